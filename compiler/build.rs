@@ -1,0 +1,49 @@
+//! Embeds the package layer (`rules/` at the workspace root) into the compiler
+//! as a table of (relative path, bytes, executable) entries.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap());
+    let rules = manifest.join("..").join("rules");
+    println!("cargo:rerun-if-changed={}", rules.display());
+    let mut files = Vec::new();
+    collect(&rules, &rules, &mut files);
+    files.sort();
+    let mut out = String::from(
+        "/// Files of the package layer: (path under `rules/`, contents, executable).\n",
+    );
+    out.push_str("pub static PACKAGE_FILES: &[(&str, &[u8], bool)] = &[\n");
+    for (rel, abs, exec) in files {
+        writeln!(out, "    ({rel:?}, include_bytes!({abs:?}), {exec}),").unwrap();
+    }
+    out.push_str("];\n");
+    let dest = PathBuf::from(std::env::var_os("OUT_DIR").unwrap()).join("package_files.rs");
+    std::fs::write(dest, out).unwrap();
+}
+
+fn collect(root: &Path, dir: &Path, files: &mut Vec<(String, String, bool)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    println!("cargo:rerun-if-changed={}", dir.display());
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(root, &path, files);
+        } else {
+            use std::os::unix::fs::PermissionsExt;
+            let exec = entry
+                .metadata()
+                .map(|m| m.permissions().mode() & 0o111 != 0)
+                .unwrap_or(false);
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            files.push((rel, path.to_string_lossy().into_owned(), exec));
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! One tool call as the index sees it: the harness's tool name normalized,
+//! the shell command pulled out of the input, and its programs.
+
+use serde_json::Value;
+
+use crate::index::Query;
+use crate::rule::Step;
+use crate::shell;
+use crate::tool::{self, Normalized, Target};
+
+/// A call ready to be looked up.
+#[derive(Clone, Debug)]
+pub struct Call {
+    /// The harness.
+    pub target: Target,
+    /// The step.
+    pub step: Step,
+    /// The tool name as the harness sent it.
+    pub raw_tool: String,
+    /// The normalized tool name.
+    pub tool: Normalized,
+    /// The shell command line, when the tool is `bash`.
+    pub command: Option<String>,
+    /// Programs of the command, lowercased, first-seen order.
+    pub programs: Vec<String>,
+}
+
+impl Call {
+    /// Builds a call from the harness's tool name and tool input.
+    pub fn new(target: Target, step: Step, raw_tool: &str, input: &Value) -> Call {
+        let nested = input.get("command").and_then(Value::as_str);
+        let tool = tool::normalize(target, raw_tool, nested);
+        let command = (tool.name == "bash").then(|| command_of(input)).flatten();
+        let programs = command
+            .as_deref()
+            .map(|c| {
+                shell::programs(c)
+                    .into_iter()
+                    .map(|p| p.to_ascii_lowercase())
+                    .collect()
+            })
+            .unwrap_or_default();
+        Call {
+            target,
+            step,
+            raw_tool: raw_tool.to_string(),
+            tool,
+            command,
+            programs,
+        }
+    }
+
+    /// The index query for this call.
+    pub fn query(&self) -> Query<'_> {
+        Query {
+            step: self.step,
+            name: &self.tool.name,
+            programs: &self.programs,
+        }
+    }
+}
+
+/// The command line of a shell tool input: a string `command` (or `cmd`), or
+/// a list (Codex's exec form), joined with shell quoting.
+pub fn command_of(input: &Value) -> Option<String> {
+    let value = input.get("command").or_else(|| input.get("cmd"))?;
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(parts) => Some(
+            parts
+                .iter()
+                .map(|p| match p {
+                    Value::String(s) => shell_quote(s),
+                    other => shell_quote(&other.to_string()),
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        _ => None,
+    }
+}
+
+/// Quotes `word` for a POSIX shell when it needs it.
+pub fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn commands_from_strings_and_lists() {
+        assert_eq!(
+            command_of(&json!({"command": "git status"})).as_deref(),
+            Some("git status")
+        );
+        assert_eq!(
+            command_of(&json!({"command": ["bash", "-lc", "kubectl delete pod x"]})).as_deref(),
+            Some("bash -lc 'kubectl delete pod x'")
+        );
+        assert_eq!(
+            command_of(&json!({"command": ["echo", "it's"]})).as_deref(),
+            Some("echo 'it'\\''s'")
+        );
+        assert_eq!(command_of(&json!({"file_path": "x"})), None);
+    }
+
+    #[test]
+    fn calls_normalize_and_split() {
+        let call = Call::new(
+            Target::Codex,
+            Step::Pre,
+            "exec",
+            &json!({"command": ["git", "push"]}),
+        );
+        assert_eq!(call.tool.name, "bash");
+        assert_eq!(call.programs, vec!["git".to_string()]);
+        let edit = Call::new(
+            Target::Copilot,
+            Step::Pre,
+            "str_replace_editor",
+            &json!({"command": "create"}),
+        );
+        assert_eq!(edit.tool.name, "write");
+        assert!(edit.programs.is_empty());
+    }
+}

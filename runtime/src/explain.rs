@@ -1,0 +1,112 @@
+//! Why each rule fires or not for one call: the lookup's hits, plus a reason
+//! for every other rule (other step, overridden, untrusted, matcher missed).
+
+use std::time::Instant;
+
+use crate::error::Error;
+use crate::index::{Hit, Index, Layer, Query, Rule, Via};
+use crate::trust::Trust;
+
+/// One rule's verdict.
+#[derive(Clone, Debug)]
+pub struct Verdict<'a> {
+    /// The rule.
+    pub rule: Rule<'a>,
+    /// Its layer.
+    pub layer: Layer<'a>,
+    /// Whether it fires.
+    pub fires: bool,
+    /// Which alternative matched, or why it does not fire.
+    pub why: String,
+}
+
+/// Every rule's verdict for `query`: firing rules first in execution order,
+/// then the others in id order; and the lookup time in nanoseconds.
+///
+/// # Errors
+///
+/// When the index is corrupt.
+pub fn explain<'a>(
+    index: &Index<'a>,
+    query: &Query<'_>,
+    trust: &Trust,
+) -> Result<(Vec<Verdict<'a>>, u64), Error> {
+    let started = Instant::now();
+    let lookup = index.lookup(query, trust)?;
+    let lookup_ns = started.elapsed().as_nanos() as u64;
+    let mut verdicts = Vec::with_capacity(index.rule_count());
+    for hit in &lookup.hits {
+        let rule = index.rule(hit.rule)?;
+        let layer = index.layer(usize::from(rule.layer))?;
+        verdicts.push(Verdict {
+            why: via_text(hit.via),
+            rule,
+            layer,
+            fires: true,
+        });
+    }
+    let held = |id: u32| lookup.untrusted.iter().any(|h: &Hit| h.rule == id);
+    for id in 0..index.rule_count() as u32 {
+        if lookup.hits.iter().any(|h| h.rule == id) {
+            continue;
+        }
+        let rule = index.rule(id)?;
+        let layer = index.layer(usize::from(rule.layer))?;
+        let why = if rule.step != query.step {
+            format!(
+                "step {} (this call is {})",
+                rule.step.as_str(),
+                query.step.as_str()
+            )
+        } else if let (false, Some(by)) = (rule.is_active(trust), rule.overridden_by) {
+            let winner = index.rule(by)?;
+            let winner_layer = index.layer(usize::from(winner.layer))?;
+            format!(
+                "overridden by {}/{}",
+                winner_layer.label,
+                winner.file_name()
+            )
+        } else if held(id) {
+            trust.to_string()
+        } else {
+            matcher_miss(rule.matcher, query)
+        };
+        verdicts.push(Verdict {
+            rule,
+            layer,
+            fires: false,
+            why,
+        });
+    }
+    Ok((verdicts, lookup_ns))
+}
+
+/// How a hit's alternative reads: `any`, `bash`, `bash.git: program git`, `mcp: prefix`.
+pub fn via_text(via: Via<'_>) -> String {
+    match via {
+        Via::Any => "any".to_string(),
+        Via::Name(name) => name.to_string(),
+        Via::Program(program) => format!("bash.{program}: program {program}"),
+        Via::Pattern(prefix) => format!("{prefix}: every tool under {prefix}__"),
+    }
+}
+
+/// Why no alternative of `matcher` matched `query`.
+fn matcher_miss(matcher: &str, query: &Query<'_>) -> String {
+    let programs = if query.programs.is_empty() {
+        "none".to_string()
+    } else {
+        query.programs.join(", ")
+    };
+    let reasons: Vec<String> = matcher
+        .split('+')
+        .map(|alt| match alt.strip_prefix("bash.") {
+            Some(cli) if query.name == "bash" => {
+                format!("bash.{cli}: no program {cli} (programs: {programs})")
+            }
+            Some(cli) => format!("bash.{cli}: tool is {}, not bash", query.name),
+            None => format!("{alt}: tool is {}", query.name),
+        })
+        .collect();
+    reasons.join("; ")
+}

@@ -1,0 +1,76 @@
+//! `hookdex compile [--check] [--json] [--bundle DIR] [--target T]`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use hookdex_runtime::index::IndexFile;
+use hookdex_runtime::tool::Target;
+use serde_json::json;
+
+use super::{current_view, print_json, CmdResult};
+
+/// Compiles the current view (or checks it), printing a report.
+pub fn run(target: Target, bundle: Option<PathBuf>, check: bool, json: bool) -> CmdResult {
+    let mut view = current_view(target);
+    if let Some(bundle) = bundle {
+        if !bundle.is_dir() {
+            return Err(format!("--bundle {}: not a directory", bundle.display()));
+        }
+        view.bundle_override = Some(std::path::absolute(&bundle).unwrap_or(bundle));
+    }
+    let started = Instant::now();
+    let compiled = hookdex_compiler::compile(&view).map_err(|e| e.to_string())?;
+    let path = view.index_path();
+    let written = if check {
+        None
+    } else {
+        Some(IndexFile::write_atomic(&path, &compiled.bytes).map_err(|e| e.to_string()))
+    };
+    let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let data = &compiled.data;
+    let active = data
+        .rules
+        .iter()
+        .filter(|r| r.overridden_by.is_none())
+        .count();
+    let invalid: Vec<_> = compiled.invalid().collect();
+    if json {
+        print_json(&json!({
+            "index": path,
+            "written": matches!(written, Some(Ok(()))),
+            "check": check,
+            "target": target.as_str(),
+            "rules": data.rules.len(),
+            "active": active,
+            "layers": data.layers.iter().map(|l| json!({
+                "label": l.label, "dir": l.dir, "count": l.count,
+            })).collect::<Vec<_>>(),
+            "invalid": invalid.iter().map(|(file, reason)| json!({"file": file, "reason": reason})).collect::<Vec<_>>(),
+            "paths": data.paths.len(),
+            "elapsed_ms": elapsed_ms,
+        }));
+    } else {
+        for (file, reason) in &invalid {
+            println!("{file}: {reason}");
+        }
+        let verb = if check { "checked" } else { "compiled" };
+        println!(
+            "{verb} {} rules ({active} active, {} invalid) from {} layers in {elapsed_ms:.1} ms",
+            data.rules.len(),
+            invalid.len(),
+            data.layers.len(),
+        );
+        if let Some(Ok(())) = &written {
+            println!("index {}", path.display());
+        }
+    }
+    if let Some(Err(err)) = written {
+        return Err(format!("writing the index: {err}"));
+    }
+    Ok(if check && !invalid.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,103 @@
+//! `hookdex explain --tool N [--command C] [--path P] [--input JSON] [--step S] [--json]`:
+//! read top to bottom by someone asking "why didn't my hook fire?".
+
+use std::process::ExitCode;
+
+use hookdex_runtime::explain::explain;
+use hookdex_runtime::tool::Target;
+use serde_json::json;
+
+use super::{current_view, open, parse, print_json, CallArgs, CmdResult};
+
+/// Explains every rule's verdict for one call.
+pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
+    let call = args.call(target)?;
+    let view = current_view(target);
+    let (file, state) = open(&view)?;
+    let index = parse(&file)?;
+    let meta = index.meta().map_err(|e| e.to_string())?;
+    let trust = meta.trust();
+    let (verdicts, lookup_ns) =
+        explain(&index, &call.query(), &trust).map_err(|e| e.to_string())?;
+
+    if json {
+        print_json(&json!({
+            "fires": verdicts.iter().filter(|v| v.fires).map(|v| json!({
+                "file": v.rule.file, "layer": v.layer.label, "why": v.why,
+            })).collect::<Vec<_>>(),
+            "skipped": verdicts.iter().filter(|v| !v.fires).map(|v| json!({
+                "file": v.rule.file, "layer": v.layer.label, "reason": v.why,
+            })).collect::<Vec<_>>(),
+            "programs": call.programs,
+            "tool": call.tool.name,
+            "step": call.step.as_str(),
+            "target": target.as_str(),
+            "trust": trust.to_string(),
+            "index": {
+                "fresh": state.is_fresh(),
+                "state": state.describe(),
+                "path": file.path(),
+                "lookup_ns": lookup_ns,
+            },
+        }));
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    println!(
+        "tool      {} -> {} (target {target}, via {})",
+        call.raw_tool, call.tool.name, call.tool.via
+    );
+    if let Some(command) = &call.command {
+        println!("command   {command}");
+    }
+    if let Some(path) = &args.path {
+        println!("path      {path}");
+    }
+    if call.tool.name == "bash" {
+        let programs = if call.programs.is_empty() {
+            "(none)".to_string()
+        } else {
+            call.programs.join(", ")
+        };
+        println!("programs  {programs}");
+    }
+    println!("step      {} ({})", call.step.as_str(), call.step.event());
+    println!(
+        "index     {} · lookup {:.1} µs",
+        state.describe(),
+        lookup_ns as f64 / 1000.0
+    );
+    if meta.repo_root.is_some() {
+        println!("repo      {} · {trust}", meta.repo_root.unwrap_or_default());
+    }
+    if index.invalid_count() > 0 {
+        println!(
+            "invalid   {} file(s) not loaded; `hookdex list` shows why",
+            index.invalid_count()
+        );
+    }
+    println!();
+    if verdicts.is_empty() {
+        println!("no rules in any layer");
+    }
+    let name_width = verdicts
+        .iter()
+        .map(|v| v.rule.file_name().len())
+        .max()
+        .unwrap_or(0);
+    let layer_width = verdicts
+        .iter()
+        .map(|v| v.layer.label.len())
+        .max()
+        .unwrap_or(0);
+    for v in &verdicts {
+        println!(
+            "{}  {:<name_width$}  {:<layer_width$}  {}",
+            if v.fires { "FIRES" } else { "skip " },
+            v.rule.file_name(),
+            v.layer.label,
+            v.why,
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,84 @@
+//! The subcommands, and what they share: the current view, the index for it,
+//! and a call described by command-line flags.
+
+pub mod compile;
+pub mod explain;
+pub mod hook;
+pub mod list;
+pub mod show;
+
+use hookdex_runtime::call::Call;
+use hookdex_runtime::index::{Index, IndexFile};
+use hookdex_runtime::rule::Step;
+use hookdex_runtime::tool::Target;
+use hookdex_runtime::view::View;
+use serde_json::{json, Value};
+
+use crate::load::{self, IndexState};
+
+/// What a subcommand returns: an exit code, or one line for stderr (exit 1).
+pub type CmdResult = Result<std::process::ExitCode, String>;
+
+/// The view of the current directory.
+pub fn current_view(target: Target) -> View {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
+    View::from_env(target, &cwd)
+}
+
+/// The index of `view`, recompiled when needed.
+pub fn open(view: &View) -> Result<(IndexFile, IndexState), String> {
+    load::load(view).map_err(|e| e.to_string())
+}
+
+/// Parses the bytes of an opened index.
+pub fn parse(file: &IndexFile) -> Result<Index<'_>, String> {
+    file.index().map_err(|e| e.to_string())
+}
+
+/// A call described by `--tool`, `--command`, `--path`, `--input` and `--step`.
+pub struct CallArgs {
+    /// Tool name as the harness spells it.
+    pub tool: String,
+    /// Shell command.
+    pub command: Option<String>,
+    /// File path.
+    pub path: Option<String>,
+    /// Whole tool input as JSON.
+    pub input: Option<String>,
+    /// Step.
+    pub step: Step,
+}
+
+impl CallArgs {
+    /// The tool input these flags describe.
+    pub fn input(&self) -> Result<Value, String> {
+        let mut input = match &self.input {
+            Some(text) => serde_json::from_str::<Value>(text)
+                .map_err(|e| format!("--input: not valid JSON: {e}"))?,
+            None => json!({}),
+        };
+        let Some(object) = input.as_object_mut() else {
+            return Err("--input: expected a JSON object".into());
+        };
+        if let Some(command) = &self.command {
+            object.insert("command".into(), json!(command));
+        }
+        if let Some(path) = &self.path {
+            object.insert("file_path".into(), json!(path));
+        }
+        Ok(input)
+    }
+
+    /// The call, normalized for `target`.
+    pub fn call(&self, target: Target) -> Result<Call, String> {
+        Ok(Call::new(target, self.step, &self.tool, &self.input()?))
+    }
+}
+
+/// Prints `value` as pretty JSON on stdout.
+pub fn print_json(value: &Value) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).unwrap_or_default()
+    );
+}

@@ -1,0 +1,78 @@
+//! Opens the index for a view, recompiling in process when it is missing,
+//! stale, truncated, corrupt or from another version, and writing the new
+//! one atomically. This is the one place the runtime's read path meets the
+//! compiler.
+
+use hookdex_runtime::index::{Freshness, IndexFile};
+use hookdex_runtime::view::View;
+
+/// How the index in hand came to be.
+#[derive(Clone, Debug)]
+pub enum IndexState {
+    /// Mapped from disk; every recorded path stats the same.
+    Fresh {
+        /// Paths checked.
+        checked: usize,
+    },
+    /// Recompiled in process and written to disk.
+    Recompiled {
+        /// Why the file on disk could not be used.
+        why: String,
+    },
+    /// Recompiled in process but not written (the cache is not writable).
+    InMemory {
+        /// Why the file on disk could not be used.
+        why: String,
+        /// Why it could not be written.
+        write_error: String,
+    },
+}
+
+impl IndexState {
+    /// Whether the file on disk was used as it was.
+    pub fn is_fresh(&self) -> bool {
+        matches!(self, IndexState::Fresh { .. })
+    }
+
+    /// One line for `explain`.
+    pub fn describe(&self) -> String {
+        match self {
+            IndexState::Fresh { checked } => format!("fresh ({checked} paths checked)"),
+            IndexState::Recompiled { why } => format!("recompiled ({why})"),
+            IndexState::InMemory { why, write_error } => {
+                format!("compiled in memory ({why}; not written: {write_error})")
+            }
+        }
+    }
+}
+
+/// The index for `view`, from disk when fresh, else freshly compiled.
+///
+/// # Errors
+///
+/// Only when compiling fails; the caller fails open.
+pub fn load(view: &View) -> Result<(IndexFile, IndexState), hookdex_compiler::Error> {
+    let path = view.index_path();
+    let why = match IndexFile::open(&path) {
+        Err(err) => err.to_string(),
+        Ok(file) => match file.index().and_then(|index| index.freshness()) {
+            Ok(Freshness::Fresh { checked }) => return Ok((file, IndexState::Fresh { checked })),
+            Ok(Freshness::Stale { path, was, now }) => format!(
+                "{} changed: {} -> {}",
+                path.display(),
+                was.describe(),
+                now.describe()
+            ),
+            Err(err) => err.to_string(),
+        },
+    };
+    let compiled = hookdex_compiler::compile(view)?;
+    let state = match IndexFile::write_atomic(&path, &compiled.bytes) {
+        Ok(()) => IndexState::Recompiled { why },
+        Err(err) => IndexState::InMemory {
+            why,
+            write_error: err.to_string(),
+        },
+    };
+    Ok((IndexFile::from_bytes(&path, &compiled.bytes), state))
+}

@@ -1,0 +1,178 @@
+//! The `hookdex` command: argument parsing and dispatch. Each subcommand
+//! lives in `cmd/`; the work is done by the compiler and runtime crates.
+
+mod cmd;
+mod load;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use hookdex_runtime::rule::Step;
+use hookdex_runtime::tool::Target;
+
+/// Rules compiler and hook runtime for AI coding agents.
+#[derive(Parser)]
+#[command(name = "hookdex", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build (or with --check, validate) the index for the current directory's view.
+    Compile {
+        /// Only validate: exit 1 and print `file: reason` lines when any rule file is invalid.
+        #[arg(long)]
+        check: bool,
+        /// Print a machine-readable report.
+        #[arg(long)]
+        json: bool,
+        /// Compile this bundle (overrides state.json and HOOKDEX_BUNDLE).
+        #[arg(long, value_name = "DIR")]
+        bundle: Option<PathBuf>,
+        /// Harness whose view to compile.
+        #[arg(long, value_parser = parse_target)]
+        target: Option<Target>,
+    },
+    /// The harness hook command: read the payload on stdin and answer.
+    Hook {
+        /// The harness that runs this hook.
+        #[arg(long, value_parser = parse_target)]
+        target: Target,
+        /// The event, when the payload does not name it.
+        #[arg(long)]
+        event: Option<String>,
+    },
+    /// Layers, active rules in execution order, and invalid files.
+    List {
+        /// Only rules of this step.
+        #[arg(long, value_parser = parse_step)]
+        step: Option<Step>,
+        /// Also say what would fire for this tool.
+        #[arg(long)]
+        tool: Option<String>,
+        /// The shell command of the call.
+        #[arg(long)]
+        command: Option<String>,
+        /// The file path of the call.
+        #[arg(long)]
+        path: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// Harness whose view to list.
+        #[arg(long, value_parser = parse_target)]
+        target: Option<Target>,
+    },
+    /// Say, rule by rule, whether it fires for a call and why.
+    Explain {
+        /// The tool name, as the harness spells it.
+        #[arg(long)]
+        tool: String,
+        /// The shell command of the call.
+        #[arg(long)]
+        command: Option<String>,
+        /// The file path of the call.
+        #[arg(long)]
+        path: Option<String>,
+        /// The whole tool input as JSON.
+        #[arg(long, value_name = "JSON")]
+        input: Option<String>,
+        /// The step (default pre).
+        #[arg(long, value_parser = parse_step)]
+        step: Option<Step>,
+        /// The harness.
+        #[arg(long, value_parser = parse_target)]
+        target: Option<Target>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the body of one active rule (by key, file name or name).
+    Show {
+        /// The rule.
+        name: String,
+        /// Harness whose view to search.
+        #[arg(long, value_parser = parse_target)]
+        target: Option<Target>,
+    },
+}
+
+fn parse_target(s: &str) -> Result<Target, String> {
+    s.parse().map_err(|e: hookdex_runtime::Error| e.to_string())
+}
+
+fn parse_step(s: &str) -> Result<Step, String> {
+    Step::parse(s).ok_or_else(|| {
+        let steps: Vec<_> = Step::ALL.iter().map(|s| s.as_str()).collect();
+        format!("unknown step `{s}`: expected one of {}", steps.join(", "))
+    })
+}
+
+/// The target when none is given: `HOOKDEX_TARGET`, else claude.
+fn default_target(target: Option<Target>) -> Target {
+    target
+        .or_else(|| std::env::var("HOOKDEX_TARGET").ok()?.parse().ok())
+        .unwrap_or(Target::Claude)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Compile {
+            check,
+            json,
+            bundle,
+            target,
+        } => cmd::compile::run(default_target(target), bundle, check, json),
+        Command::Hook { target, event } => cmd::hook::run(target, event.as_deref()),
+        Command::List {
+            step,
+            tool,
+            command,
+            path,
+            json,
+            target,
+        } => cmd::list::run(
+            default_target(target),
+            step,
+            tool.map(|tool| cmd::CallArgs {
+                tool,
+                command,
+                path,
+                input: None,
+                step: step.unwrap_or(Step::Pre),
+            }),
+            json,
+        ),
+        Command::Explain {
+            tool,
+            command,
+            path,
+            input,
+            step,
+            target,
+            json,
+        } => cmd::explain::run(
+            default_target(target),
+            cmd::CallArgs {
+                tool,
+                command,
+                path,
+                input,
+                step: step.unwrap_or(Step::Pre),
+            },
+            json,
+        ),
+        Command::Show { name, target } => cmd::show::run(default_target(target), &name),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("hookdex: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
