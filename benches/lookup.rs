@@ -1,1 +1,115 @@
-fn main() {}
+//! In-process benchmarks of the read path and the compiler: "what fires" at
+//! 10, 1,000 and 100,000 rules, the same with the index opened, verified and
+//! checked for freshness from scratch, and a compile of 10,000 rule files.
+
+use std::path::{Path, PathBuf};
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use hookdex_runtime::call::Call;
+use hookdex_runtime::index::{IndexFile, Query};
+use hookdex_runtime::rule::Step;
+use hookdex_runtime::tool::Target;
+use hookdex_runtime::trust::Trust;
+use hookdex_runtime::view::View;
+use serde_json::json;
+
+/// A scratch tree with `n` rules in the runtime layer, a realistic mix:
+/// `bash.<cli>` guards, exact MCP tools, MCP servers, plain tools, post rules
+/// and three `any` rules, so every query's answer has the same size at every
+/// index size and only the index grows.
+fn tree(n: usize) -> (tempfile::TempDir, View) {
+    let dir = tempfile::tempdir().unwrap();
+    let conditions = dir.path().join("home/conditions");
+    std::fs::create_dir_all(&conditions).unwrap();
+    for i in 0..n {
+        let name = match i % 10 {
+            _ if i < 3 => format!("pre-any-r{i}.sh"),
+            0..=3 => format!("pre-bash.cli{i}-r{i}.sh"),
+            4..=6 => format!("pre-mcp__srv{}__tool{i}-r{i}.py", i % 100),
+            7 => format!("pre-mcp__srvp{i}-r{i}.py"),
+            8 => format!("pre-tool{i}+edit{i}-r{i}.sh"),
+            _ => format!("post-bash.cli{i}-r{i}.sh"),
+        };
+        std::fs::write(conditions.join(name), "").unwrap();
+    }
+    let view = view_of(dir.path());
+    (dir, view)
+}
+
+fn view_of(root: &Path) -> View {
+    let vars = |name: &str| -> Option<std::ffi::OsString> {
+        let value: PathBuf = match name {
+            "HOME" => root.into(),
+            "HOOKDEX_HOME" => root.join("home"),
+            "HOOKDEX_CACHE_DIR" => root.join("cache"),
+            "HOOKDEX_MANAGED_DIR" => root.join("managed"),
+            _ => return None,
+        };
+        Some(value.into_os_string())
+    };
+    View::from_vars(Target::Claude, root, vars)
+}
+
+fn compile_to_disk(view: &View) -> PathBuf {
+    let compiled = hookdex_compiler::compile(view).unwrap();
+    let path = view.index_path();
+    IndexFile::write_atomic(&path, &compiled.bytes).unwrap();
+    path
+}
+
+fn lookup(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lookup");
+    let input = json!({"command": "cd repo && FOO=1 sudo -u bob git push origin main | tee log"});
+    for n in [10, 1_000, 100_000] {
+        let (_dir, view) = tree(n);
+        let path = compile_to_disk(&view);
+        let file = IndexFile::open(&path).unwrap();
+        let index = file.index().unwrap();
+        let trust = Trust::NoOrigin;
+        let programs = vec!["cd".to_string(), "git".to_string(), "cli10".to_string()];
+        let query = Query {
+            step: Step::Pre,
+            name: "bash",
+            programs: &programs,
+        };
+        group.bench_with_input(BenchmarkId::new("bash", n), &n, |b, _| {
+            b.iter(|| index.lookup(&query, &trust).unwrap())
+        });
+        let mcp = Query {
+            step: Step::Pre,
+            name: "mcp__srvp7__tool",
+            programs: &[],
+        };
+        group.bench_with_input(BenchmarkId::new("mcp", n), &n, |b, _| {
+            b.iter(|| index.lookup(&mcp, &trust).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("call+bash", n), &n, |b, _| {
+            b.iter(|| {
+                let call = Call::new(Target::Claude, Step::Pre, "Bash", &input);
+                index.lookup(&call.query(), &trust).unwrap().hits.len()
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("open+fresh+bash", n), &n, |b, _| {
+            b.iter(|| {
+                let file = IndexFile::open(&path).unwrap();
+                let index = file.index().unwrap();
+                index.freshness().unwrap();
+                index.lookup(&query, &trust).unwrap().hits.len()
+            })
+        });
+    }
+    group.finish();
+}
+
+fn compile(c: &mut Criterion) {
+    let mut group = c.benchmark_group("compile");
+    group.sample_size(10);
+    let (_dir, view) = tree(10_000);
+    group.bench_function("10000_files", |b| {
+        b.iter(|| hookdex_compiler::compile(&view).unwrap().bytes.len())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, lookup, compile);
+criterion_main!(benches);

@@ -96,23 +96,31 @@ pub fn compile(view: &View) -> Result<Compiled, Error> {
         .position(|l| l.kind == LayerKind::Directory)
         .map(|i| i as u16);
     let resolved = resolve::resolve(scanned_layers, directory);
-    let steps = tables::build(&resolved)?;
+    let steps = tables::build(&resolved);
     let directory_rules = id_range(&resolved, &sources.layers, LayerKind::Directory);
+    let mut filters = Vec::new();
     let rules = resolved
         .into_iter()
-        .map(|r| RuleData {
-            file: r.rule.file,
-            layer: r.layer,
-            step: r.rule.name.step,
-            kind: r.rule.name.kind,
-            key: r.rule.name.key,
-            matcher: r.rule.name.matcher,
-            name: r.rule.name.name,
-            ext: r.rule.name.ext,
-            is_async: r.rule.name.is_async,
-            runner: r.rule.runner,
-            overridden_by: r.overridden_by,
-            shadowed_by_directory: r.shadowed_by_directory,
+        .enumerate()
+        .map(|(id, r)| {
+            if let Some(mut filter) = r.rule.filter {
+                filter.rule = id as u32;
+                filters.push(filter);
+            }
+            RuleData {
+                file: r.rule.file,
+                layer: r.layer,
+                step: r.rule.name.step,
+                kind: r.rule.name.kind,
+                key: r.rule.name.key,
+                matcher: r.rule.name.matcher,
+                name: r.rule.name.name,
+                ext: r.rule.name.ext,
+                is_async: r.rule.name.is_async,
+                runner: r.rule.runner,
+                overridden_by: r.overridden_by,
+                shadowed_by_directory: r.shadowed_by_directory,
+            }
         })
         .collect();
     let mut seen = HashSet::new();
@@ -141,6 +149,7 @@ pub fn compile(view: &View) -> Result<Compiled, Error> {
         rules,
         invalid,
         steps,
+        filters,
     };
     let bytes = data.to_bytes();
     Ok(Compiled { data, bytes })

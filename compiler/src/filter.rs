@@ -1,7 +1,11 @@
 //! Validation of `.filter.yaml` files against the filter schema: every key
 //! optional, unknown keys and bad values rejected with a reason naming them.
 
+use hookdex_runtime::index::{FilterData, FinderData};
+use hookdex_runtime::rule::{FilterAction, FilterField, FilterMode};
 use serde::Deserialize;
+
+use crate::automata;
 
 /// A filter file as written.
 #[derive(Debug, Deserialize)]
@@ -12,13 +16,13 @@ pub struct FilterSpec {
     pub paths: Vec<String>,
     /// Input keys whose text is checked.
     #[serde(default)]
-    pub fields: Vec<Field>,
+    pub fields: Vec<FilterField>,
     /// Finders that flag spans.
     #[serde(default)]
     pub finders: Vec<Finder>,
     /// How findings are judged.
     #[serde(default)]
-    pub mode: Mode,
+    pub mode: FilterMode,
     /// What the text must be, in plain words.
     #[serde(default)]
     pub intent: String,
@@ -28,29 +32,9 @@ pub struct FilterSpec {
     pub question: Option<String>,
     /// What happens to a confirmed finding.
     #[serde(default)]
-    pub action: Action,
+    pub action: FilterAction,
     /// Send-backs per target before the text passes flagged.
     pub max_rounds: Option<u32>,
-}
-
-/// An input key a filter may read.
-#[derive(Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Field {
-    /// `text`.
-    Text,
-    /// `evidence`.
-    Evidence,
-    /// `case`.
-    Case,
-    /// `content`.
-    Content,
-    /// `new_string`.
-    NewString,
-    /// `new_source`.
-    NewSource,
-    /// `edits`.
-    Edits,
 }
 
 /// One finder: an inline regex or a named script.
@@ -65,39 +49,14 @@ pub struct Finder {
     pub reason: Option<String>,
 }
 
-/// `mode`.
-#[derive(Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// Findings stand without the classifier.
-    Finders,
-    /// Each whole text unit is one finding.
-    Classifier,
-    /// Finders flag, the classifier confirms.
-    #[default]
-    Both,
-}
-
-/// `action`.
-#[derive(Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum Action {
-    /// Deny with the findings listed.
-    #[default]
-    SendBack,
-    /// Remove the spans.
-    Strip,
-    /// Allow, noting the findings.
-    Flag,
-}
-
-/// Parses and validates a filter file's text.
+/// Parses and validates a filter file's text and builds its automata. The
+/// result's `rule` is `u32::MAX` until ids are assigned after override resolution.
 ///
 /// # Errors
 ///
 /// A one-line reason: the YAML error (with its line), an unknown key, a bad
 /// value, an invalid glob or regex, or a finder with neither `regex` nor `script`.
-pub fn validate(text: &str) -> Result<FilterSpec, String> {
+pub fn compile(text: &str) -> Result<FilterData, String> {
     let options = serde_saphyr::options! { strict_booleans: true };
     let spec: FilterSpec = if text.trim().is_empty() {
         serde_saphyr::from_str_with_options("{}", options)
@@ -105,27 +64,44 @@ pub fn validate(text: &str) -> Result<FilterSpec, String> {
         serde_saphyr::from_str_with_options(text, options)
     }
     .map_err(|e| one_line(&e.to_string()))?;
-    for glob in &spec.paths {
-        globset::Glob::new(glob).map_err(|e| format!("paths: `{glob}`: {}", e.kind()))?;
-    }
-    for finder in &spec.finders {
-        match (&finder.regex, &finder.script) {
-            (Some(regex), None) => {
-                regex_automata::meta::Regex::new(regex).map_err(|e| {
-                    format!("finders: regex `{regex}`: {}", one_line(&e.to_string()))
-                })?;
-            }
-            (None, Some(_)) => {}
-            _ => return Err("finders: each entry needs exactly one of `regex` or `script`".into()),
-        }
-    }
     if spec.max_rounds == Some(0) {
         return Err("max_rounds: must be at least 1".into());
     }
-    if spec.mode == Mode::Finders && spec.finders.is_empty() {
+    if spec.mode == FilterMode::Finders && spec.finders.is_empty() {
         return Err("mode `finders` needs at least one finder".into());
     }
-    Ok(spec)
+    let globs = automata::glob_sets(&spec.paths)?;
+    let mut finders = Vec::with_capacity(spec.finders.len());
+    for finder in spec.finders {
+        finders.push(match (finder.regex, finder.script) {
+            (Some(source), None) => {
+                let (forward, reverse) = automata::finder(&source)?;
+                FinderData::Regex {
+                    source,
+                    reason: finder.reason,
+                    forward,
+                    reverse,
+                }
+            }
+            (None, Some(name)) => FinderData::Script {
+                name,
+                reason: finder.reason,
+            },
+            _ => return Err("finders: each entry needs exactly one of `regex` or `script`".into()),
+        });
+    }
+    Ok(FilterData {
+        rule: u32::MAX,
+        mode: spec.mode,
+        action: spec.action,
+        fields: spec.fields.iter().fold(0, |set, f| set | f.bit()),
+        max_rounds: spec.max_rounds.unwrap_or(3),
+        intent: spec.intent,
+        intent_from: spec.intent_from,
+        question: spec.question,
+        globs,
+        finders,
+    })
 }
 
 fn one_line(message: &str) -> String {
@@ -145,7 +121,7 @@ mod tests {
             "fields: [new_string, content]\nmode: classifier\n",
         ];
         for text in ok {
-            assert!(validate(text).is_ok(), "{text}: {:?}", validate(text).err());
+            assert!(compile(text).is_ok(), "{text}: {:?}", compile(text).err());
         }
     }
 
@@ -164,7 +140,7 @@ mod tests {
             ("paths: [\n", ""),
         ];
         for (text, want) in bad {
-            let err = validate(text).unwrap_err();
+            let err = compile(text).unwrap_err();
             assert!(err.contains(want), "{text}: {err}");
             assert!(!err.contains('\n'), "{err}");
         }

@@ -8,6 +8,7 @@
 //! compile: it becomes an invalid entry with its reason.
 #![deny(missing_docs)]
 
+mod automata;
 mod compile;
 mod error;
 pub mod filename;

@@ -11,16 +11,8 @@ pub enum Alternative {
     Name(String),
     /// `bash.<cli>`: a bash call in which some simple command runs `<cli>`.
     Program(String),
-    /// `mcp` or `mcp__<server>`: every tool under a prefix.
+    /// `mcp` or `mcp__<server>`: every MCP tool, or every tool of one server.
     Prefix(String),
-}
-
-impl Alternative {
-    /// The regex the index's DFA uses for a [`Alternative::Prefix`], matching
-    /// the whole normalized name.
-    pub fn prefix_regex(label: &str) -> String {
-        format!("(?s-u){}__.*", regex_escape(label))
-    }
 }
 
 /// Parses a matcher (the part of a filename between the first and the last `-`).
@@ -77,17 +69,6 @@ fn parse_alternative(part: &str) -> Result<Alternative, String> {
     Ok(Alternative::Name(part.to_string()))
 }
 
-fn regex_escape(literal: &str) -> String {
-    let mut out = String::with_capacity(literal.len());
-    for c in literal.chars() {
-        if !c.is_ascii_alphanumeric() && c != '_' {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::Alternative::*;
@@ -141,13 +122,5 @@ mod tests {
             let err = parse(text).unwrap_err();
             assert!(err.contains(want), "{text}: {err}");
         }
-    }
-
-    #[test]
-    fn prefix_regex_escapes() {
-        assert_eq!(
-            Alternative::prefix_regex("mcp__a-b.c"),
-            "(?s-u)mcp__a\\-b\\.c__.*"
-        );
     }
 }

@@ -100,6 +100,7 @@ mod tests {
             dir_index,
             name,
             runner: Runner::Bash,
+            filter: None,
         }
     }
 

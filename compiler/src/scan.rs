@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hookdex_runtime::index::Stamp;
+use hookdex_runtime::index::{FilterData, Stamp};
 use hookdex_runtime::rule::{RuleKind, Runner};
 
 use crate::filename::{self, FileClass, RuleName};
@@ -24,6 +24,8 @@ pub struct ScannedRule {
     pub name: RuleName,
     /// How it runs.
     pub runner: Runner,
+    /// The compiled filter, for `.filter.yaml` files.
+    pub filter: Option<FilterData>,
 }
 
 /// What one directory held.
@@ -94,14 +96,18 @@ fn scan_disk(dir: &Path, dir_index: usize) -> Scanned {
                 continue;
             }
         };
+        let mut filter = None;
         if name.kind == RuleKind::Filter {
             scanned.stamps.push((path.clone(), Stamp::of(&path)));
-            let checked = std::fs::read_to_string(&path)
+            let compiled = std::fs::read_to_string(&path)
                 .map_err(|e| format!("cannot read: {e}"))
-                .and_then(|text| filter::validate(&text).map(drop));
-            if let Err(reason) = checked {
-                scanned.invalid.push((file, reason));
-                continue;
+                .and_then(|text| filter::compile(&text));
+            match compiled {
+                Ok(compiled) => filter = Some(compiled),
+                Err(reason) => {
+                    scanned.invalid.push((file, reason));
+                    continue;
+                }
             }
         }
         scanned.rules.push(ScannedRule {
@@ -110,6 +116,7 @@ fn scan_disk(dir: &Path, dir_index: usize) -> Scanned {
             dir_index,
             name,
             runner,
+            filter,
         });
     }
     scanned
@@ -128,15 +135,18 @@ fn scan_package(rel: &str, dir_index: usize, root: &Path) -> Scanned {
             }
             FileClass::Rule(name) => name,
         };
-        let checked = match runner_for(&name, executable) {
-            Ok(runner) if name.kind == RuleKind::Filter => std::str::from_utf8(contents)
-                .map_err(|_| "not UTF-8".to_string())
-                .and_then(filter::validate)
-                .map(|_| runner),
-            other => other,
-        };
-        let runner = match checked {
-            Ok(runner) => runner,
+        let compiled = runner_for(&name, executable).and_then(|runner| {
+            let filter = match name.kind {
+                RuleKind::Filter => std::str::from_utf8(contents)
+                    .map_err(|_| "not UTF-8".to_string())
+                    .and_then(filter::compile)
+                    .map(Some)?,
+                RuleKind::Condition => None,
+            };
+            Ok((runner, filter))
+        });
+        let (runner, filter) = match compiled {
+            Ok(compiled) => compiled,
             Err(reason) => {
                 scanned.invalid.push((shown, reason));
                 continue;
@@ -158,6 +168,7 @@ fn scan_package(rel: &str, dir_index: usize, root: &Path) -> Scanned {
             dir_index,
             name,
             runner,
+            filter,
         });
     }
     scanned

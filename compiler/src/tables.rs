@@ -1,28 +1,23 @@
-//! The matching tables of each step: `any` postings, exact names and
-//! `bash.<cli>` programs for the index's hash tables, and prefix alternatives
-//! compiled into one anchored multi-pattern DFA per step.
+//! The matching tables of each step: `any` postings, and the exact names,
+//! `bash.<cli>` programs and MCP prefixes that the index's hash tables map to
+//! their rules.
 
 use std::collections::BTreeMap;
 
 use hookdex_runtime::index::StepData;
 use hookdex_runtime::rule::Step;
-use regex_automata::dfa::{dense, StartKind};
-use regex_automata::nfa::thompson;
-use regex_automata::util::syntax;
-use regex_automata::MatchKind;
 
-use crate::error::Error;
 use crate::matcher::Alternative;
 use crate::resolve::Resolved;
 
 /// Builds one [`StepData`] per step (indexed by step code) from the active rules.
-pub fn build(rules: &[Resolved]) -> Result<Vec<StepData>, Error> {
+pub fn build(rules: &[Resolved]) -> Vec<StepData> {
     #[derive(Default)]
     struct Acc {
         any: Vec<u32>,
         names: BTreeMap<String, Vec<u32>>,
         programs: BTreeMap<String, Vec<u32>>,
-        patterns: BTreeMap<String, Vec<u32>>,
+        prefixes: BTreeMap<String, Vec<u32>>,
     }
     let mut acc: Vec<Acc> = Step::ALL.iter().map(|_| Acc::default()).collect();
     for (id, resolved) in rules.iter().enumerate() {
@@ -41,94 +36,74 @@ pub fn build(rules: &[Resolved]) -> Result<Vec<StepData>, Error> {
                 Alternative::Any => step.any.push(id),
                 Alternative::Name(n) => step.names.entry(n.clone()).or_default().push(id),
                 Alternative::Program(p) => step.programs.entry(p.clone()).or_default().push(id),
-                Alternative::Prefix(p) => step.patterns.entry(p.clone()).or_default().push(id),
+                Alternative::Prefix(p) => step.prefixes.entry(p.clone()).or_default().push(id),
             }
         }
     }
-    Step::ALL
-        .iter()
-        .zip(acc)
-        .map(|(step, acc)| {
-            let patterns: Vec<(String, Vec<u32>)> = acc.patterns.into_iter().collect();
-            let dfa = prefix_dfa(*step, &patterns)?;
-            Ok(StepData {
-                any: acc.any,
-                names: acc.names.into_iter().collect(),
-                programs: acc.programs.into_iter().collect(),
-                patterns,
-                dfa,
-            })
+    acc.into_iter()
+        .map(|acc| StepData {
+            any: acc.any,
+            names: acc.names.into_iter().collect(),
+            programs: acc.programs.into_iter().collect(),
+            prefixes: acc.prefixes.into_iter().collect(),
         })
         .collect()
-}
-
-/// One anchored, all-matches dense DFA whose pattern `i` is `patterns[i]`'s
-/// prefix regex, serialized in native endianness (empty when no patterns).
-fn prefix_dfa(step: Step, patterns: &[(String, Vec<u32>)]) -> Result<Vec<u8>, Error> {
-    if patterns.is_empty() {
-        return Ok(Vec::new());
-    }
-    let regexes: Vec<String> = patterns
-        .iter()
-        .map(|(label, _)| Alternative::prefix_regex(label))
-        .collect();
-    let dfa = dense::Builder::new()
-        .configure(
-            dense::Config::new()
-                .match_kind(MatchKind::All)
-                .start_kind(StartKind::Anchored)
-                .dfa_size_limit(Some(64 << 20)),
-        )
-        .syntax(syntax::Config::new().unicode(false).utf8(false))
-        .thompson(thompson::Config::new().utf8(false))
-        .build_many(&regexes)
-        .map_err(|e| Error::Automaton {
-            what: format!("step `{}` ({} patterns)", step.as_str(), regexes.len()),
-            message: e.to_string(),
-        })?;
-    let (bytes, pad) = dfa.to_bytes_native_endian();
-    Ok(bytes[pad..].to_vec())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use regex_automata::dfa::{Automaton, OverlappingState};
-    use regex_automata::{Anchored, Input};
+    use crate::filename::{classify, FileClass};
+    use crate::scan::ScannedRule;
+    use hookdex_runtime::rule::Runner;
+
+    fn resolved(file_name: &str, overridden_by: Option<u32>, shadowed: bool) -> Resolved {
+        let FileClass::Rule(name) = classify(file_name) else {
+            panic!("{file_name}")
+        };
+        Resolved {
+            rule: ScannedRule {
+                file: file_name.into(),
+                file_name: file_name.into(),
+                dir_index: 0,
+                name,
+                runner: Runner::Bash,
+                filter: None,
+            },
+            layer: 0,
+            overridden_by,
+            shadowed_by_directory: shadowed,
+        }
+    }
 
     #[test]
-    fn prefix_dfa_round_trips_with_full_validation() {
-        let patterns = vec![
-            ("mcp".to_string(), vec![0]),
-            ("mcp__github".to_string(), vec![1]),
-        ];
-        let bytes = prefix_dfa(Step::Pre, &patterns).unwrap();
-        let mut aligned = vec![0u32; bytes.len().div_ceil(4)];
-        let view = unsafe {
-            std::slice::from_raw_parts_mut(aligned.as_mut_ptr().cast::<u8>(), bytes.len())
-        };
-        view.copy_from_slice(&bytes);
-        let (dfa, _) = dense::DFA::from_bytes(view).unwrap();
-        let matches = |name: &str| {
-            let input = Input::new(name).anchored(Anchored::Yes);
-            let mut state = OverlappingState::start();
-            let mut found = Vec::new();
-            loop {
-                dfa.try_search_overlapping_fwd(&input, &mut state).unwrap();
-                match state.get_match() {
-                    None => break,
-                    Some(m) if !found.contains(&m.pattern().as_usize()) => {
-                        found.push(m.pattern().as_usize())
-                    }
-                    Some(_) => {}
-                }
-            }
-            found.sort();
-            found
-        };
-        assert_eq!(matches("mcp__github__create_pr"), vec![0, 1]);
-        assert_eq!(matches("mcp__gitlab__x"), vec![0]);
-        assert_eq!(matches("bash"), Vec::<usize>::new());
-        assert_eq!(matches("xmcp__github__y"), Vec::<usize>::new());
+    fn alternatives_land_in_their_tables() {
+        let steps = build(&[
+            resolved("pre-any-a.sh", None, false),
+            resolved("pre-bash.git+edit-b.sh", None, false),
+            resolved("pre-mcp+mcp__gh+mcp__gh__pr-c.sh", None, false),
+            resolved("pre-bash-d.sh", Some(4), false),
+            resolved("pre-bash-e.sh", Some(9), true),
+            resolved("prompt-f.sh", None, false),
+        ]);
+        let pre = &steps[usize::from(Step::Pre.code())];
+        assert_eq!(pre.any, vec![0]);
+        assert_eq!(pre.programs, vec![("git".to_string(), vec![1])]);
+        assert_eq!(
+            pre.names,
+            vec![
+                ("bash".to_string(), vec![4]),
+                ("edit".to_string(), vec![1]),
+                ("mcp__gh__pr".to_string(), vec![2]),
+            ]
+        );
+        assert_eq!(
+            pre.prefixes,
+            vec![
+                ("mcp".to_string(), vec![2]),
+                ("mcp__gh".to_string(), vec![2])
+            ]
+        );
+        assert_eq!(steps[usize::from(Step::Prompt.code())].any, vec![5]);
     }
 }

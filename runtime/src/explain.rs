@@ -81,13 +81,14 @@ pub fn explain<'a>(
     Ok((verdicts, lookup_ns))
 }
 
-/// How a hit's alternative reads: `any`, `bash`, `bash.git: program git`, `mcp: prefix`.
+/// How a hit's alternative reads: `any`, `bash`, `bash.git: program git`, `mcp: every MCP tool`.
 pub fn via_text(via: Via<'_>) -> String {
     match via {
         Via::Any => "any".to_string(),
         Via::Name(name) => name.to_string(),
         Via::Program(program) => format!("bash.{program}: program {program}"),
-        Via::Pattern(prefix) => format!("{prefix}: every tool under {prefix}__"),
+        Via::Prefix("mcp") => "mcp: every MCP tool".to_string(),
+        Via::Prefix(server) => format!("{server}: every tool of the server"),
     }
 }
 

@@ -20,7 +20,10 @@ const MAX_DEPTH: u32 = 32;
 /// - heredoc bodies are skipped whole, even their `$(…)`;
 /// - the string of `bash|sh|zsh|dash -c`, of `env -S`, and the joined arguments of `eval`
 ///   are parsed as command lines too;
-/// - text nested deeper than 32 levels is skipped, not searched.
+/// - text nested deeper than 32 levels is skipped, not searched;
+/// - "first seen" is by where a program's word starts: `echo $(whoami)` yields `echo`
+///   first; programs of a re-parsed string sit where that string starts.
+#[must_use]
 pub fn programs(command: &str) -> Vec<String> {
     dedup(scan(command, 0).into_iter().map(|(_, p)| p).collect())
 }
@@ -37,7 +40,7 @@ fn scan(src: &str, depth: u32) -> Vec<(usize, Cow<'_, str>)> {
         out: Vec::new(),
     };
     scanner.list(false);
-    // Substitutions inside a command's arguments end before the command does.
+    // A command's substitutions are found before the command itself is resolved.
     scanner.out.sort_by_key(|&(at, _)| at);
     scanner.out
 }
@@ -167,6 +170,7 @@ impl<'a> Scanner<'a> {
         match &self.src[s..e] {
             "if" | "then" | "elif" | "else" | "fi" | "do" | "done" | "while" | "until" | "!"
             | "{" | "}" | "esac" | "in" | "]]" => None,
+            "time" if self.arith_command() => None,
             "time" => match self.token() {
                 Tok::Word(s, e) if &self.src[s..e] == "-p" => None,
                 tok => Some(tok),
@@ -205,9 +209,8 @@ impl<'a> Scanner<'a> {
     fn case_patterns(&mut self) -> Option<Tok> {
         loop {
             match self.token() {
-                Tok::Sep | Tok::Open => {}
                 Tok::Word(s, e) if &self.src[s..e] == "esac" => return None,
-                Tok::Word(..) => {}
+                Tok::Sep | Tok::Open | Tok::Word(..) => {}
                 Tok::Close => return None,
                 tok => return Some(tok),
             }
@@ -424,7 +427,11 @@ impl<'a> Scanner<'a> {
     /// `env` options and `NAME=value` operands; `-S` carries the command as one string.
     fn env_options(&self, mut j: usize) -> Next<'a> {
         while j < self.words.len() {
-            let word = self.text(j);
+            let Cooked {
+                text: word,
+                literal_to,
+                ..
+            } = cook(self.raw(j));
             if word == "--" {
                 return Next::Word(j + 1);
             }
@@ -448,7 +455,8 @@ impl<'a> Scanner<'a> {
                     Some(k) => j += 1 + usize::from(k + 1 == flags.len()),
                     None => j += 1,
                 }
-            } else if word.contains('=') {
+            } else if word[..literal_to].contains('=') {
+                // An assignment by its literal text: an expansion's value is unknown.
                 j += 1;
             } else {
                 return Next::Word(j);
@@ -764,13 +772,9 @@ impl<'a> Scanner<'a> {
     /// A `$` form: substitution, arithmetic, parameter expansion or `$'…'`.
     fn dollar(&mut self, in_double_quotes: bool) {
         match self.byte(self.pos + 1) {
-            b'(' if self.byte(self.pos + 2) == b'(' => {
-                self.pos += 3;
-                self.guarded(b"))", Self::arith_body);
-            }
             b'(' => {
                 self.pos += 2;
-                self.guarded(b")", |s| s.list(true));
+                self.guarded(b")", Self::substitution);
             }
             b'{' => {
                 self.pos += 2;
@@ -788,6 +792,20 @@ impl<'a> Scanner<'a> {
                 self.pos = (self.pos + 1).min(self.end);
             }
             _ => self.pos += 1,
+        }
+    }
+
+    /// The rest of `$( … )` or `$(( … ))`, after the `$(`.
+    fn substitution(&mut self) {
+        // Like bash, `$((` is arithmetic only when its parentheses close with `))`.
+        let b = self.src.as_bytes();
+        if self.byte(self.pos) == b'('
+            && self.byte(skip_nested(b, self.pos + 1, self.end, b")")) == b')'
+        {
+            self.pos += 1;
+            self.arith_body();
+        } else {
+            self.list(true);
         }
     }
 
@@ -967,6 +985,8 @@ struct Cooked<'a> {
     text: Cow<'a, str>,
     /// Length of `text` up to the end of its last expansion; 0 without one.
     expanded_to: usize,
+    /// Length of `text` before its first expansion.
+    literal_to: usize,
 }
 
 /// The basename of a program word, unless an expansion makes it unknowable.
@@ -983,6 +1003,8 @@ fn program_name(word: Cooked<'_>) -> Option<Cow<'_, str>> {
 struct Builder<'a> {
     raw: &'a str,
     owned: Option<String>,
+    expanded_to: usize,
+    literal_to: Option<usize>,
 }
 
 impl Builder<'_> {
@@ -1002,6 +1024,16 @@ impl Builder<'_> {
     fn len(&self, at: usize) -> usize {
         self.owned.as_ref().map_or(at, String::len)
     }
+
+    /// Keeps `raw[from..to]`, an expansion unless it is one character.
+    fn keep_expansion(&mut self, from: usize, to: usize) {
+        if to == from + 1 {
+            return self.keep(from, to);
+        }
+        self.literal_to.get_or_insert(self.len(from));
+        self.keep(from, to);
+        self.expanded_to = self.len(to);
+    }
 }
 
 /// Removes quotes and escapes from a word's source text.
@@ -1012,12 +1044,17 @@ fn cook(raw: &str) -> Cooked<'_> {
             return Cooked {
                 text: Cow::Borrowed(inner),
                 expanded_to: 0,
+                literal_to: inner.len(),
             };
         }
     }
     let b = raw.as_bytes();
-    let mut out = Builder { raw, owned: None };
-    let mut expanded_to = 0;
+    let mut out = Builder {
+        raw,
+        owned: None,
+        expanded_to: 0,
+        literal_to: None,
+    };
     let mut i = 0;
     while i < b.len() {
         match b[i] {
@@ -1051,10 +1088,7 @@ fn cook(raw: &str) -> Cooked<'_> {
                         (b'\\', Some(b'\n')) => i += 2,
                         (b'$' | b'`', _) => {
                             i = expansion_end(b, i);
-                            out.keep(from, i);
-                            if i > from + 1 {
-                                expanded_to = out.len(i);
-                            }
+                            out.keep_expansion(from, i);
                         }
                         _ => {
                             i += 1;
@@ -1078,10 +1112,7 @@ fn cook(raw: &str) -> Cooked<'_> {
             b'$' | b'`' | b'<' | b'>' => {
                 let from = i;
                 i = expansion_end(b, i);
-                out.keep(from, i);
-                if i > from + 1 {
-                    expanded_to = out.len(i);
-                }
+                out.keep_expansion(from, i);
             }
             _ => {
                 let from = i;
@@ -1094,9 +1125,11 @@ fn cook(raw: &str) -> Cooked<'_> {
             }
         }
     }
+    let text = out.owned.map_or(Cow::Borrowed(raw), Cow::Owned);
     Cooked {
-        text: out.owned.map_or(Cow::Borrowed(raw), Cow::Owned),
-        expanded_to,
+        literal_to: out.literal_to.unwrap_or(text.len()),
+        expanded_to: out.expanded_to,
+        text,
     }
 }
 

@@ -62,16 +62,16 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
         return Ok(ExitCode::SUCCESS);
     }
 
+    let width = layers.iter().map(|(l, _)| l.label.len()).max().unwrap_or(0);
     println!("layers");
-    for (layer, trusted) in &layers {
+    for (layer, _) in &layers {
         let note = if layer.kind == LayerKind::Directory {
             format!("  {trust}")
         } else {
             String::new()
         };
-        let _ = trusted;
         println!(
-            "  {:<18} {:>4}  {}{note}",
+            "  {:<width$} {:>4}  {}{note}",
             layer.label, layer.count, layer.dir
         );
     }
@@ -86,7 +86,7 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
         } else {
             ""
         };
-        println!("  {:<10} {}{held}", layer.label, rule.file);
+        println!("  {:<width$} {}{held}", layer.label, rule.file);
     }
     if !invalid.is_empty() {
         println!("\ninvalid files");

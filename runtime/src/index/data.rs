@@ -2,7 +2,7 @@
 //! [`IndexData::to_bytes`](super::IndexData::to_bytes) serializes.
 
 use crate::index::Stamp;
-use crate::rule::{LayerKind, RuleKind, Runner, Step};
+use crate::rule::{FilterAction, FilterMode, LayerKind, RuleKind, Runner, Step};
 
 /// Everything an index file holds, before serialization.
 #[derive(Clone, Debug, Default)]
@@ -19,6 +19,8 @@ pub struct IndexData {
     pub invalid: Vec<InvalidData>,
     /// Matching tables per step, indexed by [`Step::code`].
     pub steps: Vec<StepData>,
+    /// Compiled filters, sorted by rule id.
+    pub filters: Vec<FilterData>,
 }
 
 /// The view and trust facts recorded with an index.
@@ -108,9 +110,63 @@ pub struct StepData {
     pub names: Vec<(String, Vec<u32>)>,
     /// `bash.<cli>` program names and their rules.
     pub programs: Vec<(String, Vec<u32>)>,
-    /// Non-literal alternatives (`mcp`, `mcp__server`), in DFA pattern order.
-    pub patterns: Vec<(String, Vec<u32>)>,
-    /// A dense DFA over the normalized name, one pattern per entry of
-    /// `patterns`, serialized in native endianness; empty when there are none.
+    /// Prefix alternatives (`mcp`, `mcp__server`) and their rules.
+    pub prefixes: Vec<(String, Vec<u32>)>,
+}
+
+/// One compiled `.filter.yaml` rule.
+#[derive(Clone, Debug)]
+pub struct FilterData {
+    /// The rule id of the filter.
+    pub rule: u32,
+    /// `mode`.
+    pub mode: FilterMode,
+    /// `action`.
+    pub action: FilterAction,
+    /// `fields`, as a [`FilterField`](crate::rule::FilterField) bit set (0 = every field).
+    pub fields: u8,
+    /// `max_rounds`.
+    pub max_rounds: u32,
+    /// `intent`.
+    pub intent: String,
+    /// `intent_from`.
+    pub intent_from: Option<String>,
+    /// `question`.
+    pub question: Option<String>,
+    /// `paths`, compiled into one or more glob sets (empty: every path).
+    pub globs: Vec<GlobSetData>,
+    /// `finders`, in order.
+    pub finders: Vec<FinderData>,
+}
+
+/// Some of a filter's `paths` globs compiled into one DFA.
+#[derive(Clone, Debug)]
+pub struct GlobSetData {
+    /// The globs as written.
+    pub globs: Vec<String>,
+    /// An anchored dense DFA matching any of them, native endianness.
     pub dfa: Vec<u8>,
+}
+
+/// One finder of a filter.
+#[derive(Clone, Debug)]
+pub enum FinderData {
+    /// An inline regex, compiled into a forward and a reverse dense DFA.
+    Regex {
+        /// The regex as written.
+        source: String,
+        /// The reason attached to each finding.
+        reason: Option<String>,
+        /// Forward DFA, native endianness.
+        forward: Vec<u8>,
+        /// Reverse DFA, native endianness.
+        reverse: Vec<u8>,
+    },
+    /// A named finder: built in, or a `_finders/<name>` script.
+    Script {
+        /// The finder's name.
+        name: String,
+        /// The reason attached to each finding.
+        reason: Option<String>,
+    },
 }

@@ -21,15 +21,6 @@ enum Backing {
     Owned(Vec<u64>, usize),
 }
 
-/// How an [`IndexFile`] came to be.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Opened {
-    /// Mapped from disk.
-    Mapped,
-    /// Compiled in this process.
-    Compiled,
-}
-
 impl IndexFile {
     /// Maps the index file at `path`.
     ///

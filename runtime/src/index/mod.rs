@@ -23,19 +23,29 @@
 //! undefined behaviour. A DFA is verified in full before it is loaded without
 //! validation.
 //!
+//! Matching a call never needs an automaton: every matcher alternative is a
+//! literal (a tool, a program, an MCP prefix) answered by a hash-table probe,
+//! which stays flat at any size. DFAs hold what is not literal: filter `paths`
+//! globs and inline finder regexes.
+//!
 //! Freshness is decided by `stat` alone: the index records every candidate
 //! directory and every compiled-content file (present or absent) with its
 //! stamp, and the index is fresh when every one still stats the same.
 
 mod data;
 mod file;
+mod filter;
 mod read;
 mod stamp;
 mod wire;
 mod write;
 
-pub use self::data::{IndexData, InvalidData, LayerData, MetaData, RuleData, StepData};
-pub use self::file::{IndexFile, Opened};
+pub use self::data::{
+    FilterData, FinderData, GlobSetData, IndexData, InvalidData, LayerData, MetaData, RuleData,
+    StepData,
+};
+pub use self::file::IndexFile;
+pub use self::filter::{Filter, Finder, GlobSet};
 pub use self::read::{
     Freshness, Hit, Index, Invalid, Layer, Lookup, Meta, PathEntry, Query, Rule, Via,
 };

@@ -3,9 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use regex_automata::dfa::{dense, Automaton, OverlappingState};
-use regex_automata::{Anchored, Input};
-
 use crate::error::{Error, ErrorKind};
 use crate::index::stamp::Stamp;
 use crate::index::wire::{self, u16_at, u32_at, u64_at, Section, SectionId};
@@ -23,9 +20,11 @@ pub struct Index<'a> {
     invalid: Section<'a>,
     steps: Section<'a>,
     names: Section<'a>,
-    patterns: Section<'a>,
     postings: Section<'a>,
-    dfa: Section<'a>,
+    pub(super) filters: Section<'a>,
+    pub(super) finders: Section<'a>,
+    pub(super) globs: Section<'a>,
+    pub(super) dfa: Section<'a>,
 }
 
 /// The view and trust facts recorded with the index.
@@ -177,8 +176,8 @@ pub enum Via<'a> {
     Name(&'a str),
     /// `bash.<cli>`: the program name.
     Program(&'a str),
-    /// A pattern alternative such as `mcp` or `mcp__server`.
-    Pattern(&'a str),
+    /// A prefix alternative: `mcp` or `mcp__<server>`.
+    Prefix(&'a str),
 }
 
 /// A rule that fires.
@@ -206,8 +205,7 @@ struct StepTables {
     any: Span,
     names: Span,
     programs: Span,
-    patterns: Span,
-    dfa: Span,
+    prefixes: Span,
 }
 
 impl<'a> Index<'a> {
@@ -290,17 +288,13 @@ impl<'a> Index<'a> {
             invalid: section(5)?,
             steps: section(6)?,
             names: section(7)?,
-            patterns: section(8)?,
-            postings: section(9)?,
-            dfa: section(10)?,
+            postings: section(8)?,
+            filters: section(9)?,
+            finders: section(10)?,
+            globs: section(11)?,
+            dfa: section(12)?,
         };
-        for small in [
-            &index.meta,
-            &index.paths,
-            &index.layers,
-            &index.steps,
-            &index.patterns,
-        ] {
+        for small in [&index.meta, &index.paths, &index.layers, &index.steps] {
             small.verify_all()?;
         }
         if index.meta.len() != wire::META_LEN
@@ -311,12 +305,12 @@ impl<'a> Index<'a> {
         Ok(index)
     }
 
-    fn str_at(&self, record: &[u8], at: usize) -> Result<&'a str, Error> {
+    pub(super) fn str_at(&self, record: &[u8], at: usize) -> Result<&'a str, Error> {
         self.opt_str_at(record, at)?
             .ok_or_else(|| Error::corrupt("missing string"))
     }
 
-    fn opt_str_at(&self, record: &[u8], at: usize) -> Result<Option<&'a str>, Error> {
+    pub(super) fn opt_str_at(&self, record: &[u8], at: usize) -> Result<Option<&'a str>, Error> {
         let offset = u32_at(record, at) as usize;
         let len = u32_at(record, at + 4);
         if len == wire::NONE_LEN {
@@ -450,8 +444,7 @@ impl<'a> Index<'a> {
             any: pair(0),
             names: pair(8),
             programs: pair(16),
-            patterns: pair(24),
-            dfa: pair(32),
+            prefixes: pair(24),
         })
     }
 
@@ -472,11 +465,7 @@ impl<'a> Index<'a> {
     }
 
     /// Finds `name` in the hash table `(first slot, capacity)`.
-    fn table_get(
-        &self,
-        table: (u32, u32),
-        name: &str,
-    ) -> Result<Option<(&'a str, Span)>, Error> {
+    fn table_get(&self, table: (u32, u32), name: &str) -> Result<Option<(&'a str, Span)>, Error> {
         let (first, cap) = (table.0 as usize, table.1 as usize);
         if cap == 0 {
             return Ok(None);
@@ -522,36 +511,30 @@ impl<'a> Index<'a> {
                 }
             }
         }
-        if tables.dfa.1 > 0 {
-            for pattern in self.dfa_matches(tables.dfa, query.name)? {
-                if pattern >= tables.patterns.1 {
-                    return Err(Error::corrupt("DFA pattern id out of range"));
-                }
-                let r = self
-                    .patterns
-                    .record((tables.patterns.0 + pattern) as usize, wire::PATTERN_LEN)?;
-                let label = self.str_at(r, 0)?;
-                self.push_posting(
-                    (u32_at(r, 8), u32_at(r, 12)),
-                    Via::Pattern(label),
-                    &mut hits,
-                )?;
+        for prefix in prefixes_of(query.name) {
+            if let Some((label, posting)) = self.table_get(tables.prefixes, prefix)? {
+                self.push_posting(posting, Via::Prefix(label), &mut hits)?;
             }
         }
         hits.sort_by_key(|hit| hit.rule);
         hits.dedup_by_key(|hit| hit.rule);
+        let meta = self.meta.get(0, wire::META_LEN)?;
+        let directory = u32_at(meta, 64)..u32_at(meta, 68);
         let mut untrusted = Vec::new();
-        if trust.is_trusted() {
+        if directory.is_empty() {
+            // No directory rules: nothing is held back or shadowed.
+        } else if trust.is_trusted() {
+            // Rules shadowed by a directory rule are in the postings for the
+            // untrusted case only.
             let mut kept = Vec::with_capacity(hits.len());
             for hit in hits {
-                if self.rule(hit.rule)?.overridden_by.is_none() {
+                let record = self.rules.record(hit.rule as usize, wire::RULE_LEN)?;
+                if u32_at(record, 48) == u32::MAX {
                     kept.push(hit);
                 }
             }
             hits = kept;
         } else {
-            let meta = self.meta.get(0, wire::META_LEN)?;
-            let directory = u32_at(meta, 64)..u32_at(meta, 68);
             let (held, kept): (Vec<_>, Vec<_>) = hits
                 .into_iter()
                 .partition(|hit| directory.contains(&hit.rule));
@@ -560,33 +543,17 @@ impl<'a> Index<'a> {
         }
         Ok(Lookup { hits, untrusted })
     }
+}
 
-    /// Pattern ids of the step's DFA that match the whole of `name`.
-    fn dfa_matches(&self, dfa: (u32, u32), name: &str) -> Result<Vec<u32>, Error> {
-        let bytes = self.dfa.get(dfa.0 as usize, dfa.1 as usize)?;
-        // SAFETY: the bytes were produced by `DFA::to_bytes_native_endian` at
-        // compile time, the header proved the same automata version and
-        // endianness, and every block was just verified against its checksum.
-        let (dfa, _) = unsafe { dense::DFA::from_bytes_unchecked(bytes) }
-            .map_err(|e| Error::corrupt(format!("DFA: {e}")))?;
-        let input = Input::new(name).anchored(Anchored::Yes);
-        let mut state = OverlappingState::start();
-        let mut found = Vec::new();
-        loop {
-            dfa.try_search_overlapping_fwd(&input, &mut state)
-                .map_err(|e| Error::corrupt(format!("DFA search: {e}")))?;
-            match state.get_match() {
-                None => break,
-                Some(m) => {
-                    let id = m.pattern().as_u32();
-                    if !found.contains(&id) {
-                        found.push(id);
-                    }
-                }
-            }
-        }
-        Ok(found)
-    }
+/// The prefix alternatives a normalized name falls under: `mcp` for every
+/// MCP tool (and Cursor's bare `mcp`), and `mcp__<server>` for a server's tools.
+fn prefixes_of(name: &str) -> impl Iterator<Item = &str> {
+    let server = name.strip_prefix("mcp__").map(|rest| {
+        let end = rest.find("__").unwrap_or(rest.len());
+        &name[..5 + end]
+    });
+    let mcp = (name == "mcp" || server.is_some()).then_some("mcp");
+    mcp.into_iter().chain(server)
 }
 
 fn check_tag(field: &[u8], want: &str, what: &str) -> Result<(), Error> {

@@ -39,13 +39,15 @@ pub enum SectionId {
     Invalid = 6,
     Steps = 7,
     Names = 8,
-    Patterns = 9,
-    Postings = 10,
-    Dfa = 11,
+    Postings = 9,
+    Filters = 10,
+    Finders = 11,
+    Globs = 12,
+    Dfa = 13,
 }
 
 impl SectionId {
-    pub const ALL: [SectionId; 11] = [
+    pub const ALL: [SectionId; 13] = [
         SectionId::Meta,
         SectionId::Strings,
         SectionId::Paths,
@@ -54,8 +56,10 @@ impl SectionId {
         SectionId::Invalid,
         SectionId::Steps,
         SectionId::Names,
-        SectionId::Patterns,
         SectionId::Postings,
+        SectionId::Filters,
+        SectionId::Finders,
+        SectionId::Globs,
         SectionId::Dfa,
     ];
 }
@@ -66,9 +70,11 @@ pub const PATH_LEN: usize = 40;
 pub const LAYER_LEN: usize = 24;
 pub const RULE_LEN: usize = 56;
 pub const INVALID_LEN: usize = 24;
-pub const STEP_LEN: usize = 40;
+pub const STEP_LEN: usize = 32;
 pub const SLOT_LEN: usize = 24;
-pub const PATTERN_LEN: usize = 16;
+pub const FILTER_LEN: usize = 56;
+pub const FINDER_LEN: usize = 40;
+pub const GLOB_LEN: usize = 16;
 
 /// Reads a little-endian `u32` at `at`; the caller has bounds-checked `bytes`.
 pub fn u32_at(bytes: &[u8], at: usize) -> u32 {

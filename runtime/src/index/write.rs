@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::index::data::{IndexData, StepData};
+use crate::index::data::{FinderData, IndexData, StepData};
 use crate::index::wire::{self, SectionId};
 use crate::rule::Step;
 
@@ -61,6 +61,15 @@ fn push_u64(out: &mut Vec<u8>, v: u64) {
 
 fn pad8(out: &mut Vec<u8>) {
     out.resize(wire::align8(out.len()), 0);
+}
+
+/// Appends a serialized DFA to `dfas` at an 8-aligned offset and writes its
+/// `(offset, len)` into `out`.
+fn put_dfa(out: &mut Vec<u8>, dfas: &mut Vec<u8>, dfa: &[u8]) {
+    pad8(dfas);
+    push_u32(out, dfas.len() as u32);
+    push_u32(out, dfa.len() as u32);
+    dfas.extend_from_slice(dfa);
 }
 
 /// Writes an open-addressing hash table of `entries` into `names`; returns
@@ -165,31 +174,63 @@ impl IndexData {
 
         let mut steps = Vec::with_capacity(Step::ALL.len() * wire::STEP_LEN);
         let mut names = Vec::new();
-        let mut patterns = Vec::new();
-        let mut dfas = Vec::new();
         let empty = StepData::default();
         for step in Step::ALL {
             let data = self.steps.get(usize::from(step.code())).unwrap_or(&empty);
             put_posting(&mut steps, &mut postings, &data.any);
-            let (first, cap) = put_table(&mut names, &mut pool, &mut postings, &data.names);
-            push_u32(&mut steps, first);
-            push_u32(&mut steps, cap);
-            let (first, cap) = put_table(&mut names, &mut pool, &mut postings, &data.programs);
-            push_u32(&mut steps, first);
-            push_u32(&mut steps, cap);
-            push_u32(&mut steps, (patterns.len() / wire::PATTERN_LEN) as u32);
-            push_u32(&mut steps, data.patterns.len() as u32);
-            for (label, ids) in &data.patterns {
-                pool.put(&mut patterns, label.as_bytes());
-                put_posting(&mut patterns, &mut postings, ids);
+            for table in [&data.names, &data.programs, &data.prefixes] {
+                let (first, cap) = put_table(&mut names, &mut pool, &mut postings, table);
+                push_u32(&mut steps, first);
+                push_u32(&mut steps, cap);
             }
-            pad8(&mut dfas);
-            push_u32(&mut steps, dfas.len() as u32);
-            push_u32(&mut steps, data.dfa.len() as u32);
-            dfas.extend_from_slice(&data.dfa);
         }
 
-        let sections: [(SectionId, &[u8]); 11] = [
+        let mut filters = Vec::with_capacity(self.filters.len() * wire::FILTER_LEN);
+        let mut finders = Vec::new();
+        let mut globs = Vec::new();
+        let mut dfas = Vec::new();
+        for filter in &self.filters {
+            push_u32(&mut filters, filter.rule);
+            filters.extend_from_slice(&[
+                filter.mode.code(),
+                filter.action.code(),
+                filter.fields,
+                0,
+            ]);
+            push_u32(&mut filters, filter.max_rounds);
+            push_u32(&mut filters, 0);
+            pool.put(&mut filters, filter.intent.as_bytes());
+            pool.put_opt(&mut filters, filter.intent_from.as_deref());
+            pool.put_opt(&mut filters, filter.question.as_deref());
+            push_u32(&mut filters, (globs.len() / wire::GLOB_LEN) as u32);
+            push_u32(&mut filters, filter.globs.len() as u32);
+            push_u32(&mut filters, (finders.len() / wire::FINDER_LEN) as u32);
+            push_u32(&mut filters, filter.finders.len() as u32);
+            for set in &filter.globs {
+                pool.put(&mut globs, set.globs.join("\n").as_bytes());
+                put_dfa(&mut globs, &mut dfas, &set.dfa);
+            }
+            for finder in &filter.finders {
+                let (kind, source, reason, forward, reverse): (u8, &str, _, &[u8], &[u8]) =
+                    match finder {
+                        FinderData::Regex {
+                            source,
+                            reason,
+                            forward,
+                            reverse,
+                        } => (0, source, reason, forward, reverse),
+                        FinderData::Script { name, reason } => (1, name, reason, &[], &[]),
+                    };
+                finders.extend_from_slice(&[kind, 0, 0, 0]);
+                push_u32(&mut finders, 0);
+                pool.put(&mut finders, source.as_bytes());
+                pool.put_opt(&mut finders, reason.as_deref());
+                put_dfa(&mut finders, &mut dfas, forward);
+                put_dfa(&mut finders, &mut dfas, reverse);
+            }
+        }
+
+        let sections: [(SectionId, &[u8]); 13] = [
             (SectionId::Meta, &meta),
             (SectionId::Strings, &pool.bytes),
             (SectionId::Paths, &paths),
@@ -198,8 +239,10 @@ impl IndexData {
             (SectionId::Invalid, &invalid),
             (SectionId::Steps, &steps),
             (SectionId::Names, &names),
-            (SectionId::Patterns, &patterns),
             (SectionId::Postings, &postings),
+            (SectionId::Filters, &filters),
+            (SectionId::Finders, &finders),
+            (SectionId::Globs, &globs),
             (SectionId::Dfa, &dfas),
         ];
         assemble(&sections)

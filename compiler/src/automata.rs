@@ -1,0 +1,126 @@
+//! Builds the DFAs the index carries: filter `paths` glob sets and inline
+//! finder regexes. Every DFA is serialized in native endianness and then
+//! fully validated with `DFA::from_bytes`, so the runtime may load it
+//! without validation.
+
+use hookdex_runtime::index::GlobSetData;
+use regex_automata::dfa::{dense, regex::Regex, StartKind};
+use regex_automata::util::syntax;
+
+/// Largest DFA one glob set or one finder may compile to.
+const SIZE_LIMIT: usize = 4 << 20;
+
+/// Compiles `globs` into as few DFAs as fit under the size limit: all in one
+/// when they fit, else one per glob (a handful of `**/dir/**` globs in one
+/// DFA can grow exponentially).
+///
+/// # Errors
+///
+/// A reason naming the glob that is invalid or too large on its own.
+pub fn glob_sets(globs: &[String]) -> Result<Vec<GlobSetData>, String> {
+    if globs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut regexes = Vec::with_capacity(globs.len());
+    for glob in globs {
+        let compiled = globset::GlobBuilder::new(glob)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| format!("paths: `{glob}`: {}", e.kind()))?;
+        regexes.push(compiled.regex().to_string());
+    }
+    if let Ok(dfa) = glob_dfa(&regexes) {
+        return Ok(vec![GlobSetData {
+            globs: globs.to_vec(),
+            dfa,
+        }]);
+    }
+    globs
+        .iter()
+        .zip(&regexes)
+        .map(|(glob, regex)| {
+            let dfa = glob_dfa(std::slice::from_ref(regex))
+                .map_err(|e| format!("paths: `{glob}` is too large for an automaton: {e}"))?;
+            Ok(GlobSetData {
+                globs: vec![glob.clone()],
+                dfa,
+            })
+        })
+        .collect()
+}
+
+fn glob_dfa(regexes: &[String]) -> Result<Vec<u8>, String> {
+    let dfa = dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .start_kind(StartKind::Anchored)
+                .dfa_size_limit(Some(SIZE_LIMIT))
+                .determinize_size_limit(Some(SIZE_LIMIT)),
+        )
+        .syntax(syntax::Config::new().utf8(false))
+        .build_many(regexes)
+        .map_err(|e| e.to_string())?;
+    serialize(&dfa)
+}
+
+/// Compiles an inline finder regex into its forward and reverse DFAs.
+/// Unicode word boundaries are allowed: the search gives up (and the finder
+/// fails open) only on non-ASCII text next to one.
+///
+/// # Errors
+///
+/// A reason naming the regex when it does not parse or is too large.
+pub fn finder(regex: &str) -> Result<(Vec<u8>, Vec<u8>), String> {
+    let built: Regex = regex_automata::dfa::regex::Builder::new()
+        .dense(
+            dense::Config::new()
+                .unicode_word_boundary(true)
+                .dfa_size_limit(Some(SIZE_LIMIT))
+                .determinize_size_limit(Some(SIZE_LIMIT)),
+        )
+        .build(regex)
+        .map_err(|e| format!("finders: regex `{regex}`: {}", one_line(&e.to_string())))?;
+    Ok((serialize(built.forward())?, serialize(built.reverse())?))
+}
+
+/// Serializes `dfa` and proves the bytes load with full validation.
+fn serialize(dfa: &dense::DFA<Vec<u32>>) -> Result<Vec<u8>, String> {
+    let (bytes, pad) = dfa.to_bytes_native_endian();
+    let bytes = bytes[pad..].to_vec();
+    let mut aligned = vec![0u32; bytes.len().div_ceil(4)];
+    // SAFETY: `aligned` holds at least `bytes.len()` bytes and u8 has no
+    // alignment or validity requirements.
+    let view =
+        unsafe { std::slice::from_raw_parts_mut(aligned.as_mut_ptr().cast::<u8>(), bytes.len()) };
+    view.copy_from_slice(&bytes);
+    dense::DFA::from_bytes(view).map_err(|e| format!("serialized DFA does not validate: {e}"))?;
+    Ok(bytes)
+}
+
+fn one_line(message: &str) -> String {
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_compile_and_fall_back_to_one_dfa_each() {
+        let sets = glob_sets(&["**/*.tsx".into(), "src/ui/**".into()]).unwrap();
+        assert_eq!(sets.len(), 1);
+        assert_eq!(sets[0].globs.len(), 2);
+        let many: Vec<String> = (0..12).map(|i| format!("**/dir{i}/**/x{i}/**")).collect();
+        let sets = glob_sets(&many).unwrap();
+        assert!(!sets.is_empty());
+        assert_eq!(sets.iter().map(|s| s.globs.len()).sum::<usize>(), 12);
+        assert!(glob_sets(&["a[".into()]).unwrap_err().contains("`a[`"));
+    }
+
+    #[test]
+    fn finders_compile_with_unicode_word_boundaries() {
+        let (forward, reverse) = finder(r"\bbecause\b").unwrap();
+        assert!(!forward.is_empty() && !reverse.is_empty());
+        assert!(finder("(").unwrap_err().contains("regex `(`"));
+    }
+}

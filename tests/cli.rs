@@ -1,0 +1,425 @@
+//! The command-line contract: `compile --check/--json/--bundle`, `show`,
+//! `hook`, the human form of `explain`, and exit codes.
+
+mod common;
+
+use common::*;
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn compile_check_fails_on_a_bundle_with_a_bad_file() {
+    let s = Scratch::new();
+    let bundle = s.bundle("bundle");
+    let conditions = bundle.join(".claude/conditions");
+    rule(&conditions, "pre-bash-good.sh");
+    let bad = rule(&conditions, "bad.sh");
+    let bad_filter = rule_with(&conditions, "pre-edit-f.filter.yaml", "colour: red\n");
+    let args = ["compile", "--check", "--bundle", bundle.to_str().unwrap()];
+    let out = s.run(&args);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    for path in [&bad, &bad_filter] {
+        let prefix = format!("{}: ", path.display());
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("no line for {}:\n{text}", path.display()));
+        assert!(line.len() > prefix.len(), "{line}");
+    }
+    assert!(text.contains("colour"), "{text}");
+    // --check writes no index.
+    assert!(s.index_files("claude").is_empty(), "{:?}", walk(&s.cache()));
+}
+
+#[test]
+fn compile_check_passes_on_a_good_bundle() {
+    let s = Scratch::new();
+    let bundle = s.bundle("bundle");
+    let conditions = bundle.join(".claude/conditions");
+    rule(&conditions, "pre-bash-good.sh");
+    rule(&conditions, "README.md");
+    rule(&conditions, "_lib.sh");
+    rule_with(&conditions, "pre-edit-f.filter.yaml", "mode: classifier\n");
+    rule(
+        &bundle.join("profiles/p1/.claude/conditions"),
+        "pre-bash-p.sh",
+    );
+    let args = ["compile", "--check", "--bundle", bundle.to_str().unwrap()];
+    let out = s.run(&args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(!stdout(&out).contains(": "), "{}", stdout(&out));
+}
+
+#[test]
+fn compile_bundle_accepts_a_relative_path() {
+    let mut s = Scratch::new();
+    let bundle = s.bundle("bundle");
+    rule(&bundle.join(".claude/conditions"), "bad.sh");
+    s.cwd = s.root.clone();
+    let out = s.run(&["compile", "--check", "--bundle", "bundle"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let want = format!("{}: ", bundle.join(".claude/conditions/bad.sh").display());
+    assert!(
+        stdout(&out).lines().any(|l| l.starts_with(&want)),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn compile_json_reports_counts() {
+    let s = Scratch::new();
+    let bundle = s.bundle("bundle");
+    let conditions = bundle.join(".claude/conditions");
+    rule(&conditions, "pre-bash-x.sh");
+    rule(&conditions, "pre-bash-y.sh");
+    rule(&conditions, "bad.sh");
+    rule(&s.runtime(), "pre-bash-x.sh");
+    let report = s.json(&["compile", "--json", "--bundle", bundle.to_str().unwrap()]);
+    let layer_count = |label: &str| {
+        report["layers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["label"] == label)
+            .unwrap_or_else(|| panic!("no {label}: {report:#}"))["count"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(layer_count("bundle"), 2);
+    assert_eq!(layer_count("runtime"), 1);
+    let package = layer_count("package");
+    assert_eq!(report["rules"].as_u64().unwrap(), 3 + package, "{report:#}");
+    let invalid = report["invalid"].as_array().unwrap();
+    assert!(
+        invalid
+            .iter()
+            .any(|i| i["file"].as_str().unwrap().ends_with("/bad.sh")),
+        "{report:#}"
+    );
+    // One of the two `pre-bash-x` is overridden.
+    let active = report["active"].as_u64().unwrap();
+    assert_eq!(active, 2 + package, "{report:#}");
+    assert_eq!(report["written"], true);
+    // --json without --check still exits 0 with invalid files.
+    let check = s.run(&[
+        "compile",
+        "--check",
+        "--json",
+        "--bundle",
+        bundle.to_str().unwrap(),
+    ]);
+    assert_eq!(check.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(report["check"], true);
+    assert_eq!(report["written"], false);
+}
+
+#[test]
+fn show_prints_the_body() {
+    let s = Scratch::new();
+    let body = "#!/bin/bash\n# guard\necho '{\"decision\":\"deny\"}'\n";
+    rule_with(&s.runtime(), "pre-bash.git-guard.sh", body);
+    rule_with(&s.runtime(), "post-any-audit.async.py", "print('hi')\n");
+    for name in [
+        "guard",
+        "pre-bash.git-guard",
+        "pre-bash.git-guard.sh",
+        "GUARD",
+    ] {
+        let out = s.run(&["show", name]);
+        assert_success(&out, &["show", name]);
+        assert_eq!(stdout(&out), body, "{name}");
+    }
+    let out = s.run(&["show", "audit"]);
+    assert_success(&out, &["show", "audit"]);
+    assert_eq!(stdout(&out), "print('hi')\n");
+}
+
+#[test]
+fn show_prints_the_winning_layers_body() {
+    let mut s = Scratch::new();
+    let bundle = s.bundle("bundle");
+    s.set_env("HOOKDEX_BUNDLE", bundle.display().to_string());
+    rule_with(
+        &bundle.join(".claude/conditions"),
+        "pre-bash-x.sh",
+        "bundle\n",
+    );
+    rule_with(&s.runtime(), "pre-bash-x.sh", "runtime\n");
+    let out = s.run(&["show", "x"]);
+    assert_success(&out, &["show", "x"]);
+    assert_eq!(stdout(&out), "runtime\n");
+}
+
+#[test]
+fn show_unknown_name_fails_with_one_line() {
+    let s = Scratch::new();
+    rule(&s.runtime(), "pre-bash-x.sh");
+    let out = s.run(&["show", "nope"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("nope"), "{err}");
+}
+
+#[test]
+fn show_ambiguous_name_fails_and_names_the_keys() {
+    let s = Scratch::new();
+    rule(&s.runtime(), "pre-bash-audit.sh");
+    rule(&s.runtime(), "post-any-audit.sh");
+    let out = s.run(&["show", "audit"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("pre-bash-audit"), "{err}");
+    assert!(err.contains("post-any-audit"), "{err}");
+    // The key picks one.
+    let out = s.run(&["show", "post-any-audit"]);
+    assert_success(&out, &["show", "post-any-audit"]);
+}
+
+fn hook_tree() -> Scratch {
+    let s = Scratch::new();
+    // Empty bodies: whatever execution does later, they answer nothing.
+    rule(&s.runtime(), "pre-bash-x.sh");
+    rule(&s.hookdex_dir(), "pre-any-y.sh");
+    s
+}
+
+fn assert_quiet_success(out: &std::process::Output, what: &str) {
+    assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(out));
+    assert!(out.stdout.is_empty(), "{what}: stdout {}", stdout(out));
+}
+
+#[test]
+fn hook_answers_a_bash_payload() {
+    let s = hook_tree();
+    let payload = serde_json::json!({
+        "session_id": "s1",
+        "hook_event_name": "PreToolUse",
+        "cwd": s.repo,
+        "tool_name": "Bash",
+        "tool_input": {"command": "git push"},
+    });
+    let out = s.run_stdin(
+        &["hook", "--target", "claude"],
+        payload.to_string().as_bytes(),
+    );
+    assert_quiet_success(&out, "bash payload");
+    // It compiled and wrote the index for this view.
+    assert_eq!(s.index_files("claude").len(), 1);
+    let e = s.explain(&["--tool", "Bash", "--command", "git push"]);
+    assert!(e.fresh(), "{:#}", e.0["index"]);
+}
+
+#[test]
+fn hook_always_exits_zero() {
+    let s = hook_tree();
+    let payloads: &[(&str, &[u8])] = &[
+        ("empty stdin", b""),
+        ("not json", b"not json"),
+        ("json array", b"[1,2,3]"),
+        ("json null", b"null"),
+        ("no tool", br#"{"hook_event_name":"PreToolUse"}"#),
+        (
+            "wrong types",
+            br#"{"tool_name":7,"tool_input":"x","cwd":false}"#,
+        ),
+        (
+            "missing cwd dir",
+            br#"{"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/nonexistent/deep/dir"}"#,
+        ),
+        ("binary", &[0xff, 0xfe, 0x00, 0x01, 0x80]),
+        (
+            "post event",
+            br#"{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":""}}"#,
+        ),
+    ];
+    for (what, payload) in payloads {
+        let out = s.run_stdin(&["hook", "--target", "claude"], payload);
+        assert_quiet_success(&out, what);
+    }
+    for target in ["codex", "copilot", "gemini", "cursor"] {
+        let out = s.run_stdin(
+            &["hook", "--target", target],
+            br#"{"tool_name":"shell","tool_input":{"command":"ls"}}"#,
+        );
+        assert_quiet_success(&out, target);
+    }
+    // A corrupt index does not make it fail either.
+    let e = s.explain(&["--tool", "Bash"]);
+    let index = e.0["index"]["path"]
+        .as_str()
+        .expect("index.path")
+        .to_string();
+    std::fs::write(&index, b"HOOKDEX\0garbage").unwrap();
+    let out = s.run_stdin(
+        &["hook", "--target", "claude"],
+        br#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+    );
+    assert_quiet_success(&out, "corrupt index");
+}
+
+#[test]
+fn explain_human_form_reads_top_to_bottom() {
+    let mut s = Scratch::new();
+    set_origin(&s.repo, "git@github.com:stranger/r.git");
+    let bundle = s.bundle("bundle");
+    s.set_env("HOOKDEX_BUNDLE", bundle.display().to_string());
+    rule(&bundle.join(".claude/conditions"), "pre-any-audit.sh");
+    rule(&bundle.join(".claude/conditions"), "pre-bash.git-guard.sh");
+    rule(&s.runtime(), "pre-bash.git-guard.sh");
+    rule(&s.runtime(), "pre-bash.kubectl-readonly.sh");
+    rule(&s.hookdex_dir(), "pre-bash.git-x.sh");
+    let args = [
+        "explain",
+        "--tool",
+        "Bash",
+        "--command",
+        "cd x && sudo -u bob git push",
+    ];
+    let out = s.run(&args);
+    assert_success(&out, &args);
+    let text = stdout(&out);
+    let line = |needle: &str| -> String {
+        text.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle}:\n{text}"))
+            .to_string()
+    };
+    assert!(line("Bash").contains("bash"), "{text}");
+    assert!(line("programs").contains("cd, git"), "{text}");
+    assert!(line("index").contains("µs") || line("index").contains("us"));
+    let audit = line("pre-any-audit.sh");
+    assert!(audit.starts_with("FIRES"), "{audit}");
+    assert!(audit.contains("bundle"), "{audit}");
+    let kubectl = line("pre-bash.kubectl-readonly.sh");
+    assert!(kubectl.starts_with("skip"), "{kubectl}");
+    assert!(kubectl.contains("no program kubectl"), "{kubectl}");
+    let npm = line("pre-bash.git-x.sh");
+    assert!(npm.starts_with("skip"), "{npm}");
+    assert!(npm.contains("not trusted"), "{npm}");
+    assert!(npm.contains("stranger"), "{npm}");
+    let guard: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("pre-bash.git-guard.sh"))
+        .collect();
+    assert_eq!(guard.len(), 2, "{text}");
+    assert!(guard
+        .iter()
+        .any(|l| l.starts_with("FIRES") && l.contains("runtime") && l.contains("program git")));
+    assert!(guard.iter().any(|l| l.starts_with("skip")
+        && l.contains("bundle")
+        && l.contains("overridden by runtime/pre-bash.git-guard.sh")));
+    // FIRES lines come first.
+    let lines: Vec<&str> = text.lines().collect();
+    let first_skip = lines.iter().position(|l| l.starts_with("skip")).unwrap();
+    let last_fire = lines.iter().rposition(|l| l.starts_with("FIRES")).unwrap();
+    assert!(last_fire < first_skip, "{text}");
+}
+
+#[test]
+fn explain_json_has_the_contract_keys() {
+    let s = Scratch::new();
+    rule(&s.runtime(), "pre-bash-x.sh");
+    rule(&s.runtime(), "pre-read-y.sh");
+    let e = s.explain(&["--tool", "Bash", "--command", "git status"]);
+    let v = &e.0;
+    for key in ["fires", "skipped", "programs", "tool", "index"] {
+        assert!(v.get(key).is_some(), "no {key}: {v:#}");
+    }
+    assert!(v["index"]["fresh"].is_boolean());
+    assert!(v["index"]["lookup_ns"].is_u64());
+    for f in v["fires"].as_array().unwrap() {
+        for key in ["file", "layer", "why"] {
+            assert!(f[key].is_string(), "{f}");
+        }
+    }
+    for f in v["skipped"].as_array().unwrap() {
+        for key in ["file", "layer", "reason"] {
+            assert!(f[key].is_string(), "{f}");
+        }
+    }
+    let list = s.list(&["--tool", "Bash"]);
+    for key in ["layers", "active", "invalid", "fires"] {
+        assert!(list[key].is_array(), "no {key}: {list:#}");
+    }
+    for l in list["layers"].as_array().unwrap() {
+        assert!(l["label"].is_string() && l["dir"].is_string());
+        assert!(l["count"].is_u64() && l["trusted"].is_boolean(), "{l}");
+    }
+    for r in list["active"].as_array().unwrap() {
+        for key in ["file", "layer", "step", "matcher", "name", "kind"] {
+            assert!(r[key].is_string(), "{r}");
+        }
+    }
+    let plain = s.list(&[]);
+    assert!(plain.get("fires").is_none(), "{plain:#}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let s = Scratch::new();
+    for args in [
+        &["bogus"][..],
+        &[][..],
+        &["explain"][..],
+        &["explain", "--tool", "Bash", "--target", "vim"][..],
+        &["explain", "--tool", "Bash", "--step", "during"][..],
+        &["list", "--frobnicate"][..],
+        &["hook"][..],
+        &["show"][..],
+        &["compile", "--bundle"][..],
+    ] {
+        let out = s.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(!stderr(&out).is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn runtime_errors_exit_1_with_one_line() {
+    let s = Scratch::new();
+    let out = s.run(&["compile", "--bundle", "/nonexistent/bundle"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out).trim_end().lines().count(),
+        1,
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `--input` that is not JSON is a malformed argument, like `--target vim`.
+#[test]
+#[ignore = "bug?: `explain --input 'not json'` exits 1, other malformed arguments exit 2 (usage error)"]
+fn malformed_input_json_is_a_usage_error() {
+    let s = Scratch::new();
+    for input in ["not json", "[1,2]"] {
+        let out = s.run(&["explain", "--tool", "Bash", "--input", input]);
+        assert_eq!(out.status.code(), Some(2), "{input}: {}", stderr(&out));
+        assert_eq!(stderr(&out).trim_end().lines().count(), 1);
+    }
+}

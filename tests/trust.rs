@@ -1,0 +1,284 @@
+//! Trust of the directory layer: origin owners, CONDITIONS_TRUSTED_OWNERS,
+//! bundle owners, worktrees, and an untrusted repository's overrides.
+
+mod common;
+
+use common::*;
+
+/// A scratch tree whose repository's origin is `url`, with one directory rule
+/// (`.hookdex/conditions/pre-bash-repo.sh`) and one runtime rule.
+fn repo_with_origin(url: &str) -> Scratch {
+    let s = Scratch::new();
+    set_origin(&s.repo, url);
+    rule(&s.hookdex_dir(), "pre-bash-repo.sh");
+    rule(&s.runtime(), "pre-bash-mine.sh");
+    s
+}
+
+fn assert_untrusted(s: &Scratch, owner: &str) {
+    let list = s.list(&[]);
+    assert_eq!(layer(&list, "directory")["trusted"], false, "{list:#}");
+    assert_eq!(layer(&list, "runtime")["trusted"], true);
+    let e = s.explain(&["--tool", "Bash", "--command", "ls"]);
+    assert_eq!(e.fires(), pairs(&[("runtime", "pre-bash-mine.sh")]));
+    let reason = e.skip_reason("directory", "/pre-bash-repo.sh");
+    assert!(reason.contains("not trusted"), "{reason}");
+    assert!(reason.contains(&format!("'{owner}'")), "{reason}");
+    let listed = s.list(&["--tool", "Bash", "--command", "ls"]);
+    assert!(!listed["fires"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["layer"] == "directory"));
+}
+
+fn assert_trusted(s: &Scratch) -> Explain {
+    let list = s.list(&[]);
+    assert_eq!(layer(&list, "directory")["trusted"], true, "{list:#}");
+    let e = s.explain(&["--tool", "Bash", "--command", "ls"]);
+    assert_eq!(
+        e.fires(),
+        pairs(&[
+            ("runtime", "pre-bash-mine.sh"),
+            ("directory", "pre-bash-repo.sh")
+        ])
+    );
+    e
+}
+
+#[test]
+fn a_strangers_repository_never_runs_its_rules() {
+    let s = repo_with_origin("git@github.com:stranger/r.git");
+    assert_untrusted(&s, "stranger");
+    // Still listed as a file of the layer: kept, not run.
+    let list = s.list(&[]);
+    assert_eq!(layer(&list, "directory")["count"], 1);
+}
+
+#[test]
+fn trusted_owners_take_effect_without_recompiling() {
+    let mut s = repo_with_origin("git@github.com:Stranger/r.git");
+    let first = s.explain(&["--tool", "Bash", "--command", "ls"]);
+    assert!(first.fire_names() == ["pre-bash-mine.sh"]);
+    let warm = s.explain(&["--tool", "Bash", "--command", "ls"]);
+    assert!(warm.fresh(), "{:#}", warm.0["index"]);
+
+    for owners in ["stranger", "acme, STRANGER", "*"] {
+        s.set_env("CONDITIONS_TRUSTED_OWNERS", owners);
+        let e = assert_trusted(&s);
+        assert!(e.fresh(), "{owners}: recompiled: {:#}", e.0["index"]);
+    }
+    for owners in ["acme", "strange", ""] {
+        s.set_env("CONDITIONS_TRUSTED_OWNERS", owners);
+        assert_untrusted(&s, "stranger");
+        let e = s.explain(&["--tool", "Bash", "--command", "ls"]);
+        assert!(e.fresh(), "{owners}: recompiled: {:#}", e.0["index"]);
+    }
+    assert_eq!(s.index_files("claude").len(), 1);
+}
+
+#[test]
+fn the_bundles_owner_is_trusted() {
+    let mut s = repo_with_origin("https://github.com/stranger/app.git");
+    let bundle = s.bundle("bundle");
+    set_origin(&bundle, "git@github.com:Stranger/team-bundle.git");
+    s.set_env("HOOKDEX_BUNDLE", bundle.display().to_string());
+    let e = assert_trusted(&s);
+    assert!(e.0["trust"].as_str().unwrap_or("").contains("bundle"));
+
+    // Another owner's bundle does not vouch for it.
+    set_origin(&bundle, "git@github.com:acme/team-bundle.git");
+    assert_untrusted(&s, "stranger");
+}
+
+#[test]
+fn a_repository_without_origin_is_trusted() {
+    let s = Scratch::new();
+    rule(&s.hookdex_dir(), "pre-bash-repo.sh");
+    rule(&s.runtime(), "pre-bash-mine.sh");
+    assert_trusted(&s);
+
+    // Other remotes do not count as origin.
+    std::fs::write(
+        s.repo.join(".git/config"),
+        "[remote \"upstream\"]\n\turl = git@github.com:stranger/r.git\n",
+    )
+    .unwrap();
+    assert_trusted(&s);
+}
+
+#[test]
+fn owner_is_read_from_every_url_form() {
+    let urls = [
+        "https://github.com/stranger/r.git",
+        "https://github.com/Stranger/r",
+        "https://user:token@github.com/stranger/r.git",
+        "ssh://git@github.com/stranger/r.git",
+        "ssh://git@git.example.com:2222/stranger/r.git",
+        "git@github.com:stranger/r.git",
+        "git@github.com:stranger/r",
+    ];
+    for url in urls {
+        let mut s = repo_with_origin(url);
+        assert_untrusted(&s, "stranger");
+        s.set_env("CONDITIONS_TRUSTED_OWNERS", "stranger");
+        assert_trusted(&s);
+    }
+}
+
+#[test]
+fn rules_are_found_from_a_subdirectory_of_the_repository() {
+    let mut s = repo_with_origin("git@github.com:stranger/r.git");
+    s.cwd = s.repo.join("src/deep/er");
+    std::fs::create_dir_all(&s.cwd).unwrap();
+    assert_untrusted(&s, "stranger");
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "stranger");
+    assert_trusted(&s);
+}
+
+fn worktree(gitdir_line: impl Fn(&std::path::Path) -> String) {
+    let mut s = Scratch::new();
+    let main = s.path("main");
+    set_origin(&main, "git@github.com:stranger/r.git");
+    let admin = main.join(".git/worktrees/x");
+    std::fs::create_dir_all(&admin).unwrap();
+    std::fs::write(admin.join("commondir"), "../..\n").unwrap();
+    std::fs::write(admin.join("HEAD"), "ref: refs/heads/x\n").unwrap();
+    let wt = s.path("wt");
+    std::fs::create_dir_all(&wt).unwrap();
+    std::fs::write(wt.join(".git"), gitdir_line(&admin)).unwrap();
+    rule(&wt.join(".hookdex/conditions"), "pre-bash-repo.sh");
+    rule(&s.runtime(), "pre-bash-mine.sh");
+    s.repo = wt.clone();
+    s.cwd = wt;
+
+    assert_untrusted(&s, "stranger");
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "stranger");
+    assert_trusted(&s);
+}
+
+#[test]
+fn a_worktree_follows_its_gitdir_to_the_main_config() {
+    worktree(|admin| format!("gitdir: {}\n", admin.display()));
+}
+
+#[test]
+fn a_worktree_with_a_relative_gitdir() {
+    worktree(|_| "gitdir: ../main/.git/worktrees/x\n".to_string());
+}
+
+#[test]
+fn an_untrusted_repository_cannot_disable_a_bundle_rule() {
+    let mut s = Scratch::new();
+    set_origin(&s.repo, "git@github.com:stranger/r.git");
+    let bundle = s.bundle("bundle");
+    s.set_env("HOOKDEX_BUNDLE", bundle.display().to_string());
+    rule(&bundle.join(".claude/conditions"), "pre-bash-guard.sh");
+    rule(&s.hookdex_dir(), "pre-bash-guard.sh");
+    // A chain: bundle < runtime < directory for another key.
+    rule(&bundle.join(".claude/conditions"), "pre-bash-chain.sh");
+    rule(&s.runtime(), "pre-bash-chain.sh");
+    rule(&s.agentihooks_dir(), "pre-bash-chain.sh");
+
+    let e = s.explain(&["--tool", "Bash", "--command", "ls"]);
+    assert_eq!(
+        e.fires(),
+        pairs(&[
+            ("bundle", "pre-bash-guard.sh"),
+            ("runtime", "pre-bash-chain.sh")
+        ])
+    );
+    let reason = e.skip_reason("directory", "/pre-bash-guard.sh");
+    assert!(reason.contains("not trusted"), "{reason}");
+    let reason = e.skip_reason("bundle", "/pre-bash-chain.sh");
+    assert!(reason.contains("overridden by"), "{reason}");
+    let listed = s.list(&["--tool", "Bash", "--command", "ls"]);
+    let fired: Vec<(String, String)> = listed["fires"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["layer"] != "package")
+        .map(|f| {
+            (
+                f["layer"].as_str().unwrap().to_string(),
+                base(f["file"].as_str().unwrap()).to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(fired, e.fires());
+
+    // Once trusted, the repository's rules replace both.
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "stranger");
+    let e = s.explain(&["--tool", "Bash", "--command", "ls"]);
+    assert_eq!(
+        e.fires(),
+        pairs(&[
+            ("directory", "pre-bash-chain.sh"),
+            ("directory", "pre-bash-guard.sh")
+        ])
+    );
+    assert!(e
+        .skip_reason("bundle", "/pre-bash-guard.sh")
+        .contains("overridden by directory/pre-bash-guard.sh"));
+    assert!(e
+        .skip_reason("runtime", "/pre-bash-chain.sh")
+        .contains("overridden by directory/pre-bash-chain.sh"));
+}
+
+/// `show` prints "the body of one active rule". In an untrusted repository the
+/// rule that runs for a shared key is the lower layer's, not the directory's.
+#[test]
+#[ignore = "bug: `show` picks the untrusted directory rule over the runtime rule that actually runs"]
+fn show_prints_the_rule_that_runs_in_an_untrusted_repository() {
+    let s = Scratch::new();
+    set_origin(&s.repo, "git@github.com:stranger/r.git");
+    rule_with(&s.runtime(), "pre-bash-x.sh", "echo runtime\n");
+    rule_with(&s.hookdex_dir(), "pre-bash-x.sh", "echo directory\n");
+    let e = s.explain(&["--tool", "Bash"]);
+    assert_eq!(e.fires(), pairs(&[("runtime", "pre-bash-x.sh")]));
+    let out = s.run(&["show", "pre-bash-x"]);
+    assert_success(&out, &["show", "pre-bash-x"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "echo runtime\n");
+}
+
+/// SPEC §10's example shows `skip pre-bash.npm-x.sh directory repository not
+/// trusted: origin owner 'stranger'` for a `git push` call: in an untrusted
+/// repository, trust is the reason a directory rule does not run, whether or
+/// not its matcher would have matched.
+#[test]
+#[ignore = "bug (spec §10 example): a non-matching untrusted rule is explained by its matcher, not by trust"]
+fn untrusted_reason_comes_before_the_matcher_miss() {
+    let s = Scratch::new();
+    set_origin(&s.repo, "git@github.com:stranger/r.git");
+    rule(&s.hookdex_dir(), "pre-bash.npm-x.sh");
+    let e = s.explain(&[
+        "--tool",
+        "Bash",
+        "--command",
+        "cd x && sudo -u bob git push",
+    ]);
+    let reason = e.skip_reason("directory", "/pre-bash.npm-x.sh");
+    assert!(reason.contains("not trusted"), "{reason}");
+    assert!(reason.contains("'stranger'"), "{reason}");
+}
+
+#[test]
+fn a_submodule_reads_its_own_origin() {
+    let mut s = Scratch::new();
+    set_origin(&s.repo, "git@github.com:me/super.git");
+    let modules = s.repo.join(".git/modules/sub");
+    std::fs::create_dir_all(&modules).unwrap();
+    std::fs::write(
+        modules.join("config"),
+        "[core]\n\tworktree = ../../../sub\n[remote \"origin\"]\n\turl = https://github.com/stranger/lib.git\n",
+    )
+    .unwrap();
+    let sub = s.repo.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(sub.join(".git"), "gitdir: ../.git/modules/sub\n").unwrap();
+    rule(&sub.join(".hookdex/conditions"), "pre-bash-repo.sh");
+    rule(&s.runtime(), "pre-bash-mine.sh");
+    s.repo = sub.clone();
+    s.cwd = sub;
+    assert_untrusted(&s, "stranger");
+}
