@@ -46,16 +46,29 @@ impl IndexState {
     }
 }
 
+/// How much of an index on disk to verify before using it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verify {
+    /// Header and small sections now; other blocks as a lookup reads them
+    /// (the hook path: cost does not grow with the index).
+    Lazy,
+    /// Every block now (commands that read the whole index).
+    Full,
+}
+
 /// The index for `view`, from disk when fresh, else freshly compiled.
 ///
 /// # Errors
 ///
 /// Only when compiling fails; the caller fails open.
-pub fn load(view: &View) -> Result<(IndexFile, IndexState), hookdex_compiler::Error> {
+pub fn load(
+    view: &View,
+    verify: Verify,
+) -> Result<(IndexFile, IndexState), hookdex_compiler::Error> {
     let path = view.index_path();
     let why = match IndexFile::open(&path) {
         Err(err) => err.to_string(),
-        Ok(file) => match file.index().and_then(|index| index.freshness()) {
+        Ok(file) => match check(&file, verify) {
             Ok(Freshness::Fresh { checked }) => return Ok((file, IndexState::Fresh { checked })),
             Ok(Freshness::Stale { path, was, now }) => format!(
                 "{} changed: {} -> {}",
@@ -66,6 +79,28 @@ pub fn load(view: &View) -> Result<(IndexFile, IndexState), hookdex_compiler::Er
             Err(err) => err.to_string(),
         },
     };
+    recompile(view, why)
+}
+
+fn check(file: &IndexFile, verify: Verify) -> Result<Freshness, hookdex_runtime::Error> {
+    let index = file.index()?;
+    if verify == Verify::Full {
+        index.verify_all()?;
+    }
+    index.freshness()
+}
+
+/// Compiles `view` in process and writes the index atomically; `why` says
+/// what was wrong with the one on disk.
+///
+/// # Errors
+///
+/// Only when compiling fails; the caller fails open.
+pub fn recompile(
+    view: &View,
+    why: String,
+) -> Result<(IndexFile, IndexState), hookdex_compiler::Error> {
+    let path = view.index_path();
     let compiled = hookdex_compiler::compile(view)?;
     let state = match IndexFile::write_atomic(&path, &compiled.bytes) {
         Ok(()) => IndexState::Recompiled { why },

@@ -77,9 +77,9 @@ enum Command {
         /// The file path of the call.
         #[arg(long)]
         path: Option<String>,
-        /// The whole tool input as JSON.
-        #[arg(long, value_name = "JSON")]
-        input: Option<String>,
+        /// The whole tool input as a JSON object.
+        #[arg(long, value_name = "JSON", value_parser = parse_json_object)]
+        input: Option<serde_json::Value>,
         /// The step (default pre).
         #[arg(long, value_parser = parse_step)]
         step: Option<Step>,
@@ -104,6 +104,14 @@ fn parse_target(s: &str) -> Result<Target, String> {
     s.parse().map_err(|e: hookdex_runtime::Error| e.to_string())
 }
 
+fn parse_json_object(s: &str) -> Result<serde_json::Value, String> {
+    match serde_json::from_str::<serde_json::Value>(s) {
+        Ok(value) if value.is_object() => Ok(value),
+        Ok(_) => Err("expected a JSON object".into()),
+        Err(err) => Err(format!("not valid JSON: {err}")),
+    }
+}
+
 fn parse_step(s: &str) -> Result<Step, String> {
     Step::parse(s).ok_or_else(|| {
         let steps: Vec<_> = Step::ALL.iter().map(|s| s.as_str()).collect();
@@ -119,7 +127,23 @@ fn default_target(target: Option<Target>) -> Target {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) if !err.use_stderr() => err.exit(),
+        Err(err) => {
+            // One line, as every other error: clap's first line names the
+            // argument and the reason.
+            let text = err.render().to_string();
+            eprintln!(
+                "hookdex: {}",
+                text.lines()
+                    .next()
+                    .unwrap_or("usage error")
+                    .trim_start_matches("error: ")
+            );
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         Command::Compile {
             check,

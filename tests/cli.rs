@@ -414,7 +414,6 @@ fn runtime_errors_exit_1_with_one_line() {
 
 /// `--input` that is not JSON is a malformed argument, like `--target vim`.
 #[test]
-#[ignore = "bug?: `explain --input 'not json'` exits 1, other malformed arguments exit 2 (usage error)"]
 fn malformed_input_json_is_a_usage_error() {
     let s = Scratch::new();
     for input in ["not json", "[1,2]"] {

@@ -182,7 +182,6 @@ fn fixing_an_invalid_filter_or_name_is_noticed() {
 /// directory and filter files are stamped, by mtime/size/inode), so the index
 /// stays "fresh" and the rule stays invalid until something else changes.
 #[test]
-#[ignore = "bug: chmod +x of an invalid rule file is not noticed (mode is not recorded for freshness)"]
 fn chmod_x_on_a_rule_file_is_noticed() {
     let s = tree();
     let list = s.list(&[]);

@@ -287,7 +287,6 @@ fn recovers_from_trailing_bytes() {
 /// `hookdex: index is corrupt: section Rules: checksum mismatch in block 0`
 /// instead of recompiling, and it keeps failing on every call.
 #[test]
-#[ignore = "bug: corruption in lazily verified sections makes explain/list exit 1 instead of recompiling"]
 fn recovers_from_a_flipped_byte_anywhere() {
     let s = Scratch::new();
     rule(&s.runtime(), "pre-bash-a.sh");

@@ -228,7 +228,6 @@ fn an_untrusted_repository_cannot_disable_a_bundle_rule() {
 /// `show` prints "the body of one active rule". In an untrusted repository the
 /// rule that runs for a shared key is the lower layer's, not the directory's.
 #[test]
-#[ignore = "bug: `show` picks the untrusted directory rule over the runtime rule that actually runs"]
 fn show_prints_the_rule_that_runs_in_an_untrusted_repository() {
     let s = Scratch::new();
     set_origin(&s.repo, "git@github.com:stranger/r.git");
@@ -246,7 +245,6 @@ fn show_prints_the_rule_that_runs_in_an_untrusted_repository() {
 /// repository, trust is the reason a directory rule does not run, whether or
 /// not its matcher would have matched.
 #[test]
-#[ignore = "bug (spec §10 example): a non-matching untrusted rule is explained by its matcher, not by trust"]
 fn untrusted_reason_comes_before_the_matcher_miss() {
     let s = Scratch::new();
     set_origin(&s.repo, "git@github.com:stranger/r.git");

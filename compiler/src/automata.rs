@@ -7,8 +7,11 @@ use hookdex_runtime::index::GlobSetData;
 use regex_automata::dfa::{dense, regex::Regex, StartKind};
 use regex_automata::util::syntax;
 
-/// Largest DFA one glob set or one finder may compile to.
+/// Largest DFA one glob or one finder may compile to.
 const SIZE_LIMIT: usize = 4 << 20;
+/// Largest DFA for a filter's globs together; past it each glob gets its own,
+/// which is cheaper than determinizing a blown-up union to the end.
+const SET_LIMIT: usize = 256 << 10;
 
 /// Compiles `globs` into as few DFAs as fit under the size limit: all in one
 /// when they fit, else one per glob (a handful of `**/dir/**` globs in one
@@ -29,7 +32,7 @@ pub fn glob_sets(globs: &[String]) -> Result<Vec<GlobSetData>, String> {
             .map_err(|e| format!("paths: `{glob}`: {}", e.kind()))?;
         regexes.push(compiled.regex().to_string());
     }
-    if let Ok(dfa) = glob_dfa(&regexes) {
+    if let Ok(dfa) = glob_dfa(&regexes, SET_LIMIT) {
         return Ok(vec![GlobSetData {
             globs: globs.to_vec(),
             dfa,
@@ -39,7 +42,7 @@ pub fn glob_sets(globs: &[String]) -> Result<Vec<GlobSetData>, String> {
         .iter()
         .zip(&regexes)
         .map(|(glob, regex)| {
-            let dfa = glob_dfa(std::slice::from_ref(regex))
+            let dfa = glob_dfa(std::slice::from_ref(regex), SIZE_LIMIT)
                 .map_err(|e| format!("paths: `{glob}` is too large for an automaton: {e}"))?;
             Ok(GlobSetData {
                 globs: vec![glob.clone()],
@@ -49,13 +52,13 @@ pub fn glob_sets(globs: &[String]) -> Result<Vec<GlobSetData>, String> {
         .collect()
 }
 
-fn glob_dfa(regexes: &[String]) -> Result<Vec<u8>, String> {
+fn glob_dfa(regexes: &[String], limit: usize) -> Result<Vec<u8>, String> {
     let dfa = dense::Builder::new()
         .configure(
             dense::Config::new()
                 .start_kind(StartKind::Anchored)
-                .dfa_size_limit(Some(SIZE_LIMIT))
-                .determinize_size_limit(Some(SIZE_LIMIT)),
+                .dfa_size_limit(Some(limit))
+                .determinize_size_limit(Some(limit)),
         )
         .syntax(syntax::Config::new().utf8(false))
         .build_many(regexes)

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hookdex_runtime::index::{FilterData, Stamp};
+use hookdex_runtime::index::{FilterData, Stamp, StampKind};
 use hookdex_runtime::rule::{RuleKind, Runner};
 
 use crate::filename::{self, FileClass, RuleName};
@@ -81,15 +81,20 @@ fn scan_disk(dir: &Path, dir_index: usize) -> Scanned {
                 .push((path.display().to_string(), "path is not UTF-8".into()));
             continue;
         };
-        let meta = std::fs::metadata(&path);
-        if meta.as_ref().is_ok_and(|m| m.is_dir()) {
+        let stamp = Stamp::of(&path);
+        if stamp.kind == StampKind::Dir {
             scanned
                 .invalid
                 .push((file, "a directory, not a rule file".into()));
             continue;
         }
-        let executable = meta.as_ref().is_ok_and(is_executable);
-        let runner = match runner_for(&name, executable) {
+        let runner = runner_for(&name, stamp.is_executable());
+        if matches!(runner, Ok(Runner::Direct) | Err(_)) {
+            // Whether it runs depends on its mode, which the directory's
+            // mtime does not follow.
+            scanned.stamps.push((path.clone(), stamp));
+        }
+        let runner = match runner {
             Ok(runner) => runner,
             Err(reason) => {
                 scanned.invalid.push((file, reason));
@@ -172,11 +177,6 @@ fn scan_package(rel: &str, dir_index: usize, root: &Path) -> Scanned {
         });
     }
     scanned
-}
-
-fn is_executable(meta: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o111 != 0
 }
 
 /// `.sh`/`.bash` run with bash, `.py` with python3, filters in process, any

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use crate::error::Error;
 use crate::index::{Hit, Index, Layer, Query, Rule, Via};
+use crate::rule::LayerKind;
 use crate::trust::Trust;
 
 /// One rule's verdict.
@@ -66,7 +67,7 @@ pub fn explain<'a>(
                 winner_layer.label,
                 winner.file_name()
             )
-        } else if held(id) {
+        } else if held(id) || (layer.kind == LayerKind::Directory && !trust.is_trusted()) {
             trust.to_string()
         } else {
             matcher_miss(rule.matcher, query)

@@ -31,7 +31,7 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| "/".into());
     let view = View::from_env(target, &cwd);
-    let Ok((file, _state)) = load::load(&view) else {
+    let Ok((file, _state)) = load::load(&view, load::Verify::Lazy) else {
         return Ok(ExitCode::SUCCESS);
     };
     let Ok(index) = file.index() else {

@@ -25,9 +25,9 @@ pub fn current_view(target: Target) -> View {
     View::from_env(target, &cwd)
 }
 
-/// The index of `view`, recompiled when needed.
+/// The index of `view`, fully verified, recompiled when needed.
 pub fn open(view: &View) -> Result<(IndexFile, IndexState), String> {
-    load::load(view).map_err(|e| e.to_string())
+    load::load(view, load::Verify::Full).map_err(|e| e.to_string())
 }
 
 /// Parses the bytes of an opened index.
@@ -43,8 +43,8 @@ pub struct CallArgs {
     pub command: Option<String>,
     /// File path.
     pub path: Option<String>,
-    /// Whole tool input as JSON.
-    pub input: Option<String>,
+    /// Whole tool input (a JSON object).
+    pub input: Option<Value>,
     /// Step.
     pub step: Step,
 }
@@ -52,11 +52,7 @@ pub struct CallArgs {
 impl CallArgs {
     /// The tool input these flags describe.
     pub fn input(&self) -> Result<Value, String> {
-        let mut input = match &self.input {
-            Some(text) => serde_json::from_str::<Value>(text)
-                .map_err(|e| format!("--input: not valid JSON: {e}"))?,
-            None => json!({}),
-        };
+        let mut input = self.input.clone().unwrap_or_else(|| json!({}));
         let Some(object) = input.as_object_mut() else {
             return Err("--input: expected a JSON object".into());
         };

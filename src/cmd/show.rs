@@ -3,6 +3,7 @@
 
 use std::process::ExitCode;
 
+use hookdex_runtime::rule::LayerKind;
 use hookdex_runtime::tool::Target;
 
 use super::{current_view, open, parse, CmdResult};
@@ -12,6 +13,7 @@ pub fn run(target: Target, name: &str) -> CmdResult {
     let view = current_view(target);
     let (file, _) = open(&view)?;
     let index = parse(&file)?;
+    let trust = index.meta().map_err(|e| e.to_string())?.trust();
     let wanted = name.to_ascii_lowercase();
     let mut found = Vec::new();
     for id in 0..index.rule_count() as u32 {
@@ -20,13 +22,18 @@ pub fn run(target: Target, name: &str) -> CmdResult {
             || rule.file_name().eq_ignore_ascii_case(name)
             || rule.name.eq_ignore_ascii_case(name)
             || rule.file == name;
-        if rule.overridden_by.is_none() && matches {
+        let layer = index
+            .layer(usize::from(rule.layer))
+            .map_err(|e| e.to_string())?;
+        let runs =
+            rule.is_active(&trust) && (layer.kind != LayerKind::Directory || trust.is_trusted());
+        if runs && matches {
             found.push(rule);
         }
     }
     match found.as_slice() {
         [] => Err(format!(
-            "no active rule named `{name}` (try `hookdex list`)"
+            "no rule named `{name}` runs here (try `hookdex list`)"
         )),
         [rule] => {
             let body = std::fs::read(rule.file).map_err(|e| format!("{}: {e}", rule.file))?;

@@ -357,8 +357,37 @@ impl<'a> Index<'a> {
                 mtime_sec: u64_at(r, 16) as i64,
                 size: u64_at(r, 24),
                 ino: u64_at(r, 32),
+                mode: u32_at(r, 40),
             },
         })
+    }
+
+    /// Verifies every block of every section: for commands that read the
+    /// whole index (`list`, `explain`), so a bad block means a recompile
+    /// rather than an error halfway through.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Corrupt`] naming the first section that fails.
+    pub fn verify_all(&self) -> Result<(), Error> {
+        for section in [
+            &self.meta,
+            &self.strings,
+            &self.paths,
+            &self.layers,
+            &self.rules,
+            &self.invalid,
+            &self.steps,
+            &self.names,
+            &self.postings,
+            &self.filters,
+            &self.finders,
+            &self.globs,
+            &self.dfa,
+        ] {
+            section.verify_all()?;
+        }
+        Ok(())
     }
 
     /// Stats every recorded path; fresh when all still match.

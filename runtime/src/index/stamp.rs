@@ -28,6 +28,8 @@ pub struct Stamp {
     pub size: u64,
     /// Inode number (catches replace-by-rename with an equal mtime).
     pub ino: u64,
+    /// Permission bits (a `chmod +x` decides whether a file has a runner).
+    pub mode: u32,
 }
 
 impl Stamp {
@@ -38,6 +40,7 @@ impl Stamp {
         mtime_nsec: 0,
         size: 0,
         ino: 0,
+        mode: 0,
     };
 
     /// Stats `path`, following symlinks; an error of any kind reads as absent.
@@ -57,6 +60,7 @@ impl Stamp {
                 mtime_nsec: meta.mtime_nsec() as u32,
                 size: meta.len(),
                 ino: meta.ino(),
+                mode: meta.mode() & 0o7777,
             },
         }
     }
@@ -81,13 +85,18 @@ impl Stamp {
         .copied()
     }
 
-    /// A short description for `explain`: `absent`, `dir`, `file (12 bytes)`.
+    /// A short description for `explain`: `absent`, `dir`, `file (12 bytes, 0755)`.
     pub fn describe(self) -> String {
         match self.kind {
             StampKind::Absent => "absent".to_string(),
             StampKind::Dir => "dir".to_string(),
-            StampKind::File => format!("file ({} bytes)", self.size),
+            StampKind::File => format!("file ({} bytes, {:04o})", self.size, self.mode),
             StampKind::Other => "special file".to_string(),
         }
+    }
+
+    /// Whether any execute bit is set.
+    pub fn is_executable(self) -> bool {
+        self.mode & 0o111 != 0
     }
 }

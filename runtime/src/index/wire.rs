@@ -66,7 +66,7 @@ impl SectionId {
 
 /// Record sizes, in bytes.
 pub const META_LEN: usize = 80;
-pub const PATH_LEN: usize = 40;
+pub const PATH_LEN: usize = 48;
 pub const LAYER_LEN: usize = 24;
 pub const RULE_LEN: usize = 56;
 pub const INVALID_LEN: usize = 24;

@@ -136,6 +136,8 @@ impl IndexData {
             paths.extend_from_slice(&stamp.mtime_sec.to_le_bytes());
             push_u64(&mut paths, stamp.size);
             push_u64(&mut paths, stamp.ino);
+            push_u32(&mut paths, stamp.mode);
+            push_u32(&mut paths, 0);
         }
 
         let mut layers = Vec::with_capacity(self.layers.len() * wire::LAYER_LEN);
