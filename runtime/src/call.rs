@@ -23,6 +23,8 @@ pub struct Call {
     pub command: Option<String>,
     /// Programs of the command, lowercased, first-seen order.
     pub programs: Vec<String>,
+    /// The file the call touches (`file_path`, `notebook_path` or `path`).
+    pub path: Option<String>,
 }
 
 impl Call {
@@ -40,6 +42,10 @@ impl Call {
                     .collect()
             })
             .unwrap_or_default();
+        let path = ["file_path", "notebook_path", "path"]
+            .iter()
+            .find_map(|key| input.get(*key).and_then(Value::as_str))
+            .map(String::from);
         Call {
             target,
             step,
@@ -47,6 +53,7 @@ impl Call {
             tool,
             command,
             programs,
+            path,
         }
     }
 

@@ -1,10 +1,12 @@
-//! Why each rule fires or not for one call: the lookup's hits, plus a reason
-//! for every other rule (other step, overridden, untrusted, matcher missed).
+//! Why each rule fires or not for one call: the lookup's hits, narrowed by
+//! filter `paths` globs, plus a reason for every other rule (other step,
+//! overridden, untrusted, matcher missed, no glob matched).
 
+use std::collections::HashSet;
 use std::time::Instant;
 
 use crate::error::Error;
-use crate::index::{Hit, Index, Layer, Query, Rule, Via};
+use crate::index::{Index, Layer, Query, Rule, Via};
 use crate::rule::LayerKind;
 use crate::trust::Trust;
 
@@ -21,8 +23,9 @@ pub struct Verdict<'a> {
     pub why: String,
 }
 
-/// Every rule's verdict for `query`: firing rules first in execution order,
-/// then the others in id order; and the lookup time in nanoseconds.
+/// Every rule's verdict for `query` on a call touching `path`: firing rules
+/// first in execution order, then the others in id order; and the lookup
+/// time in nanoseconds.
 ///
 /// # Errors
 ///
@@ -30,25 +33,40 @@ pub struct Verdict<'a> {
 pub fn explain<'a>(
     index: &Index<'a>,
     query: &Query<'_>,
+    path: Option<&str>,
     trust: &Trust,
 ) -> Result<(Vec<Verdict<'a>>, u64), Error> {
     let started = Instant::now();
     let lookup = index.lookup(query, trust)?;
     let lookup_ns = started.elapsed().as_nanos() as u64;
     let mut verdicts = Vec::with_capacity(index.rule_count());
+    let mut missed = Vec::new();
     for hit in &lookup.hits {
         let rule = index.rule(hit.rule)?;
         let layer = index.layer(usize::from(rule.layer))?;
-        verdicts.push(Verdict {
-            why: via_text(hit.via),
-            rule,
-            layer,
-            fires: true,
-        });
+        match path_verdict(index, hit.rule, path)? {
+            Some(Err(reason)) => missed.push(Verdict {
+                why: reason,
+                rule,
+                layer,
+                fires: false,
+            }),
+            globs => verdicts.push(Verdict {
+                why: match globs {
+                    Some(Ok(globs)) => format!("{}; paths: {globs}", via_text(hit.via)),
+                    _ => via_text(hit.via),
+                },
+                rule,
+                layer,
+                fires: true,
+            }),
+        }
     }
-    let held = |id: u32| lookup.untrusted.iter().any(|h: &Hit| h.rule == id);
+    verdicts.extend(missed);
+    let decided: HashSet<u32> = verdicts.iter().map(|v| v.rule.id).collect();
+    let held: HashSet<u32> = lookup.untrusted.iter().map(|h| h.rule).collect();
     for id in 0..index.rule_count() as u32 {
-        if lookup.hits.iter().any(|h| h.rule == id) {
+        if decided.contains(&id) {
             continue;
         }
         let rule = index.rule(id)?;
@@ -67,7 +85,8 @@ pub fn explain<'a>(
                 winner_layer.label,
                 winner.file_name()
             )
-        } else if held(id) || (layer.kind == LayerKind::Directory && !trust.is_trusted()) {
+        } else if held.contains(&id) || (layer.kind == LayerKind::Directory && !trust.is_trusted())
+        {
             trust.to_string()
         } else {
             matcher_miss(rule.matcher, query)
@@ -80,6 +99,31 @@ pub fn explain<'a>(
         });
     }
     Ok((verdicts, lookup_ns))
+}
+
+/// For a filter with `paths`: `Ok(the glob set that matched)` or
+/// `Err(why none did)`; `None` for rules without `paths`.
+fn path_verdict(
+    index: &Index<'_>,
+    rule: u32,
+    path: Option<&str>,
+) -> Result<Option<Result<String, String>>, Error> {
+    let Some(filter) = index.filter(rule)? else {
+        return Ok(None);
+    };
+    if filter.globs.is_empty() {
+        return Ok(None);
+    }
+    let Some(path) = path else {
+        return Ok(Some(Err("paths: the call names no file".to_string())));
+    };
+    let name = path.rsplit('/').next().unwrap_or(path);
+    for set in &filter.globs {
+        if set.is_match(path)? || set.is_match(name)? {
+            return Ok(Some(Ok(set.globs.replace('\n', ", "))));
+        }
+    }
+    Ok(Some(Err(format!("paths: no glob matches `{path}`"))))
 }
 
 /// How a hit's alternative reads: `any`, `bash`, `bash.git: program git`, `mcp: every MCP tool`.

@@ -18,7 +18,7 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
     let meta = index.meta().map_err(|e| e.to_string())?;
     let trust = meta.trust();
     let (verdicts, lookup_ns) =
-        explain(&index, &call.query(), &trust).map_err(|e| e.to_string())?;
+        explain(&index, &call.query(), call.path.as_deref(), &trust).map_err(|e| e.to_string())?;
 
     if json {
         print_json(&json!({

@@ -119,7 +119,8 @@ pub fn fires(
     trust: &hookdex_runtime::trust::Trust,
 ) -> Result<Vec<Value>, String> {
     let call = args.call(target)?;
-    let (verdicts, _) = explain(index, &call.query(), trust).map_err(|e| e.to_string())?;
+    let (verdicts, _) =
+        explain(index, &call.query(), call.path.as_deref(), trust).map_err(|e| e.to_string())?;
     Ok(verdicts
         .iter()
         .filter(|v| v.fires)

@@ -51,3 +51,6 @@ pub use self::read::{
 };
 pub use self::stamp::{Stamp, StampKind};
 pub use self::wire::FORMAT_VERSION;
+
+#[cfg(test)]
+mod tests;

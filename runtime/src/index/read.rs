@@ -27,6 +27,17 @@ pub struct Index<'a> {
     pub(super) dfa: Section<'a>,
 }
 
+impl std::fmt::Debug for Index<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Index")
+            .field("rules", &self.rule_count())
+            .field("layers", &self.layer_count())
+            .field("paths", &self.path_count())
+            .field("invalid", &self.invalid_count())
+            .finish_non_exhaustive()
+    }
+}
+
 /// The view and trust facts recorded with the index.
 #[derive(Clone, Debug)]
 pub struct Meta<'a> {
