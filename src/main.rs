@@ -1,11 +1,19 @@
 //! The `hookdex` command: argument parsing and dispatch. Each subcommand
 //! lives in `cmd/`; the work is done by the compiler and runtime crates.
+//!
+//! The binary defines the C `main` itself (`no_main`): std's runtime set-up
+//! probes the main thread's stack through `/proc/self/maps` and costs about
+//! 80 µs per process, and every tool call of an agent starts one. Without it
+//! there is no stack-overflow message (the guard page still stops the
+//! process) and SIGPIPE keeps its default, so a closed stdout ends the
+//! process quietly, as a harness that stopped listening expects.
+#![no_main]
 
 mod cmd;
 mod load;
 
+use std::ffi::{c_char, c_int};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use hookdex_runtime::rule::Step;
@@ -126,7 +134,16 @@ fn default_target(target: Option<Target>) -> Target {
         .unwrap_or(Target::Claude)
 }
 
-fn main() -> ExitCode {
+/// The process entry point; see the module doc for why it is not `fn main`.
+#[no_mangle]
+extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
+    let code = run();
+    // std's runtime would flush stdout at exit; without it, flush here.
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    code
+}
+
+fn run() -> c_int {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) if !err.use_stderr() => err.exit(),
@@ -141,7 +158,7 @@ fn main() -> ExitCode {
                     .unwrap_or("usage error")
                     .trim_start_matches("error: ")
             );
-            return ExitCode::from(2);
+            return 2;
         }
     };
     let result = match cli.command {
@@ -196,7 +213,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(message) => {
             eprintln!("hookdex: {message}");
-            ExitCode::from(1)
+            1
         }
     }
 }

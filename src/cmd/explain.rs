@@ -1,8 +1,6 @@
 //! `hookdex explain --tool N [--command C] [--path P] [--input JSON] [--step S] [--json]`:
 //! read top to bottom by someone asking "why didn't my hook fire?".
 
-use std::process::ExitCode;
-
 use hookdex_runtime::explain::explain;
 use hookdex_runtime::tool::Target;
 use serde_json::json;
@@ -40,7 +38,7 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
                 "lookup_ns": lookup_ns,
             },
         }));
-        return Ok(ExitCode::SUCCESS);
+        return Ok(0);
     }
 
     println!(
@@ -99,5 +97,5 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
             v.why,
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }

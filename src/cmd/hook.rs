@@ -4,7 +4,6 @@
 //! payload or index never blocks the agent.
 
 use std::io::Read;
-use std::process::ExitCode;
 
 use hookdex_runtime::call::Call;
 use hookdex_runtime::rule::Step;
@@ -19,10 +18,10 @@ use crate::load;
 pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     let mut payload = Vec::new();
     if std::io::stdin().read_to_end(&mut payload).is_err() {
-        return Ok(ExitCode::SUCCESS);
+        return Ok(0);
     }
     let Ok(payload) = serde_json::from_slice::<Value>(&payload) else {
-        return Ok(ExitCode::SUCCESS);
+        return Ok(0);
     };
     let cwd = payload
         .get("cwd")
@@ -32,10 +31,10 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
         .unwrap_or_else(|| "/".into());
     let view = View::from_env(target, &cwd);
     let Ok((file, _state)) = load::load(&view, load::Verify::Lazy) else {
-        return Ok(ExitCode::SUCCESS);
+        return Ok(0);
     };
     let Ok(index) = file.index() else {
-        return Ok(ExitCode::SUCCESS);
+        return Ok(0);
     };
     let step = step_of(&payload, event);
     let tool = payload
@@ -47,10 +46,10 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     let call = Call::new(target, step, tool, &input);
     let trust = match index.meta() {
         Ok(meta) => meta.trust(),
-        Err(_) => return Ok(ExitCode::SUCCESS),
+        Err(_) => return Ok(0),
     };
     let _fires = index.lookup(&call.query(), &trust);
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
 /// The step: from `--event`, else the payload's event name, else post when a

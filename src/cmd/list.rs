@@ -1,7 +1,5 @@
 //! `hookdex list [--step S] [--tool N] [--command C] [--path P] [--json]`.
 
-use std::process::ExitCode;
-
 use hookdex_runtime::explain::explain;
 use hookdex_runtime::index::Index;
 use hookdex_runtime::rule::{LayerKind, Step};
@@ -59,7 +57,7 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
             out["fires"] = Value::Array(fires);
         }
         print_json(&out);
-        return Ok(ExitCode::SUCCESS);
+        return Ok(0);
     }
 
     let width = layers.iter().map(|(l, _)| l.label.len()).max().unwrap_or(0);
@@ -108,7 +106,7 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
             );
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
 /// The rules that fire for the call, as `{"file", "layer", "why"}` objects.

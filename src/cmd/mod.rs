@@ -16,8 +16,8 @@ use serde_json::{json, Value};
 
 use crate::load::{self, IndexState};
 
-/// What a subcommand returns: an exit code, or one line for stderr (exit 1).
-pub type CmdResult = Result<std::process::ExitCode, String>;
+/// What a subcommand returns: its exit code, or one line for stderr (exit 1).
+pub type CmdResult = Result<i32, String>;
 
 /// The view of the current directory.
 pub fn current_view(target: Target) -> View {

@@ -1,8 +1,6 @@
 //! `hookdex show NAME`: the body of one active rule, found by override key,
 //! file name, or name part.
 
-use std::process::ExitCode;
-
 use hookdex_runtime::rule::LayerKind;
 use hookdex_runtime::tool::Target;
 
@@ -39,7 +37,7 @@ pub fn run(target: Target, name: &str) -> CmdResult {
             let body = std::fs::read(rule.file).map_err(|e| format!("{}: {e}", rule.file))?;
             use std::io::Write;
             let _ = std::io::stdout().write_all(&body);
-            Ok(ExitCode::SUCCESS)
+            Ok(0)
         }
         many => Err(format!(
             "`{name}` names {} active rules: {}; give the key or file name",

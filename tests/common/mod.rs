@@ -130,7 +130,20 @@ impl Scratch {
 
     /// A command for the binary with a clean environment.
     pub fn cmd(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(BIN);
+        self.cmd_via(&[], args)
+    }
+
+    /// The binary run through `wrapper` (such as `strace -o FILE`), with a
+    /// clean environment.
+    pub fn cmd_via(&self, wrapper: &[&str], args: &[&str]) -> Command {
+        let mut cmd = match wrapper.split_first() {
+            None => Command::new(BIN),
+            Some((program, rest)) => {
+                let mut cmd = Command::new(program);
+                cmd.args(rest).arg(BIN);
+                cmd
+            }
+        };
         cmd.env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .envs(&self.env)
@@ -147,8 +160,13 @@ impl Scratch {
 
     /// Runs the binary with `stdin` as its input.
     pub fn run_stdin(&self, args: &[&str], stdin: &[u8]) -> Output {
+        self.run_stdin_via(&[], args, stdin)
+    }
+
+    /// Runs the binary through `wrapper` with `stdin` as its input.
+    pub fn run_stdin_via(&self, wrapper: &[&str], args: &[&str], stdin: &[u8]) -> Output {
         let mut child = self
-            .cmd(args)
+            .cmd_via(wrapper, args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
