@@ -4,7 +4,7 @@
 # the repository can be its own git root; nothing outside it is touched.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-hookdex=${HOOKDEX:-hookdex}
+hookdex=${HOOKDEX:-$(command -v hookdex || echo "${CARGO_HOME:-$HOME/.cargo}/bin/hookdex")}
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/hookdex-demo.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 cp -R "$here/." "$scratch/"
