@@ -98,6 +98,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write a harness's hook settings (merging into what is there) and state.json.
+    Init {
+        /// The harness to wire.
+        #[arg(long, value_parser = parse_target)]
+        target: Target,
+        /// Where to write the harness settings.
+        #[arg(long, value_enum, default_value = "user")]
+        scope: cmd::init::Scope,
+        /// The bundle to link.
+        #[arg(long, value_name = "DIR")]
+        bundle: Option<PathBuf>,
+        /// The profile chain (comma list).
+        #[arg(long, value_name = "A,B", value_delimiter = ',')]
+        profile: Vec<String>,
+    },
     /// Print the body of one active rule (by key, file name or name).
     Show {
         /// The rule.
@@ -208,6 +223,12 @@ fn run() -> c_int {
             json,
         ),
         Command::Show { name, target } => cmd::show::run(default_target(target), &name),
+        Command::Init {
+            target,
+            scope,
+            bundle,
+            profile,
+        } => cmd::init::run(target, scope, bundle, profile),
     };
     match result {
         Ok(code) => code,

@@ -4,6 +4,7 @@
 pub mod compile;
 pub mod explain;
 pub mod hook;
+pub mod init;
 pub mod list;
 pub mod show;
 
