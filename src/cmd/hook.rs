@@ -1,71 +1,248 @@
 //! `hookdex hook --target T [--event E]`: the command every harness runs on
-//! every tool call. It maps the index, answers what fires, and — until
-//! execution lands — replies "nothing to do". It always exits 0: a broken
-//! payload or index never blocks the agent.
+//! every tool call. It reads the payload, maps the index, looks up what
+//! fires, runs it (`.async` conditions detached first, the others in
+//! parallel), merges the answers and replies in the harness's format.
+//!
+//! It fails open everywhere: a bad payload, a broken index, a crashing or
+//! hanging condition never blocks the call; only an explicit decision does.
 
 use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-use hookdex_runtime::call::Call;
-use hookdex_runtime::rule::Step;
+use hookdex_runtime::answer::{self, Answer};
+use hookdex_runtime::exec::{self, ExecConfig, Job, Stdin};
+use hookdex_runtime::harness;
+use hookdex_runtime::index::{Index, IndexFile, Lookup, Rule};
+use hookdex_runtime::outcome::{self, Outcome};
+use hookdex_runtime::payload::Payload;
+use hookdex_runtime::rule::{LayerKind, RuleKind};
 use hookdex_runtime::tool::Target;
 use hookdex_runtime::view::View;
-use serde_json::Value;
+use serde_json::json;
 
 use super::CmdResult;
-use crate::load;
+use crate::load::{self, Verify};
 
-/// Reads the payload, looks up what fires, and answers.
+/// Reads the payload, runs what fires, and prints the harness's reply.
 pub fn run(target: Target, event: Option<&str>) -> CmdResult {
-    let mut payload = Vec::new();
-    if std::io::stdin().read_to_end(&mut payload).is_err() {
+    let started = Instant::now();
+    let mut bytes = Vec::new();
+    if std::io::stdin().read_to_end(&mut bytes).is_err() {
         return Ok(0);
     }
-    let Ok(payload) = serde_json::from_slice::<Value>(&payload) else {
-        return Ok(0);
+    let home = View::from_env(target, Path::new("/")).home;
+    let payload = match Payload::parse(&bytes, event) {
+        Ok(payload) => payload,
+        Err(reason) => {
+            log(
+                &home,
+                target,
+                None,
+                &[],
+                None,
+                &[format!("payload ignored: {reason}")],
+                started,
+            );
+            return Ok(0);
+        }
     };
     let cwd = payload
-        .get("cwd")
-        .and_then(Value::as_str)
-        .map(std::path::PathBuf::from)
+        .cwd
+        .as_deref()
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_dir())
         .or_else(|| std::env::current_dir().ok())
-        .unwrap_or_else(|| "/".into());
+        .unwrap_or_else(|| PathBuf::from("/"));
     let view = View::from_env(target, &cwd);
-    let Ok((file, _state)) = load::load(&view, load::Verify::Lazy) else {
+    let (file, fired) = match fired_rules(&view, &payload, target) {
+        Ok(found) => found,
+        Err(reason) => {
+            log(&home, target, Some(&payload), &[], None, &[reason], started);
+            return Ok(0);
+        }
+    };
+    if fired.is_empty() {
         return Ok(0);
-    };
-    let Ok(index) = file.index() else {
+    }
+    let index = file.index().map_err(|e| e.to_string())?;
+    let call = payload.call(target);
+    let rules: Vec<Rule<'_>> = fired.iter().filter_map(|&id| index.rule(id).ok()).collect();
+    let mut notes = Vec::new();
+    let enabled = conditions_enabled();
+    let mut runnable = Vec::new();
+    for rule in rules {
+        let layer = index.layer(usize::from(rule.layer)).ok();
+        let managed = layer.as_ref().is_some_and(|l| l.kind == LayerKind::Managed);
+        if !enabled && !managed {
+            continue;
+        }
+        if rule.kind == RuleKind::Filter {
+            notes.push(format!(
+                "{}: filters do not run in the hook yet",
+                rule.file_name()
+            ));
+            continue;
+        }
+        let source = layer.map_or_else(String::new, |l| l.label.to_string());
+        runnable.push((rule, source));
+    }
+    if runnable.is_empty() {
+        log(&home, target, Some(&payload), &[], None, &notes, started);
         return Ok(0);
+    }
+
+    let normalized = payload.normalized(&call);
+    let stdin = match Stdin::new(normalized.to_string().as_bytes()) {
+        Ok(stdin) => stdin,
+        Err(err) => {
+            notes.push(format!("cannot write the payload for conditions: {err}"));
+            log(&home, target, Some(&payload), &[], None, &notes, started);
+            return Ok(0);
+        }
     };
-    let step = step_of(&payload, event);
-    let tool = payload
-        .get("tool_name")
-        .or_else(|| payload.get("toolName"))
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let input = payload.get("tool_input").cloned().unwrap_or(Value::Null);
-    let call = Call::new(target, step, tool, &input);
-    let trust = match index.meta() {
-        Ok(meta) => meta.trust(),
-        Err(_) => return Ok(0),
+    let config = ExecConfig::from_env(cwd);
+    let job = |rule: &Rule<'_>, source: &str| Job {
+        file: PathBuf::from(rule.file),
+        runner: rule.runner,
+        env: script_env(target, &payload, &call.tool.name, rule.file_name(), source),
     };
-    let _fires = index.lookup(&call.query(), &trust);
-    Ok(0)
+    for (rule, source) in runnable.iter().filter(|(r, _)| r.is_async) {
+        if let Err(err) = exec::spawn_detached(&job(rule, source), &config, &stdin) {
+            notes.push(format!(
+                "{}: async condition not started: {err}",
+                rule.file_name()
+            ));
+        }
+    }
+    let sync: Vec<&(Rule<'_>, String)> = runnable.iter().filter(|(r, _)| !r.is_async).collect();
+    let jobs: Vec<Job> = sync
+        .iter()
+        .map(|(rule, source)| job(rule, source))
+        .collect();
+    let executions = exec::run_all(&jobs, &config, &stdin);
+    let outcomes: Vec<(String, Outcome)> = sync
+        .iter()
+        .zip(&executions)
+        .map(|((rule, _), run)| {
+            (
+                rule.file_name().to_string(),
+                outcome::interpret(payload.step, run),
+            )
+        })
+        .collect();
+    let mut merged: Answer = answer::merge(
+        payload.step,
+        &payload.tool_input,
+        payload.permission_mode.as_deref(),
+        &outcomes,
+    );
+    merged.log.extend(notes);
+    let decision = merged.decision.map(|d| d.as_str());
+    let log_lines = merged.log.clone();
+    let reply = harness::reply(target, &payload, &call.tool.name, merged);
+    print!("{}", reply.stdout);
+    let names: Vec<&str> = runnable.iter().map(|(r, _)| r.file_name()).collect();
+    log(
+        &home,
+        target,
+        Some(&payload),
+        &names,
+        decision,
+        &log_lines,
+        started,
+    );
+    Ok(reply.exit)
 }
 
-/// The step: from `--event`, else the payload's event name, else post when a
-/// tool result is present.
-fn step_of(payload: &Value, event: Option<&str>) -> Step {
-    let name = event.or_else(|| payload.get("hook_event_name").and_then(Value::as_str));
-    match name {
-        Some(e) if e.eq_ignore_ascii_case("PostToolUse") || e.eq_ignore_ascii_case("AfterTool") => {
-            Step::Post
+/// The ids of the rules that fire, recompiling once if the index turns out
+/// to be damaged where the lookup reads it.
+fn fired_rules(
+    view: &View,
+    payload: &Payload,
+    target: Target,
+) -> Result<(IndexFile, Vec<u32>), String> {
+    let call = payload.call(target);
+    let lookup = |index: &Index<'_>| -> Result<Vec<u32>, hookdex_runtime::Error> {
+        let trust = index.meta()?.trust();
+        let found: Lookup<'_> = index.lookup(&call.query(), &trust)?;
+        Ok(found.hits.iter().map(|h| h.rule).collect())
+    };
+    let (file, _) = load::load(view, Verify::Lazy).map_err(|e| format!("index: {e}"))?;
+    let first = file.index().and_then(|index| lookup(&index));
+    match first {
+        Ok(ids) => Ok((file, ids)),
+        Err(err) => {
+            let (file, _) =
+                load::recompile(view, err.to_string()).map_err(|e| format!("index: {e}"))?;
+            let ids = file
+                .index()
+                .and_then(|index| lookup(&index))
+                .map_err(|e| format!("index: {e}"))?;
+            Ok((file, ids))
         }
-        Some(e) if e.eq_ignore_ascii_case("PreToolUse") || e.eq_ignore_ascii_case("BeforeTool") => {
-            Step::Pre
-        }
-        _ if payload.get("tool_response").is_some() || payload.get("toolResult").is_some() => {
-            Step::Post
-        }
-        _ => Step::Pre,
     }
+}
+
+/// `CONDITIONS_ENABLED=false` (or `0`, `no`, `off`) turns every layer but
+/// the managed one off.
+fn conditions_enabled() -> bool {
+    !matches!(
+        std::env::var("CONDITIONS_ENABLED")
+            .map(|v| v.trim().to_ascii_lowercase())
+            .as_deref(),
+        Ok("false" | "0" | "no" | "off")
+    )
+}
+
+/// The `AH_*` variables of the agentihooks script contract.
+fn script_env(
+    target: Target,
+    payload: &Payload,
+    tool: &str,
+    condition: &str,
+    source: &str,
+) -> Vec<(String, String)> {
+    let opt = |v: &Option<String>| v.clone().unwrap_or_default();
+    vec![
+        ("AH_STEP".into(), payload.step.as_str().into()),
+        ("AH_EVENT".into(), payload.step.event().into()),
+        ("AH_TOOL_NAME".into(), tool.into()),
+        ("AH_TOOL_USE_ID".into(), opt(&payload.tool_use_id)),
+        ("AH_SESSION_ID".into(), opt(&payload.session_id)),
+        ("AH_CWD".into(), opt(&payload.cwd)),
+        ("AH_TRANSCRIPT_PATH".into(), opt(&payload.transcript_path)),
+        ("AH_PERMISSION_MODE".into(), opt(&payload.permission_mode)),
+        ("AH_TARGET".into(), target.as_str().into()),
+        ("AH_CONDITION".into(), condition.into()),
+        ("AH_CONDITION_SOURCE".into(), source.into()),
+    ]
+}
+
+/// One line in the hook log for a call that did something or went wrong.
+fn log(
+    home: &Path,
+    target: Target,
+    payload: Option<&Payload>,
+    fired: &[&str],
+    decision: Option<&str>,
+    notes: &[String],
+    started: Instant,
+) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let entry = json!({
+        "ts_ms": now,
+        "target": target.as_str(),
+        "event": payload.map(|p| p.step.event()),
+        "tool": payload.map(|p| p.tool_name.as_str()),
+        "session_id": payload.and_then(|p| p.session_id.as_deref()),
+        "tool_use_id": payload.and_then(|p| p.tool_use_id.as_deref()),
+        "fired": fired,
+        "decision": decision,
+        "notes": notes,
+        "ms": started.elapsed().as_secs_f64() * 1000.0,
+    });
+    hookdex_runtime::log::append(home, &entry);
 }

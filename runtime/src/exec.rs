@@ -1,0 +1,362 @@
+//! Running condition scripts: each in its own process group, synchronous ones
+//! in parallel up to a limit and killed as a whole group at the timeout,
+//! `.async` ones detached with no pipe back to the harness.
+//!
+//! Every child reads the payload from its own handle on one temporary file, so
+//! a script that never reads stdin cannot block the hook.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::rule::Runner;
+
+/// Largest stdout or stderr kept from one condition; the rest is read and dropped.
+const OUTPUT_CAP: usize = 16 << 20;
+
+/// One script to run.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The script.
+    pub file: PathBuf,
+    /// How to start it.
+    pub runner: Runner,
+    /// Variables added to the inherited environment.
+    pub env: Vec<(String, String)>,
+}
+
+/// How a script ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// It exited with this code.
+    Exited(i32),
+    /// A signal ended it.
+    Signaled(i32),
+    /// It ran past the timeout and its group was killed.
+    TimedOut,
+    /// It could not be started.
+    NotStarted(String),
+}
+
+/// What one synchronous script did.
+#[derive(Clone, Debug)]
+pub struct Execution {
+    /// How it ended.
+    pub finish: Finish,
+    /// Its stdout (capped).
+    pub stdout: Vec<u8>,
+    /// Its stderr (capped).
+    pub stderr: Vec<u8>,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Settings shared by every script of one call.
+#[derive(Clone, Debug)]
+pub struct ExecConfig {
+    /// Working directory.
+    pub cwd: PathBuf,
+    /// Per-script timeout (`CONDITIONS_TIMEOUT_SEC`).
+    pub timeout: Duration,
+    /// Scripts running at once (`CONDITIONS_MAX_PARALLEL`).
+    pub max_parallel: usize,
+}
+
+impl ExecConfig {
+    /// The settings from `CONDITIONS_TIMEOUT_SEC` (default 10) and
+    /// `CONDITIONS_MAX_PARALLEL` (default 8), for scripts run in `cwd`.
+    pub fn from_env(cwd: PathBuf) -> ExecConfig {
+        let var = |name: &str| std::env::var(name).ok();
+        let timeout = var("CONDITIONS_TIMEOUT_SEC")
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .unwrap_or(10.0);
+        let max_parallel = var("CONDITIONS_MAX_PARALLEL")
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|n| *n > 0)
+            .unwrap_or(8);
+        ExecConfig {
+            cwd,
+            timeout: Duration::from_secs_f64(timeout),
+            max_parallel,
+        }
+    }
+}
+
+/// The payload, written once to an unlinked-on-drop temporary file.
+pub struct Stdin {
+    file: tempfile::NamedTempFile,
+}
+
+impl Stdin {
+    /// Writes `payload` to a temporary file.
+    ///
+    /// # Errors
+    ///
+    /// When the temporary file cannot be written.
+    pub fn new(payload: &[u8]) -> std::io::Result<Stdin> {
+        let mut file = tempfile::Builder::new()
+            .prefix("hookdex-payload-")
+            .tempfile()?;
+        file.write_all(payload)?;
+        file.flush()?;
+        Ok(Stdin { file })
+    }
+
+    /// A fresh read handle, positioned at the start.
+    fn handle(&self) -> std::io::Result<File> {
+        File::open(self.file.path())
+    }
+}
+
+fn command(job: &Job, config: &ExecConfig, stdin: &Stdin) -> std::io::Result<Command> {
+    let mut cmd = match job.runner {
+        Runner::Bash => {
+            let mut c = Command::new("bash");
+            c.arg(&job.file);
+            c
+        }
+        Runner::Python => {
+            let mut c = Command::new("python3");
+            c.arg(&job.file);
+            c
+        }
+        Runner::Direct | Runner::None => Command::new(&job.file),
+    };
+    cmd.current_dir(&config.cwd)
+        .envs(
+            job.env
+                .iter()
+                .map(|(k, v)| (OsString::from(k), OsString::from(v))),
+        )
+        .stdin(stdin.handle()?)
+        .process_group(0);
+    Ok(cmd)
+}
+
+/// Starts `job` detached: its own process group, stdout and stderr to
+/// `/dev/null`, never waited for.
+///
+/// # Errors
+///
+/// A one-line reason when it cannot be started.
+pub fn spawn_detached(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Result<(), String> {
+    let mut cmd = command(job, config, stdin).map_err(|e| e.to_string())?;
+    cmd.stdout(Stdio::null()).stderr(Stdio::null());
+    cmd.spawn().map(drop).map_err(|e| e.to_string())
+}
+
+/// Runs every job, at most `config.max_parallel` at once, and returns their
+/// executions in job order.
+pub fn run_all(jobs: &[Job], config: &ExecConfig, stdin: &Stdin) -> Vec<Execution> {
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<Execution>> = vec![None; jobs.len()];
+    let workers = config.max_parallel.min(jobs.len());
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(job) = jobs.get(i) else { break };
+                let _ = tx.send((i, run_one(job, config, stdin)));
+            });
+        }
+        drop(tx);
+        for (i, execution) in rx {
+            results[i] = Some(execution);
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.expect("every job ran"))
+        .collect()
+}
+
+/// Runs one job to completion or timeout; its group never outlives this call.
+fn run_one(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Execution {
+    let started = Instant::now();
+    let spawned = command(job, config, stdin)
+        .and_then(|mut cmd| cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn());
+    let mut child = match spawned {
+        Ok(child) => child,
+        Err(err) => {
+            return Execution {
+                finish: Finish::NotStarted(err.to_string()),
+                stdout: Vec::new(),
+                stderr: Vec::new(),
+                elapsed: started.elapsed(),
+            }
+        }
+    };
+    let deadline = started + config.timeout;
+    let (tx, rx) = mpsc::channel();
+    let mut pending = 0;
+    if let Some(out) = child.stdout.take() {
+        read_in_background(out, 0, tx.clone());
+        pending += 1;
+    }
+    if let Some(err) = child.stderr.take() {
+        read_in_background(err, 1, tx);
+        pending += 1;
+    }
+    let mut outputs = [Vec::new(), Vec::new()];
+    let mut timed_out = false;
+    while pending > 0 {
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok((which, bytes)) => {
+                outputs[which] = bytes;
+                pending -= 1;
+            }
+            Err(_) => {
+                timed_out = true;
+                break;
+            }
+        }
+    }
+    let finish = if timed_out {
+        kill_group(&child);
+        Finish::TimedOut
+    } else {
+        wait_until(&mut child, deadline)
+    };
+    // Whatever the script left behind in its group goes with it.
+    kill_group(&child);
+    let _ = child.wait();
+    // The group is gone, so the pipes close; a process that escaped the
+    // group (setsid) may hold one open, so do not wait for it long.
+    while pending > 0 {
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok((which, bytes)) => {
+                outputs[which] = bytes;
+                pending -= 1;
+            }
+            Err(_) => break,
+        }
+    }
+    let [stdout, stderr] = outputs;
+    Execution {
+        finish,
+        stdout,
+        stderr,
+        elapsed: started.elapsed(),
+    }
+}
+
+/// Reads a pipe to its end on a detached thread and sends the bytes.
+fn read_in_background(
+    mut pipe: impl Read + Send + 'static,
+    which: usize,
+    done: mpsc::Sender<(usize, Vec<u8>)>,
+) {
+    std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut buf = [0u8; 8192];
+        loop {
+            match pipe.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    let room = OUTPUT_CAP - kept.len();
+                    kept.extend_from_slice(&buf[..n.min(room)]);
+                }
+            }
+        }
+        let _ = done.send((which, kept));
+    });
+}
+
+/// Waits for the child after its pipes closed; a child that closed them but
+/// keeps running is given until the deadline.
+fn wait_until(child: &mut Child, deadline: Instant) -> Finish {
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                return match (status.code(), status.signal()) {
+                    (Some(code), _) => Finish::Exited(code),
+                    (None, Some(signal)) => Finish::Signaled(signal),
+                    (None, None) => Finish::Exited(-1),
+                }
+            }
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(1)),
+            Ok(None) => {
+                kill_group(child);
+                return Finish::TimedOut;
+            }
+            Err(err) => return Finish::NotStarted(err.to_string()),
+        }
+    }
+}
+
+/// SIGKILL to the child's whole process group (the child leads it).
+fn kill_group(child: &Child) {
+    let Ok(pgid) = libc::pid_t::try_from(child.id()) else {
+        return;
+    };
+    // SAFETY: kill(2) with a negative pid signals the process group `pgid`,
+    // which this child leads (it was started with `process_group(0)`) and
+    // which cannot be reused while the unreaped leader exists.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(timeout_ms: u64) -> ExecConfig {
+        ExecConfig {
+            cwd: std::env::temp_dir(),
+            timeout: Duration::from_millis(timeout_ms),
+            max_parallel: 4,
+        }
+    }
+
+    fn script(dir: &std::path::Path, name: &str, body: &str) -> Job {
+        let file = dir.join(name);
+        std::fs::write(&file, body).unwrap();
+        Job {
+            file,
+            runner: Runner::Bash,
+            env: vec![("AH_TEST".into(), "yes".into())],
+        }
+    }
+
+    #[test]
+    fn outputs_codes_and_stdin_arrive() {
+        let dir = tempfile::tempdir().unwrap();
+        let jobs = [
+            script(dir.path(), "a.sh", "cat; echo \" $AH_TEST\""),
+            script(dir.path(), "b.sh", "echo oops >&2; exit 2"),
+            script(dir.path(), "c.sh", "exit 7"),
+        ];
+        let stdin = Stdin::new(b"{\"x\":1}").unwrap();
+        let runs = run_all(&jobs, &config(5000), &stdin);
+        assert_eq!(runs[0].finish, Finish::Exited(0));
+        assert_eq!(String::from_utf8_lossy(&runs[0].stdout), "{\"x\":1} yes\n");
+        assert_eq!(runs[1].finish, Finish::Exited(2));
+        assert_eq!(String::from_utf8_lossy(&runs[1].stderr), "oops\n");
+        assert_eq!(runs[2].finish, Finish::Exited(7));
+    }
+
+    #[test]
+    fn a_missing_script_does_not_start() {
+        let stdin = Stdin::new(b"{}").unwrap();
+        let job = Job {
+            file: "/nonexistent/hookdex/x".into(),
+            runner: Runner::Direct,
+            env: Vec::new(),
+        };
+        assert!(matches!(
+            run_all(&[job], &config(1000), &stdin)[0].finish,
+            Finish::NotStarted(_)
+        ));
+    }
+}

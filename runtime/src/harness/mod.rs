@@ -1,0 +1,165 @@
+//! Harness replies: one merged [`Answer`] shaped into the wire format of the
+//! harness that called, after degrading what that harness cannot do (as the
+//! agentihooks harness table and `harness-formats.md` say): `ask` becomes
+//! `deny` where there is no ask, a channel that does not exist is dropped
+//! with a note in the hook log, a post block becomes context where a post
+//! hook cannot block.
+
+mod claude;
+mod copilot;
+mod cursor;
+mod gemini;
+
+use serde_json::Value;
+
+use crate::answer::Answer;
+use crate::outcome::Permission;
+use crate::payload::{Payload, Shape};
+use crate::rule::Step;
+use crate::tool::Target;
+
+/// What the hook process prints and exits with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    /// Stdout (empty, or one JSON object and a newline).
+    pub stdout: String,
+    /// Exit code (0: the harness reads stdout).
+    pub exit: i32,
+}
+
+impl Reply {
+    fn json(value: Value) -> Reply {
+        Reply {
+            stdout: format!("{value}\n"),
+            exit: 0,
+        }
+    }
+}
+
+/// What a harness's hook protocol can carry.
+#[derive(Clone, Copy, Debug)]
+pub struct Capabilities {
+    /// Context for the agent on pre.
+    pub pre_context: bool,
+    /// An `ask` decision.
+    pub ask: bool,
+    /// A rewrite without `allow` (Codex takes `updatedInput` only with allow).
+    pub rewrite_without_allow: bool,
+    /// Replacing the output of a non-MCP tool on post.
+    pub post_output: bool,
+    /// Blocking on post.
+    pub post_block: bool,
+}
+
+/// The capabilities of `target` for a payload of `shape`.
+pub fn capabilities(target: Target, shape: Shape) -> Capabilities {
+    let all = Capabilities {
+        pre_context: true,
+        ask: true,
+        rewrite_without_allow: true,
+        post_output: true,
+        post_block: true,
+    };
+    match (target, shape) {
+        (Target::Claude, _) | (Target::Copilot, Shape::Snake) => all,
+        (Target::Codex, _) => Capabilities {
+            ask: false,
+            rewrite_without_allow: false,
+            ..all
+        },
+        (Target::Copilot, Shape::CopilotCamel) => Capabilities {
+            ask: false,
+            post_block: false,
+            ..all
+        },
+        (Target::Gemini, _) => Capabilities {
+            pre_context: false,
+            post_output: false,
+            ..all
+        },
+        (Target::Cursor, _) => Capabilities {
+            pre_context: false,
+            ask: false,
+            post_output: false,
+            post_block: false,
+            ..all
+        },
+    }
+}
+
+/// Shapes `answer` for the harness that sent `payload`; `tool` is the
+/// normalized tool name.
+pub fn reply(target: Target, payload: &Payload, tool: &str, mut answer: Answer) -> Reply {
+    degrade(target, payload, tool, &mut answer);
+    if answer.is_empty() {
+        return Reply::default();
+    }
+    match (target, payload.shape) {
+        (Target::Copilot, Shape::CopilotCamel) => copilot::reply(payload, &answer),
+        (Target::Gemini, _) => gemini::reply(payload, &answer),
+        (Target::Cursor, _) => cursor::reply(payload, tool, &answer),
+        (Target::Claude | Target::Codex | Target::Copilot, _) => {
+            claude::reply(target, payload, tool, &answer)
+        }
+    }
+}
+
+fn degrade(target: Target, payload: &Payload, tool: &str, answer: &mut Answer) {
+    let caps = capabilities(target, payload.shape);
+    if answer.decision == Some(Permission::Ask) && !caps.ask {
+        answer.decision = Some(Permission::Deny);
+        let why = format!("hookdex: {target} cannot ask the user, so the call is denied");
+        answer.reasons.insert(0, why);
+        answer.log.push(format!("ask turned into deny on {target}"));
+    }
+    if answer.updated_input.is_some() {
+        let applies = match answer.decision {
+            Some(Permission::Allow) => true,
+            Some(Permission::Ask) => caps.rewrite_without_allow,
+            _ => false,
+        };
+        if !applies {
+            answer.updated_input = None;
+            answer.log.push(format!(
+                "input rewrite dropped on {target}: it needs allow there"
+            ));
+        }
+    }
+    if payload.step == Step::Pre && !caps.pre_context && !answer.contexts.is_empty() {
+        let dropped = std::mem::take(&mut answer.contexts);
+        answer.log.push(format!(
+            "{target} has no context channel before a tool runs; dropped: {}",
+            dropped.join(" | ")
+        ));
+    }
+    let mcp = tool.starts_with("mcp__") || tool == "mcp";
+    if answer.tool_output.is_some() && !caps.post_output && !mcp {
+        answer.tool_output = None;
+        answer.log.push(format!(
+            "{target} cannot replace a tool's output; tool_output dropped"
+        ));
+    }
+    if let Some(block) = answer.block.take() {
+        if caps.post_block {
+            answer.block = Some(block);
+        } else {
+            answer.log.push(format!(
+                "{target} cannot block after a tool ran; the reason became context"
+            ));
+            answer
+                .contexts
+                .push(format!("hookdex: blocked after the tool ran: {block}"));
+        }
+    }
+}
+
+/// A replacement tool result as text.
+fn output_text(output: &Value) -> String {
+    match output {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
