@@ -7,7 +7,8 @@
 //! there is no stack-overflow message (the guard page still stops the
 //! process) and SIGPIPE keeps its default, so a closed stdout ends the
 //! process quietly, as a harness that stopped listening expects.
-#![no_main]
+// The test harness brings its own `main`.
+#![cfg_attr(not(test), no_main)]
 
 mod cmd;
 mod load;
@@ -150,6 +151,7 @@ fn default_target(target: Option<Target>) -> Target {
 }
 
 /// The process entry point; see the module doc for why it is not `fn main`.
+#[cfg(not(test))]
 #[no_mangle]
 extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
     let code = run();
