@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Whole-process timing of `hookdex hook` against a bare process, measured in
-# one run and printed as ratios. Each command runs in interleaved rounds; the
+# Whole-process timing of `hookdex hook` against a bare process and against
+# the Python peer (agentihooks 2.17, when its virtualenv is there), measured
+# in one run and printed as ratios. Commands run in interleaved rounds; each
 # figure is the median round's mean per call.
+#
 # Usage: benches/hook-process.sh [RULES] [CALLS_PER_ROUND] [ROUNDS]
+#   PEER=1 installs the peer into target/peer-venv first (from PyPI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000}
@@ -10,46 +13,62 @@ calls=${2:-300}
 rounds=${3:-7}
 . benches/fixture.sh
 bin=$(release_binary)
+venv=$PWD/target/peer-venv
+if [ "${PEER:-0}" = 1 ] && [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv" && "$venv/bin/pip" install -q agentihooks==2.17.0
+fi
 root=$(mktemp -d "${TMPDIR:-/tmp}/hookdex-process.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 make_fixture "$root" "$n"
+# The peer reads the same rules from its runtime folder.
+mkdir -p "$HOME/.agentihooks" && ln -s "$HOOKDEX_HOME/conditions" "$HOME/.agentihooks/conditions"
 cd "$root/repo"
 "$bin" compile >/dev/null
 
-nothing='{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la | wc -l"},"cwd":"'"$root/repo"'","session_id":"s","tool_use_id":"t"}'
-printf '%s' "$nothing" > "$root/nothing.json"
+payload() {
+  printf '{"session_id":"s","transcript_path":"%s/t.jsonl","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"%s"},"tool_use_id":"t"}' \
+    "$root" "$root/repo" "$1" > "$root/$2.json"
+}
+payload "ls -la | wc -l" nothing
+payload "cli1 --verbose" one      # fires pre-bash.cli1-r1.sh (an empty bash script)
 
-# name|command line (run through `eval`, stdin from the payload file)
-commands=(
-  "bare process (/bin/true)|/bin/true"
-  "hookdex hook, nothing fires ($n rules)|$bin hook --target claude"
+# name|payload|calls per round|command
+entries=(
+  "bare process (/bin/true)|nothing|$calls|/bin/true"
+  "hookdex hook, nothing fires|nothing|$calls|$bin hook --target claude"
+  "hookdex hook, one bash condition fires|one|$calls|$bin hook --target claude"
 )
-if [ -n "${EXTRA_COMMANDS:-}" ]; then
-  while IFS= read -r line; do [ -n "$line" ] && commands+=("$line"); done <<<"$EXTRA_COMMANDS"
+if [ -x "$venv/bin/python" ]; then
+  peer_calls=$(( calls / 15 > 3 ? calls / 15 : 3 ))
+  entries+=("agentihooks 2.17 (python -m hooks), nothing fires|nothing|$peer_calls|$venv/bin/python -m hooks")
 fi
 
 now_ns() { date +%s%N; }
 declare -A samples
 for ((r = 0; r < rounds; r++)); do
-  for entry in "${commands[@]}"; do
-    name=${entry%%|*}; cmd=${entry#*|}
+  for entry in "${entries[@]}"; do
+    IFS='|' read -r name input count cmd <<<"$entry"
     start=$(now_ns)
-    for ((i = 0; i < calls; i++)); do eval "$cmd" <"$root/nothing.json" >/dev/null 2>&1 || true; done
+    for ((i = 0; i < count; i++)); do $cmd <"$root/$input.json" >/dev/null 2>&1 || true; done
     end=$(now_ns)
-    samples[$name]+="$(( (end - start) / calls )) "
+    samples[$name]+="$(( (end - start) / count )) "
   done
 done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-base_name=${commands[0]%%|*}
+IFS='|' read -r base_name _ <<<"${entries[0]}"
 base=$(median <<<"${samples[$base_name]}")
-printf '%-48s %12s %8s\n' "command" "per call" "ratio"
-for entry in "${commands[@]}"; do
-  name=${entry%%|*}
+IFS='|' read -r hook_name _ <<<"${entries[1]}"
+hook=$(median <<<"${samples[$hook_name]}")
+echo "rules: $n, rounds: $rounds"
+printf '%-52s %12s %10s %12s\n' "command" "per call" "vs true" "vs hookdex"
+for entry in "${entries[@]}"; do
+  IFS='|' read -r name _ <<<"$entry"
   m=$(median <<<"${samples[$name]}")
-  printf '%-48s %9.3f ms %7.2fx\n' "$name" "$(echo "$m / 1000000" | bc -l)" "$(echo "$m / $base" | bc -l)"
+  printf '%-52s %9.3f ms %9.2fx %11.2fx\n' "$name" "$(echo "$m / 1000000" | bc -l)" \
+    "$(echo "$m / $base" | bc -l)" "$(echo "$m / $hook" | bc -l)"
 done
-if command -v /usr/bin/time >/dev/null; then
+if [ -x /usr/bin/time ]; then
   rss=$(/usr/bin/time -f %M "$bin" hook --target claude <"$root/nothing.json" 2>&1 >/dev/null | tail -1)
   echo "peak RSS of hookdex hook: ${rss} KiB"
 fi
