@@ -20,7 +20,7 @@ fn a_warm_hook_lists_no_directory() {
     }
     rule(&s.hookdex_dir(), "pre-edit-x.sh");
     let payload = format!(
-        r#"{{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"cli7 x | wc -l"}},"cwd":"{}"}}"#,
+        r#"{{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"ls -la | wc -l"}},"cwd":"{}"}}"#,
         s.repo.display()
     );
     assert_success(&s.run(&["compile"]), &["compile"]);

@@ -248,12 +248,12 @@ mod tests {
             (ask.decision, ask.updated_input.as_ref()),
             (Some(Permission::Ask), Some(&full))
         );
-        let bypass = merged(Some("bypassPermissions"), &[patch.clone()]);
+        let bypass = merged(Some("bypassPermissions"), std::slice::from_ref(&patch));
         assert_eq!(
             (bypass.decision, bypass.updated_input.as_ref()),
             (Some(Permission::Allow), Some(&full))
         );
-        let dropped = merged(Some("default"), &[patch.clone()]);
+        let dropped = merged(Some("default"), std::slice::from_ref(&patch));
         assert_eq!(
             (dropped.decision, dropped.updated_input.clone()),
             (None, None)
@@ -272,8 +272,10 @@ mod tests {
 
     #[test]
     fn patches_merge_in_order_and_failures_are_named() {
-        let mut failed = Outcome::default();
-        failed.failure = Some("exit 1".into());
+        let failed = Outcome {
+            failure: Some("exit 1".into()),
+            ..Outcome::default()
+        };
         let outcomes = vec![
             (
                 "a".to_string(),

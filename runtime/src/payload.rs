@@ -44,6 +44,9 @@ pub struct Payload {
     pub permission_mode: Option<String>,
     /// The field event steps match on (`source`, `reason`, `trigger`, …).
     pub event_field: Option<String>,
+    /// Further calls of a Copilot batch (`toolCalls[]`): (tool name, input).
+    /// The first call of the batch is `tool_name`/`tool_input`.
+    pub batch: Vec<(String, Value)>,
     /// The payload as received.
     pub raw: Value,
 }
@@ -122,13 +125,35 @@ impl Payload {
         if !raw.is_object() {
             return Err("payload is not a JSON object".into());
         }
-        let camel = raw.get("toolName").is_some() || raw.get("toolArgs").is_some();
+        let camel = ["toolName", "toolArgs", "toolCalls"]
+            .iter()
+            .any(|k| raw.get(*k).is_some());
+        let mut batch: Vec<(String, Value)> = raw
+            .get("toolCalls")
+            .and_then(Value::as_array)
+            .map(|calls| {
+                calls
+                    .iter()
+                    .map(|c| {
+                        let args = c.get("args").or_else(|| c.get("toolArgs"));
+                        (
+                            string(c, &["name", "toolName"]).unwrap_or_default(),
+                            object_or_parsed(args),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         let shape = if camel {
             Shape::CopilotCamel
         } else {
             Shape::Snake
         };
         let (tool_name, tool_input, tool_response) = match shape {
+            Shape::CopilotCamel if raw.get("toolName").is_none() && !batch.is_empty() => {
+                let (name, input) = batch.remove(0);
+                (name, input, None)
+            }
             Shape::CopilotCamel => (
                 string(&raw, &["toolName"]).unwrap_or_default(),
                 object_or_parsed(raw.get("toolArgs")),
@@ -178,8 +203,24 @@ impl Payload {
             transcript_path: string(&raw, &["transcript_path", "transcriptPath"]),
             permission_mode: string(&raw, &["permission_mode", "permissionMode"]),
             event_field,
+            batch,
             raw,
         })
+    }
+
+    /// Every call of the payload: itself, then one per further batched call.
+    pub fn calls(&self) -> Vec<Payload> {
+        let single = Payload {
+            batch: Vec::new(),
+            ..self.clone()
+        };
+        let mut calls = vec![single.clone()];
+        calls.extend(self.batch.iter().map(|(name, input)| Payload {
+            tool_name: name.clone(),
+            tool_input: input.clone(),
+            ..single.clone()
+        }));
+        calls
     }
 
     /// The call to look up: the tool name normalized for `target`, or, for an
@@ -212,7 +253,12 @@ impl Payload {
         }
         out.insert("tool_input".into(), input);
         if let Some(response) = &self.tool_response {
-            out.insert("tool_response".into(), response.clone());
+            // A bare string result (Codex's shell) reaches scripts as `stdout`.
+            let response = match response {
+                Value::String(text) => json!({ "stdout": text }),
+                other => other.clone(),
+            };
+            out.insert("tool_response".into(), response);
         }
         let optional = [
             ("tool_use_id", &self.tool_use_id),
@@ -307,6 +353,18 @@ mod tests {
         assert_eq!(
             (cursor.session_id.as_deref(), cursor.cwd.as_deref()),
             (Some("c"), Some("/w"))
+        );
+
+        let batch = parse(
+            r#"{"sessionId":"s","toolCalls":[{"name":"bash","args":"{\"command\":\"ls\"}"},{"name":"view","args":{"path":"/a"}}]}"#,
+            Some("preToolUse"),
+        );
+        let calls = batch.calls();
+        assert_eq!(calls.len(), 2);
+        assert_eq!(calls[0].tool_input["command"], "ls");
+        assert_eq!(
+            (calls[1].tool_name.as_str(), &calls[1].tool_input["path"]),
+            ("view", &json!("/a"))
         );
 
         let start = parse(

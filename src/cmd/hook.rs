@@ -35,15 +35,8 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     let payload = match Payload::parse(&bytes, event) {
         Ok(payload) => payload,
         Err(reason) => {
-            log(
-                &home,
-                target,
-                None,
-                &[],
-                None,
-                &[format!("payload ignored: {reason}")],
-                started,
-            );
+            let notes = [format!("payload ignored: {reason}")];
+            log(&home, target, None, &[], None, &notes, started);
             return Ok(0);
         }
     };
@@ -55,30 +48,99 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("/"));
     let view = View::from_env(target, &cwd);
-    let (file, fired) = match fired_rules(&view, &payload, target) {
+    let calls = payload.calls();
+    let (file, hits) = match fired_rules(&view, &calls, target) {
         Ok(found) => found,
         Err(reason) => {
             log(&home, target, Some(&payload), &[], None, &[reason], started);
             return Ok(0);
         }
     };
-    if fired.is_empty() {
+    if hits.iter().all(Vec::is_empty) {
         return Ok(0);
     }
-    let index = file.index().map_err(|e| e.to_string())?;
+    let Ok(index) = file.index() else {
+        return Ok(0);
+    };
+    let config = ExecConfig::from_env(cwd);
+    let mut ran = Ran::default();
+    for (call, ids) in calls.iter().zip(&hits) {
+        run_call(&index, target, call, ids, &config, &mut ran);
+    }
+    if ran.fired.is_empty() {
+        log(
+            &home,
+            target,
+            Some(&payload),
+            &[],
+            None,
+            &ran.notes,
+            started,
+        );
+        return Ok(0);
+    }
+    let mut merged: Answer = answer::merge(
+        payload.step,
+        &payload.tool_input,
+        payload.permission_mode.as_deref(),
+        &ran.outcomes,
+    );
+    if calls.len() > 1 && merged.updated_input.take().is_some() {
+        merged.note(
+            "hookdex: an input rewrite cannot apply to a batch of calls; it was dropped".into(),
+        );
+    }
+    merged.log.extend(ran.notes);
+    let decision = merged.decision.map(|d| d.as_str());
+    let log_lines = merged.log.clone();
+    let tool = payload.call(target).tool.name;
+    let reply = harness::reply(target, &payload, &tool, merged);
+    print!("{}", reply.stdout);
+    let fired: Vec<&str> = ran.fired.iter().map(String::as_str).collect();
+    log(
+        &home,
+        target,
+        Some(&payload),
+        &fired,
+        decision,
+        &log_lines,
+        started,
+    );
+    Ok(reply.exit)
+}
+
+/// What the conditions of every call of a payload did.
+#[derive(Default)]
+struct Ran {
+    /// (condition file name, outcome) of synchronous conditions, in order.
+    outcomes: Vec<(String, Outcome)>,
+    /// Every condition started, async ones included.
+    fired: Vec<String>,
+    /// Lines for the hook log.
+    notes: Vec<String>,
+}
+
+/// Runs the conditions `ids` for one call: `.async` ones detached first,
+/// then the others in parallel.
+fn run_call(
+    index: &Index<'_>,
+    target: Target,
+    payload: &Payload,
+    ids: &[u32],
+    config: &ExecConfig,
+    ran: &mut Ran,
+) {
     let call = payload.call(target);
-    let rules: Vec<Rule<'_>> = fired.iter().filter_map(|&id| index.rule(id).ok()).collect();
-    let mut notes = Vec::new();
     let enabled = conditions_enabled();
     let mut runnable = Vec::new();
-    for rule in rules {
+    for rule in ids.iter().filter_map(|&id| index.rule(id).ok()) {
         let layer = index.layer(usize::from(rule.layer)).ok();
         let managed = layer.as_ref().is_some_and(|l| l.kind == LayerKind::Managed);
         if !enabled && !managed {
             continue;
         }
         if rule.kind == RuleKind::Filter {
-            notes.push(format!(
+            ran.notes.push(format!(
                 "{}: filters do not run in the hook yet",
                 rule.file_name()
             ));
@@ -88,28 +150,25 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
         runnable.push((rule, source));
     }
     if runnable.is_empty() {
-        log(&home, target, Some(&payload), &[], None, &notes, started);
-        return Ok(0);
+        return;
     }
-
-    let normalized = payload.normalized(&call);
-    let stdin = match Stdin::new(normalized.to_string().as_bytes()) {
+    let stdin = match Stdin::new(payload.normalized(&call).to_string().as_bytes()) {
         Ok(stdin) => stdin,
         Err(err) => {
-            notes.push(format!("cannot write the payload for conditions: {err}"));
-            log(&home, target, Some(&payload), &[], None, &notes, started);
-            return Ok(0);
+            ran.notes
+                .push(format!("cannot write the payload for conditions: {err}"));
+            return;
         }
     };
-    let config = ExecConfig::from_env(cwd);
     let job = |rule: &Rule<'_>, source: &str| Job {
         file: PathBuf::from(rule.file),
         runner: rule.runner,
-        env: script_env(target, &payload, &call.tool.name, rule.file_name(), source),
+        env: script_env(target, payload, &call.tool.name, rule.file_name(), source),
     };
     for (rule, source) in runnable.iter().filter(|(r, _)| r.is_async) {
-        if let Err(err) = exec::spawn_detached(&job(rule, source), &config, &stdin) {
-            notes.push(format!(
+        ran.fired.push(rule.file_name().to_string());
+        if let Err(err) = exec::spawn_detached(&job(rule, source), config, &stdin) {
+            ran.notes.push(format!(
                 "{}: async condition not started: {err}",
                 rule.file_name()
             ));
@@ -120,53 +179,33 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
         .iter()
         .map(|(rule, source)| job(rule, source))
         .collect();
-    let executions = exec::run_all(&jobs, &config, &stdin);
-    let outcomes: Vec<(String, Outcome)> = sync
-        .iter()
-        .zip(&executions)
-        .map(|((rule, _), run)| {
-            (
-                rule.file_name().to_string(),
-                outcome::interpret(payload.step, run),
-            )
-        })
-        .collect();
-    let mut merged: Answer = answer::merge(
-        payload.step,
-        &payload.tool_input,
-        payload.permission_mode.as_deref(),
-        &outcomes,
-    );
-    merged.log.extend(notes);
-    let decision = merged.decision.map(|d| d.as_str());
-    let log_lines = merged.log.clone();
-    let reply = harness::reply(target, &payload, &call.tool.name, merged);
-    print!("{}", reply.stdout);
-    let names: Vec<&str> = runnable.iter().map(|(r, _)| r.file_name()).collect();
-    log(
-        &home,
-        target,
-        Some(&payload),
-        &names,
-        decision,
-        &log_lines,
-        started,
-    );
-    Ok(reply.exit)
+    let executions = exec::run_all(&jobs, config, &stdin);
+    for ((rule, _), run) in sync.iter().zip(&executions) {
+        ran.fired.push(rule.file_name().to_string());
+        ran.outcomes.push((
+            rule.file_name().to_string(),
+            outcome::interpret(payload.step, run),
+        ));
+    }
 }
 
-/// The ids of the rules that fire, recompiling once if the index turns out
-/// to be damaged where the lookup reads it.
+/// The ids of the rules that fire for each call, recompiling once if the
+/// index turns out to be damaged where a lookup reads it.
 fn fired_rules(
     view: &View,
-    payload: &Payload,
+    calls: &[Payload],
     target: Target,
-) -> Result<(IndexFile, Vec<u32>), String> {
-    let call = payload.call(target);
-    let lookup = |index: &Index<'_>| -> Result<Vec<u32>, hookdex_runtime::Error> {
+) -> Result<(IndexFile, Vec<Vec<u32>>), String> {
+    let queries: Vec<_> = calls.iter().map(|c| c.call(target)).collect();
+    let lookup = |index: &Index<'_>| -> Result<Vec<Vec<u32>>, hookdex_runtime::Error> {
         let trust = index.meta()?.trust();
-        let found: Lookup<'_> = index.lookup(&call.query(), &trust)?;
-        Ok(found.hits.iter().map(|h| h.rule).collect())
+        queries
+            .iter()
+            .map(|call| {
+                let found: Lookup<'_> = index.lookup(&call.query(), &trust)?;
+                Ok(found.hits.iter().map(|h| h.rule).collect())
+            })
+            .collect()
     };
     let (file, _) = load::load(view, Verify::Lazy).map_err(|e| format!("index: {e}"))?;
     let first = file.index().and_then(|index| lookup(&index));

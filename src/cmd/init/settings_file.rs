@@ -1,0 +1,93 @@
+//! The settings files `init` edits: read one as a JSON object (members in
+//! document order, via serde_json's `preserve_order`), and write it back
+//! atomically only when its text changed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+/// A JSON object file: where it is, the bytes it held, and its edited root.
+pub struct Doc {
+    /// The path as given (printed, and created when missing).
+    pub path: PathBuf,
+    /// The file's bytes when it was read; `None` when it did not exist.
+    original: Option<Vec<u8>>,
+    /// The object, edited in place by the caller.
+    pub root: Map<String, Value>,
+}
+
+/// What [`Doc::save`] did.
+pub enum Saved {
+    /// The file was (re)written.
+    Wrote,
+    /// The file already held exactly this text.
+    Unchanged,
+}
+
+impl Doc {
+    /// Reads the JSON object at `path`; a missing or blank file is an empty
+    /// object. Anything else that is not a JSON object is an error naming the file.
+    pub fn load(path: PathBuf) -> Result<Doc, String> {
+        let original = match std::fs::read(&path) {
+            Ok(bytes) => Some(bytes),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+            Err(err) => return Err(format!("{}: {err}", path.display())),
+        };
+        let root = match original.as_deref() {
+            // Parsed as any value, not as a map, so a non-object gets its own message.
+            Some(bytes) if !bytes.trim_ascii().is_empty() => {
+                match serde_json::from_slice::<Value>(bytes) {
+                    Ok(Value::Object(root)) => root,
+                    Ok(_) => return Err(format!("{}: not a JSON object", path.display())),
+                    Err(err) => {
+                        return Err(format!("{}: not valid JSON ({err})", path.display()));
+                    }
+                }
+            }
+            _ => Map::new(),
+        };
+        Ok(Doc {
+            path,
+            original,
+            root,
+        })
+    }
+
+    /// Writes the root as 2-space pretty JSON and a newline, unless the file
+    /// already holds exactly that.
+    pub fn save(&self) -> Result<Saved, String> {
+        let mut text = serde_json::to_vec_pretty(&self.root)
+            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+        text.push(b'\n');
+        if self.original.as_deref() == Some(text.as_slice()) {
+            return Ok(Saved::Unchanged);
+        }
+        write_atomic(&self.path, &text).map_err(|e| format!("{}: {e}", self.path.display()))?;
+        Ok(Saved::Wrote)
+    }
+}
+
+/// Replaces the file at `path` with `bytes` through a temporary file in the
+/// same directory and a rename, so a harness reading it concurrently sees the
+/// old text or the new, never a part.
+fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    // Write through a symlink (dotfile managers link settings files) rather
+    // than replacing the link with a plain file.
+    let dest = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let dir = dest.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    // Keep the mode of a file that is there; a new one is readable like any config.
+    let mode = std::fs::metadata(&dest).map_or(0o644, |m| m.permissions().mode());
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".hookdex-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    tmp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(mode))?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(&dest).map_err(|e| e.error)?;
+    Ok(())
+}

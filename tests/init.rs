@@ -1,0 +1,605 @@
+//! `hookdex init`: where each harness's hook settings land and in what shape,
+//! merging into existing files (order kept, earlier installs replaced in
+//! place, invalid files refused), idempotence, and `state.json`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, SystemTime};
+
+use common::*;
+use serde_json::{json, Value};
+
+/// What a test needs to know about one harness's settings.
+struct Harness {
+    /// `--target`.
+    target: &'static str,
+    /// The user-scope file, relative to HOME.
+    user: &'static str,
+    /// The project-scope file, relative to the repository root.
+    project: &'static str,
+    /// The pre-tool and post-tool event names.
+    pre: &'static str,
+    post: &'static str,
+    /// A lifecycle event name the harness has (a foreign key under `hooks`).
+    other_event: &'static str,
+    /// Matcher groups (Claude-compatible) rather than flat handlers.
+    grouped: bool,
+}
+
+const HARNESSES: [Harness; 5] = [
+    Harness {
+        target: "claude",
+        user: ".claude/settings.json",
+        project: ".claude/settings.json",
+        pre: "PreToolUse",
+        post: "PostToolUse",
+        other_event: "SessionStart",
+        grouped: true,
+    },
+    Harness {
+        target: "codex",
+        user: ".codex/hooks.json",
+        project: ".codex/hooks.json",
+        pre: "PreToolUse",
+        post: "PostToolUse",
+        other_event: "SessionStart",
+        grouped: true,
+    },
+    Harness {
+        target: "copilot",
+        user: ".copilot/hooks/hookdex.json",
+        project: ".github/hooks/hookdex.json",
+        pre: "preToolUse",
+        post: "postToolUse",
+        other_event: "sessionStart",
+        grouped: false,
+    },
+    Harness {
+        target: "gemini",
+        user: ".gemini/settings.json",
+        project: ".gemini/settings.json",
+        pre: "BeforeTool",
+        post: "AfterTool",
+        other_event: "SessionStart",
+        grouped: true,
+    },
+    Harness {
+        target: "cursor",
+        user: ".cursor/hooks.json",
+        project: ".cursor/hooks.json",
+        pre: "preToolUse",
+        post: "postToolUse",
+        other_event: "sessionStart",
+        grouped: false,
+    },
+];
+
+impl Harness {
+    /// The settings file for `scope` in scratch tree `s`.
+    fn path(&self, s: &Scratch, scope: &str) -> PathBuf {
+        match scope {
+            "user" => s.path("home").join(self.user),
+            _ => s.repo.join(self.project),
+        }
+    }
+
+    /// The command line the harness should run (before any `--event`).
+    fn command(&self) -> String {
+        format!("{} hook --target {}", exe(), self.target)
+    }
+
+    /// The entry `init` adds for `event`.
+    fn entry(&self, event: &str) -> Value {
+        let command = self.command();
+        match self.target {
+            "copilot" => json!({
+                "type": "command",
+                "bash": format!("{command} --event {event}"),
+                "timeoutSec": 60,
+            }),
+            "cursor" => json!({"command": command}),
+            target => json!({
+                "matcher": "*",
+                "hooks": [{
+                    "type": "command",
+                    "command": command,
+                    "timeout": if target == "gemini" { 60000 } else { 60 },
+                }],
+            }),
+        }
+    }
+
+    /// A handler running `command`, in this harness's spelling.
+    fn handler(&self, command: &str) -> String {
+        match self.target {
+            "copilot" => format!(r#"{{"type": "command", "bash": "{command}"}}"#),
+            "cursor" => format!(r#"{{"command": "{command}"}}"#),
+            _ => format!(r#"{{"type": "command", "command": "{command}"}}"#),
+        }
+    }
+
+    /// An entry of an event list running `commands` (one group when grouped).
+    fn seed_entry(&self, commands: &[&str]) -> String {
+        let handlers: Vec<String> = commands.iter().map(|c| self.handler(c)).collect();
+        if self.grouped {
+            format!(
+                r#"{{"matcher": "Bash", "hooks": [{}]}}"#,
+                handlers.join(", ")
+            )
+        } else {
+            handlers.join(", ")
+        }
+    }
+
+    /// A settings file someone already wrote: foreign keys around `hooks`, a
+    /// foreign pre-tool entry, an entry with no handlers, and a foreign
+    /// lifecycle event.
+    fn seed(&self) -> String {
+        // Copilot's has its version; Cursor's lacks one, which init puts first.
+        let version = if self.target == "copilot" {
+            r#""version": 1, "#
+        } else {
+            ""
+        };
+        format!(
+            r#"{{{version}"model": "x", "hooks": {{"{pre}": [{other}, {{"note": "no command"}}], "{event}": [{session}]}}, "permissions": {{"allow": ["Bash(ls)"]}}}}"#,
+            pre = self.pre,
+            other = self.seed_entry(&["other.sh"]),
+            event = self.other_event,
+            session = self.seed_entry(&["session.sh"]),
+        )
+    }
+}
+
+/// This build's binary, canonical, as `init` writes it.
+fn exe() -> String {
+    Path::new(BIN).canonicalize().unwrap().display().to_string()
+}
+
+/// Runs `hookdex init --target T --scope S` plus `extra`.
+fn init(s: &Scratch, target: &str, scope: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["init", "--target", target, "--scope", scope];
+    args.extend_from_slice(extra);
+    s.run(&args)
+}
+
+/// Runs `init` and asserts it succeeded; returns its stdout lines.
+fn init_ok(s: &Scratch, target: &str, scope: &str, extra: &[&str]) -> Vec<String> {
+    let out = init(s, target, scope, extra);
+    assert_success(&out, &["init", "--target", target, "--scope", scope]);
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// The JSON file at `path`.
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", path.display()))
+}
+
+/// Asserts each needle occurs in `text` after the previous one.
+fn assert_in_order(text: &str, needles: &[&str]) {
+    let mut from = 0;
+    for needle in needles {
+        match text[from..].find(needle) {
+            Some(at) => from += at + needle.len(),
+            None => panic!("{needle:?} is missing or out of order in:\n{text}"),
+        }
+    }
+}
+
+/// The one line the command wrote to stderr.
+fn stderr_line(out: &Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(err.lines().count(), 1, "expected one stderr line: {err:?}");
+    err.trim_end().to_string()
+}
+
+#[test]
+fn each_harness_gets_its_own_file_and_shape_at_both_scopes() {
+    for h in &HARNESSES {
+        for (scope, other) in [("user", "project"), ("project", "user")] {
+            let s = Scratch::new();
+            let path = h.path(&s, scope);
+            let state = s.home().join("state.json");
+            assert_eq!(
+                init_ok(&s, h.target, scope, &[]),
+                [
+                    format!("wrote {}", path.display()),
+                    format!("wrote {}", state.display())
+                ],
+                "{} {scope}",
+                h.target
+            );
+            assert!(!h.path(&s, other).exists(), "{} {scope}", h.target);
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                text.ends_with("}\n") && text.starts_with("{\n  \""),
+                "{text}"
+            );
+            let mut expected = json!({"hooks": {
+                h.pre: [h.entry(h.pre)],
+                h.post: [h.entry(h.post)],
+            }});
+            if !h.grouped {
+                expected["version"] = json!(1);
+                assert!(text.starts_with("{\n  \"version\": 1,"), "{text}");
+            }
+            assert_eq!(read_json(&path), expected, "{} {scope}", h.target);
+            assert_in_order(&text, &[h.pre, "hook --target", h.post, "hook --target"]);
+            assert_eq!(read_json(&state), json!({}));
+        }
+    }
+}
+
+#[test]
+fn the_written_command_runs_the_hook() {
+    for h in &HARNESSES {
+        let s = Scratch::new();
+        init_ok(&s, h.target, "project", &[]);
+        let settings = read_json(&h.path(&s, "project"));
+        let entry = &settings["hooks"][h.pre][0];
+        let command = match h.target {
+            "copilot" => entry["bash"].as_str(),
+            _ if h.grouped => entry["hooks"][0]["command"].as_str(),
+            _ => entry["command"].as_str(),
+        }
+        .unwrap()
+        .to_string();
+        // Through a shell, as the harness runs it, with a payload on stdin.
+        let payload = br#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#;
+        let sh = s.run_stdin_via(&["sh", "-c", &command], &[], payload);
+        assert!(sh.status.success(), "{command}: {sh:?}");
+    }
+}
+
+#[test]
+fn foreign_keys_and_hooks_survive_in_order() {
+    for h in &HARNESSES {
+        for scope in ["user", "project"] {
+            let s = Scratch::new();
+            let path = h.path(&s, scope);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let seed = h.seed();
+            std::fs::write(&path, &seed).unwrap();
+
+            init_ok(&s, h.target, scope, &[]);
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut expected: Value = serde_json::from_str(&seed).unwrap();
+            let pre = expected["hooks"][h.pre].as_array_mut().unwrap();
+            pre.push(h.entry(h.pre));
+            expected["hooks"][h.post] = json!([h.entry(h.post)]);
+            if !h.grouped {
+                expected["version"] = json!(1);
+            }
+            assert_eq!(read_json(&path), expected, "{} {scope}", h.target);
+            let ours = format!("hook --target {}", h.target);
+            assert_in_order(
+                &text,
+                &[
+                    "\"model\"",
+                    "\"hooks\"",
+                    &format!("\"{}\"", h.pre),
+                    "other.sh",
+                    &ours,
+                    &format!("\"{}\"", h.other_event),
+                    "session.sh",
+                    &format!("\"{}\"", h.post),
+                    &ours,
+                    "\"permissions\"",
+                    "Bash(ls)",
+                ],
+            );
+            if !h.grouped {
+                assert!(text.starts_with("{\n  \"version\": 1,"), "{text}");
+            }
+
+            // The merged file is stable too.
+            let out = init_ok(&s, h.target, scope, &[]);
+            assert_eq!(out[0], format!("unchanged {}", path.display()));
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        }
+    }
+}
+
+#[test]
+fn an_earlier_install_is_replaced_where_it_stands() {
+    for h in &HARNESSES {
+        let s = Scratch::new();
+        let path = h.path(&s, "project");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let old = format!("/old/bin/hookdex hook --target {}", h.target);
+        let wrong_target = "/usr/bin/hookdex hook --target nosuch";
+        // Before, a hookdex of another path (grouped: beside a foreign
+        // handler), then an entry for another target, then a foreign one.
+        std::fs::write(
+            &path,
+            format!(
+                r#"{{"hooks": {{"{pre}": [{a}, {b}, {c}, {d}]}}}}"#,
+                pre = h.pre,
+                a = h.seed_entry(&["first.sh"]),
+                b = h.seed_entry(&["beside.sh", &old]),
+                c = h.seed_entry(&[wrong_target]),
+                d = h.seed_entry(&["last.sh"]),
+            ),
+        )
+        .unwrap();
+
+        init_ok(&s, h.target, "project", &[]);
+        let settings = read_json(&path);
+        let pre = settings["hooks"][h.pre].as_array().unwrap();
+        let ours = h.entry(h.pre);
+        if h.grouped {
+            assert_eq!(pre.len(), 4, "{}: {pre:#?}", h.target);
+            assert_eq!(pre[1]["matcher"], "Bash", "{}", h.target);
+            assert_eq!(pre[1]["hooks"][0]["command"], "beside.sh");
+            assert_eq!(pre[1]["hooks"][1], ours["hooks"][0], "{}", h.target);
+            assert_eq!(pre[2]["hooks"][0]["command"], wrong_target);
+        } else {
+            // Flat: first.sh, beside.sh, old → ours, other target, last.sh.
+            assert_eq!(pre.len(), 5, "{}: {pre:#?}", h.target);
+            assert_eq!(pre[2], ours, "{}", h.target);
+            assert!(pre[3].to_string().contains(wrong_target));
+        }
+        assert!(pre.last().unwrap().to_string().contains("last.sh"));
+        assert!(!settings.to_string().contains("/old/bin"), "{settings:#}");
+    }
+}
+
+#[test]
+fn a_second_run_changes_nothing() {
+    let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+    for h in &HARNESSES {
+        for scope in ["user", "project"] {
+            let s = Scratch::new();
+            let path = h.path(&s, scope);
+            let state = s.home().join("state.json");
+            init_ok(&s, h.target, scope, &["--bundle", ".", "--profile", "a"]);
+            let before = (
+                std::fs::read(&path).unwrap(),
+                std::fs::read(&state).unwrap(),
+            );
+            for file in [&path, &state] {
+                std::fs::File::options()
+                    .write(true)
+                    .open(file)
+                    .unwrap()
+                    .set_modified(old)
+                    .unwrap();
+            }
+
+            let out = init_ok(&s, h.target, scope, &["--bundle", ".", "--profile", "a"]);
+            assert_eq!(
+                out,
+                [
+                    format!("unchanged {}", path.display()),
+                    format!("unchanged {}", state.display())
+                ]
+            );
+            let after = (
+                std::fs::read(&path).unwrap(),
+                std::fs::read(&state).unwrap(),
+            );
+            assert!(before == after, "{} {scope}: content changed", h.target);
+            for file in [&path, &state] {
+                let mtime = std::fs::metadata(file).unwrap().modified().unwrap();
+                assert_eq!(mtime, old, "{} was rewritten", file.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn invalid_settings_are_refused_and_left_alone() {
+    for h in &HARNESSES {
+        let pre_not_a_list = format!(r#"{{"hooks": {{"{}": {{}}}}}}"#, h.pre);
+        let cases = [
+            ("{\"hooks\": [", "not valid JSON"),
+            ("[1, 2]", "not a JSON object"),
+            ("{\"hooks\": []}", "\"hooks\" is not an object"),
+            (pre_not_a_list.as_str(), "is not an array"),
+        ];
+        for (body, reason) in cases {
+            let s = Scratch::new();
+            let path = h.path(&s, "user");
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, body).unwrap();
+
+            let out = init(&s, h.target, "user", &["--profile", "a"]);
+            assert_eq!(out.status.code(), Some(1), "{} {body}", h.target);
+            let line = stderr_line(&out);
+            assert!(
+                line.starts_with(&format!("hookdex: {}: ", path.display())),
+                "{line}"
+            );
+            assert!(line.contains(reason), "{line}");
+            assert!(out.stdout.is_empty(), "{out:?}");
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), body);
+            // Nothing is written when one file is refused.
+            assert!(!s.home().join("state.json").exists());
+        }
+    }
+}
+
+#[test]
+fn project_scope_uses_the_repository_root_or_else_the_current_directory() {
+    let mut s = Scratch::new();
+    s.cwd = s.repo.join("src/deep");
+    std::fs::create_dir_all(&s.cwd).unwrap();
+    init_ok(&s, "claude", "project", &[]);
+    assert!(s.repo.join(".claude/settings.json").is_file());
+    assert!(!s.cwd.join(".claude").exists());
+
+    s.cwd = s.path("plain");
+    std::fs::create_dir_all(&s.cwd).unwrap();
+    assert!(outside_git(&s.cwd), "scratch root is inside a repository");
+    init_ok(&s, "cursor", "project", &[]);
+    assert!(s.path("plain/.cursor/hooks.json").is_file());
+}
+
+/// Whether no ancestor of `dir` holds `.git` (so it is outside any repository).
+fn outside_git(dir: &Path) -> bool {
+    dir.ancestors().all(|d| !d.join(".git").exists())
+}
+
+#[test]
+fn copilot_user_scope_follows_copilot_home() {
+    let mut s = Scratch::new();
+    s.set_env("COPILOT_HOME", s.path("copilot-home").display().to_string());
+    let out = init_ok(&s, "copilot", "user", &[]);
+    let path = s.path("copilot-home/hooks/hookdex.json");
+    assert_eq!(out[0], format!("wrote {}", path.display()));
+    assert_eq!(read_json(&path)["version"], 1);
+    assert!(!s.path("home/.copilot").exists());
+}
+
+#[test]
+fn a_binary_path_with_spaces_is_quoted_and_recognised_by_path() {
+    let s = Scratch::new();
+    let dir = s.path("my tools");
+    std::fs::create_dir_all(&dir).unwrap();
+    // Not named `hookdex`: recognised as this binary's own path.
+    let bin = dir.join("hd");
+    std::fs::copy(BIN, &bin).unwrap();
+    // `sh -c SCRIPT BIN`: the script runs the copy; BIN is only `$0`.
+    let script = format!("'{}' init --target claude --scope project", bin.display());
+    let run = || s.run_stdin_via(&["sh", "-c", &script], &[], b"");
+    let first = run();
+    assert_success(&first, &["init (copied binary)"]);
+    let path = s.repo.join(".claude/settings.json");
+    let command = read_json(&path)["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(command, format!("'{}' hook --target claude", bin.display()));
+    let second = run();
+    assert_success(&second, &["init (copied binary)"]);
+    assert!(String::from_utf8_lossy(&second.stdout).starts_with("unchanged "));
+    assert_eq!(
+        read_json(&path)["hooks"]["PreToolUse"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn state_links_the_bundle_and_per_target_profiles() {
+    assert!(
+        !package_has_profile("a"),
+        "the package ships a profile `a`; rename it here"
+    );
+    let mut s = Scratch::new();
+    let bundle = s.bundle("bundle");
+    rule(&bundle.join(".claude/conditions"), "pre-bash-x.sh");
+    rule(
+        &bundle.join("profiles/a/.claude/conditions"),
+        "pre-edit-y.sh",
+    );
+    s.write_state(&json!({"keep": {"x": 1}, "targets": {"cursor": {"profiles": ["z"]}}}));
+    // A relative --bundle, through a symlink, is stored absolute and canonical.
+    std::os::unix::fs::symlink(&bundle, s.path("link")).unwrap();
+    s.unset_env("HOOKDEX_BUNDLE");
+    s.unset_env("HOOKDEX_PROFILES");
+
+    init_ok(
+        &s,
+        "claude",
+        "user",
+        &["--bundle", "../link", "--profile", "a"],
+    );
+    let state_path = s.home().join("state.json");
+    let text = std::fs::read_to_string(&state_path).unwrap();
+    assert_eq!(
+        read_json(&state_path),
+        json!({
+            "keep": {"x": 1},
+            "targets": {"cursor": {"profiles": ["z"]}, "claude": {"profiles": ["a"]}},
+            "bundle": bundle.display().to_string(),
+        })
+    );
+    assert_in_order(
+        &text,
+        &["\"keep\"", "\"cursor\"", "\"claude\"", "\"bundle\""],
+    );
+
+    let list = s.list(&[]);
+    let labels = layer_labels(&list);
+    assert!(
+        labels.iter().any(|l| l == "bundle") && labels.iter().any(|l| l == "profile:a"),
+        "{labels:?}"
+    );
+    assert!(layer(&list, "bundle")["dir"]
+        .as_str()
+        .unwrap()
+        .starts_with(&bundle.display().to_string()));
+    assert_eq!(
+        active(&list),
+        pairs(&[("bundle", "pre-bash-x.sh"), ("profile:a", "pre-edit-y.sh")])
+    );
+
+    // Another target's chain is its own; init without flags keeps both.
+    init_ok(&s, "codex", "user", &["--profile", "b,c"]);
+    init_ok(&s, "gemini", "user", &[]);
+    // An empty chain clears the target's profiles.
+    init_ok(&s, "cursor", "user", &["--profile", ""]);
+    let state = read_json(&state_path);
+    assert_eq!(state["targets"]["claude"]["profiles"], json!(["a"]));
+    assert_eq!(state["targets"]["codex"]["profiles"], json!(["b", "c"]));
+    assert_eq!(state["targets"]["cursor"]["profiles"], json!([]));
+    assert_eq!(state["bundle"], bundle.display().to_string());
+    assert!(read_json(&state_path)["targets"].get("gemini").is_none());
+}
+
+#[test]
+fn a_bundle_that_is_not_a_directory_is_refused() {
+    let s = Scratch::new();
+    let file = s.path("file");
+    std::fs::write(&file, "").unwrap();
+    let missing = s.path("missing").display().to_string();
+    for (bundle, reason) in [
+        (file.display().to_string(), "not a directory"),
+        (missing, "No such file"),
+    ] {
+        let out = init(&s, "claude", "user", &["--bundle", &bundle]);
+        assert_eq!(out.status.code(), Some(1));
+        let line = stderr_line(&out);
+        assert!(line.contains(&bundle) && line.contains(reason), "{line}");
+        assert!(!s.home().join("state.json").exists());
+        assert!(!s.path("home/.claude").exists());
+    }
+}
+
+#[test]
+fn a_linked_settings_file_is_replaced_through_its_link_keeping_its_mode() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let s = Scratch::new();
+    let real = s.path("dotfiles/claude-settings.json");
+    std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+    std::fs::write(&real, r#"{"model": "x"}"#).unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let inode = std::fs::metadata(&real).unwrap().ino();
+    let link = s.path("home/.claude/settings.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+
+    let out = init_ok(&s, "claude", "user", &[]);
+    assert_eq!(out[0], format!("wrote {}", link.display()));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let meta = std::fs::metadata(&real).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o640);
+    // Replaced by a rename (a new inode), with no temporary file left behind.
+    assert_ne!(meta.ino(), inode);
+    assert_eq!(walk(&s.path("dotfiles")), std::slice::from_ref(&real));
+    assert_eq!(read_json(&real)["model"], "x");
+    assert!(read_json(&real)["hooks"]["PreToolUse"].is_array());
+}
