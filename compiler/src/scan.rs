@@ -88,33 +88,19 @@ fn scan_disk(dir: &Path, dir_index: usize) -> Scanned {
                 .push((file, "a directory, not a rule file".into()));
             continue;
         }
-        let runner = runner_for(&name, stamp.is_executable());
-        if matches!(runner, Ok(Runner::Direct) | Err(_)) {
-            // Whether it runs depends on its mode, which the directory's
-            // mtime does not follow.
+        if name.kind == RuleKind::Filter || !matches!(name.ext.as_str(), "sh" | "bash" | "py") {
+            // A filter's text, or whether a file runs at all (its mode), is
+            // something the directory's mtime does not follow.
             scanned.stamps.push((path.clone(), stamp));
         }
-        let runner = match runner {
-            Ok(runner) => runner,
+        let read = || std::fs::read_to_string(&path).map_err(|e| format!("cannot read: {e}"));
+        let (runner, filter) = match compile_rule(&name, stamp.is_executable(), read) {
+            Ok(parts) => parts,
             Err(reason) => {
                 scanned.invalid.push((file, reason));
                 continue;
             }
         };
-        let mut filter = None;
-        if name.kind == RuleKind::Filter {
-            scanned.stamps.push((path.clone(), Stamp::of(&path)));
-            let compiled = std::fs::read_to_string(&path)
-                .map_err(|e| format!("cannot read: {e}"))
-                .and_then(|text| filter::compile(&text));
-            match compiled {
-                Ok(compiled) => filter = Some(compiled),
-                Err(reason) => {
-                    scanned.invalid.push((file, reason));
-                    continue;
-                }
-            }
-        }
         scanned.rules.push(ScannedRule {
             file,
             file_name,
@@ -140,18 +126,9 @@ fn scan_package(rel: &str, dir_index: usize, root: &Path) -> Scanned {
             }
             FileClass::Rule(name) => name,
         };
-        let compiled = runner_for(&name, executable).and_then(|runner| {
-            let filter = match name.kind {
-                RuleKind::Filter => std::str::from_utf8(contents)
-                    .map_err(|_| "not UTF-8".to_string())
-                    .and_then(filter::compile)
-                    .map(Some)?,
-                RuleKind::Condition => None,
-            };
-            Ok((runner, filter))
-        });
-        let (runner, filter) = match compiled {
-            Ok(compiled) => compiled,
+        let read = || String::from_utf8(contents.to_vec()).map_err(|_| "not UTF-8".to_string());
+        let (runner, filter) = match compile_rule(&name, executable, read) {
+            Ok(parts) => parts,
             Err(reason) => {
                 scanned.invalid.push((shown, reason));
                 continue;
@@ -177,6 +154,21 @@ fn scan_package(rel: &str, dir_index: usize, root: &Path) -> Scanned {
         });
     }
     scanned
+}
+
+/// The runner of a rule file and, for a filter, its compiled form; `read`
+/// gives the file's text when it is needed.
+fn compile_rule(
+    name: &RuleName,
+    executable: bool,
+    read: impl FnOnce() -> Result<String, String>,
+) -> Result<(Runner, Option<FilterData>), String> {
+    let runner = runner_for(name, executable)?;
+    let filter = match name.kind {
+        RuleKind::Filter => Some(filter::compile(&read()?)?),
+        RuleKind::Condition => None,
+    };
+    Ok((runner, filter))
 }
 
 /// `.sh`/`.bash` run with bash, `.py` with python3, filters in process, any
