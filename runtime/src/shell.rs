@@ -710,16 +710,24 @@ impl<'a> Scanner<'a> {
                         return;
                     }
                 }
-                b'\\' => self.pos = (self.pos + 2).min(self.end),
-                b'\'' => self.single_quoted(),
-                b'"' => {
-                    self.pos += 1;
-                    self.guarded(b"\"", Self::double_quoted);
-                }
-                b'`' => self.backticks(),
-                b'$' => self.dollar(false),
-                _ => self.pos += 1,
+                _ => self.word_piece(false),
             }
+        }
+    }
+
+    /// Steps over one piece of a word at the cursor: an escape, a quoted
+    /// string, a substitution, or a plain byte.
+    fn word_piece(&mut self, in_double_quotes: bool) {
+        match self.byte(self.pos) {
+            b'\\' => self.pos = (self.pos + 2).min(self.end),
+            b'\'' if !in_double_quotes => self.single_quoted(),
+            b'"' => {
+                self.pos += 1;
+                self.guarded(b"\"", Self::double_quoted);
+            }
+            b'`' => self.backticks(),
+            b'$' => self.dollar(in_double_quotes),
+            _ => self.pos += 1,
         }
     }
 
@@ -817,15 +825,7 @@ impl<'a> Scanner<'a> {
                     self.pos += 1;
                     return;
                 }
-                b'\\' => self.pos = (self.pos + 2).min(self.end),
-                b'\'' if !in_double_quotes => self.single_quoted(),
-                b'"' => {
-                    self.pos += 1;
-                    self.guarded(b"\"", Self::double_quoted);
-                }
-                b'`' => self.backticks(),
-                b'$' => self.dollar(in_double_quotes),
-                _ => self.pos += 1,
+                _ => self.word_piece(in_double_quotes),
             }
         }
     }
@@ -851,15 +851,7 @@ impl<'a> Scanner<'a> {
                     };
                     return;
                 }
-                b'\\' => self.pos = (self.pos + 2).min(self.end),
-                b'\'' => self.single_quoted(),
-                b'"' => {
-                    self.pos += 1;
-                    self.guarded(b"\"", Self::double_quoted);
-                }
-                b'`' => self.backticks(),
-                b'$' => self.dollar(false),
-                _ => self.pos += 1,
+                _ => self.word_piece(false),
             }
         }
     }
