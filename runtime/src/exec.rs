@@ -19,6 +19,8 @@ use crate::rule::Runner;
 
 /// Largest stdout or stderr kept from one condition; the rest is read and dropped.
 const OUTPUT_CAP: usize = 16 << 20;
+/// How often a script whose output is still open is checked for having exited.
+const EXIT_CHECK: Duration = Duration::from_millis(20);
 
 /// One script to run.
 #[derive(Clone, Debug)]
@@ -208,24 +210,37 @@ fn run_one(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Execution {
         pending += 1;
     }
     let mut outputs = [Vec::new(), Vec::new()];
-    let mut timed_out = false;
+    let mut finish = None;
     while pending > 0 {
-        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left.min(EXIT_CHECK)) {
             Ok((which, bytes)) => {
                 outputs[which] = bytes;
                 pending -= 1;
             }
-            Err(_) => {
-                timed_out = true;
+            Err(_) if left.is_zero() => {
+                kill_group(&child);
+                finish = Some(Finish::TimedOut);
                 break;
             }
+            // The script may have exited while something it started in the
+            // background still holds its output open: that is its answer.
+            Err(_) => match child.try_wait() {
+                Ok(Some(status)) => {
+                    finish = Some(finish_of(status));
+                    break;
+                }
+                Ok(None) => {}
+                Err(err) => {
+                    finish = Some(Finish::NotStarted(err.to_string()));
+                    break;
+                }
+            },
         }
     }
-    let finish = if timed_out {
-        kill_group(&child);
-        Finish::TimedOut
-    } else {
-        wait_until(&mut child, deadline)
+    let finish = match finish {
+        Some(finish) => finish,
+        None => wait_until(&mut child, deadline),
     };
     // Whatever the script left behind in its group goes with it.
     kill_group(&child);
@@ -277,13 +292,7 @@ fn read_in_background(
 fn wait_until(child: &mut Child, deadline: Instant) -> Finish {
     loop {
         match child.try_wait() {
-            Ok(Some(status)) => {
-                return match (status.code(), status.signal()) {
-                    (Some(code), _) => Finish::Exited(code),
-                    (None, Some(signal)) => Finish::Signaled(signal),
-                    (None, None) => Finish::Exited(-1),
-                }
-            }
+            Ok(Some(status)) => return finish_of(status),
             Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(1)),
             Ok(None) => {
                 kill_group(child);
@@ -291,6 +300,14 @@ fn wait_until(child: &mut Child, deadline: Instant) -> Finish {
             }
             Err(err) => return Finish::NotStarted(err.to_string()),
         }
+    }
+}
+
+fn finish_of(status: std::process::ExitStatus) -> Finish {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => Finish::Exited(code),
+        (None, Some(signal)) => Finish::Signaled(signal),
+        (None, None) => Finish::Exited(-1),
     }
 }
 
@@ -344,6 +361,22 @@ mod tests {
         assert_eq!(runs[1].finish, Finish::Exited(2));
         assert_eq!(String::from_utf8_lossy(&runs[1].stderr), "oops\n");
         assert_eq!(runs[2].finish, Finish::Exited(7));
+    }
+
+    #[test]
+    fn a_background_child_holding_stdout_does_not_hide_the_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let job = script(dir.path(), "bg.sh", "echo answer; sleep 30 & exit 0");
+        let stdin = Stdin::new(b"{}").unwrap();
+        let started = Instant::now();
+        let run = &run_all(&[job], &config(10_000), &stdin)[0];
+        assert_eq!(run.finish, Finish::Exited(0));
+        assert_eq!(String::from_utf8_lossy(&run.stdout), "answer\n");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     #[test]

@@ -92,9 +92,9 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     }
     merged.log.extend(ran.notes);
     let decision = merged.decision.map(|d| d.as_str());
-    let log_lines = merged.log.clone();
+
     let tool = payload.call(target).tool.name;
-    let reply = harness::reply(target, &payload, &tool, merged);
+    let reply = harness::reply(target, &payload, &tool, &mut merged);
     print!("{}", reply.stdout);
     let fired: Vec<&str> = ran.fired.iter().map(String::as_str).collect();
     log(
@@ -103,7 +103,7 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
         Some(&payload),
         &fired,
         decision,
-        &log_lines,
+        &merged.log,
         started,
     );
     Ok(reply.exit)

@@ -45,6 +45,8 @@ pub struct Capabilities {
     pub ask: bool,
     /// A rewrite without `allow` (Codex takes `updatedInput` only with allow).
     pub rewrite_without_allow: bool,
+    /// Context for the agent after a tool ran.
+    pub post_context: bool,
     /// Replacing the output of a non-MCP tool on post.
     pub post_output: bool,
     /// Blocking on post.
@@ -57,6 +59,7 @@ pub fn capabilities(target: Target, shape: Shape) -> Capabilities {
         pre_context: true,
         ask: true,
         rewrite_without_allow: true,
+        post_context: true,
         post_output: true,
         post_block: true,
     };
@@ -79,6 +82,7 @@ pub fn capabilities(target: Target, shape: Shape) -> Capabilities {
         },
         (Target::Cursor, _) => Capabilities {
             pre_context: false,
+            post_context: false,
             ask: false,
             post_output: false,
             post_block: false,
@@ -88,18 +92,20 @@ pub fn capabilities(target: Target, shape: Shape) -> Capabilities {
 }
 
 /// Shapes `answer` for the harness that sent `payload`; `tool` is the
-/// normalized tool name.
-pub fn reply(target: Target, payload: &Payload, tool: &str, mut answer: Answer) -> Reply {
-    degrade(target, payload, tool, &mut answer);
+/// normalized tool name. What the harness cannot carry is dropped from
+/// `answer`, with a line in its log saying so.
+pub fn reply(target: Target, payload: &Payload, tool: &str, answer: &mut Answer) -> Reply {
+    degrade(target, payload, tool, answer);
+    let answer = &*answer;
     if answer.is_empty() {
         return Reply::default();
     }
     match (target, payload.shape) {
-        (Target::Copilot, Shape::CopilotCamel) => copilot::reply(payload, &answer),
-        (Target::Gemini, _) => gemini::reply(payload, &answer),
-        (Target::Cursor, _) => cursor::reply(payload, tool, &answer),
+        (Target::Copilot, Shape::CopilotCamel) => copilot::reply(payload, answer),
+        (Target::Gemini, _) => gemini::reply(payload, answer),
+        (Target::Cursor, _) => cursor::reply(payload, tool, answer),
         (Target::Claude | Target::Codex | Target::Copilot, _) => {
-            claude::reply(target, payload, tool, &answer)
+            claude::reply(target, payload, tool, answer)
         }
     }
 }
@@ -125,13 +131,6 @@ fn degrade(target: Target, payload: &Payload, tool: &str, answer: &mut Answer) {
             ));
         }
     }
-    if payload.step == Step::Pre && !caps.pre_context && !answer.contexts.is_empty() {
-        let dropped = std::mem::take(&mut answer.contexts);
-        answer.log.push(format!(
-            "{target} has no context channel before a tool runs; dropped: {}",
-            dropped.join(" | ")
-        ));
-    }
     let mcp = tool.starts_with("mcp__") || tool == "mcp";
     if answer.tool_output.is_some() && !caps.post_output && !mcp {
         answer.tool_output = None;
@@ -144,12 +143,25 @@ fn degrade(target: Target, payload: &Payload, tool: &str, answer: &mut Answer) {
             answer.block = Some(block);
         } else {
             answer.log.push(format!(
-                "{target} cannot block after a tool ran; the reason became context"
+                "{target} cannot block after a tool ran; the reason becomes context"
             ));
             answer
                 .contexts
                 .push(format!("hookdex: blocked after the tool ran: {block}"));
         }
+    }
+    let has_context = if payload.step == Step::Pre {
+        caps.pre_context
+    } else {
+        caps.post_context
+    };
+    if !has_context && !answer.contexts.is_empty() {
+        let dropped = std::mem::take(&mut answer.contexts);
+        answer.log.push(format!(
+            "{target} has no context channel at {}; dropped: {}",
+            payload.step.as_str(),
+            dropped.join(" | ")
+        ));
     }
 }
 

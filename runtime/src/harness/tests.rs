@@ -34,7 +34,8 @@ fn pre(target: Target) -> Payload {
 }
 
 fn rendered(target: Target, payload: &Payload, answer: Answer) -> Value {
-    let reply = reply(target, payload, "bash", answer);
+    let mut answer = answer;
+    let reply = reply(target, payload, "bash", &mut answer);
     assert_eq!(reply.exit, 0);
     if reply.stdout.is_empty() {
         Value::Null
