@@ -31,10 +31,11 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     if std::io::stdin().read_to_end(&mut bytes).is_err() {
         return Ok(0);
     }
-    let home = View::from_env(target, Path::new("/")).home;
     let payload = match Payload::parse(&bytes, event) {
         Ok(payload) => payload,
         Err(reason) => {
+            let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+            let home = View::from_env(target, &cwd).home;
             let notes = [format!("payload ignored: {reason}")];
             log(&home, target, None, &[], None, &notes, started);
             return Ok(0);
@@ -48,6 +49,7 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("/"));
     let view = View::from_env(target, &cwd);
+    let home = view.home.clone();
     let calls = payload.calls();
     let (file, hits) = match fired_rules(&view, &calls, target) {
         Ok(found) => found,
@@ -68,6 +70,9 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
         run_call(&index, target, call, ids, &config, &mut ran);
     }
     if ran.fired.is_empty() {
+        if ran.notes.is_empty() {
+            return Ok(0);
+        }
         log(
             &home,
             target,
