@@ -496,6 +496,16 @@ fn degradations_are_noted_in_the_hook_log() {
     hook(&s, "codex", &pre_bash(&s, "codex", "make deploy"));
     let notes = last_notes(&s, "codex");
     assert!(notes.contains("ask turned into deny"), "{notes}");
+    let logged = hook_log(&s);
+    let codex = logged
+        .iter()
+        .rev()
+        .find(|e| e["target"] == "codex")
+        .unwrap();
+    assert_eq!(
+        codex["decision"], "deny",
+        "the log records the decision sent: {codex}"
+    );
     // Cursor: a post block cannot block.
     let mut payload = fixture(&s, "cursor-post-bash");
     set_command(&mut payload, "make all");

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use hookdex_runtime::answer::{self, Answer};
+use hookdex_runtime::call::Call;
 use hookdex_runtime::exec::{self, ExecConfig, Job, Stdin};
 use hookdex_runtime::harness;
 use hookdex_runtime::index::{Index, IndexFile, Lookup, Rule};
@@ -50,8 +51,15 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
         .unwrap_or_else(|| PathBuf::from("/"));
     let view = View::from_env(target, &cwd);
     let home = view.home.clone();
-    let calls = payload.calls();
-    let (file, hits) = match fired_rules(&view, &calls, target) {
+    let calls: Vec<(Payload, Call)> = payload
+        .calls()
+        .into_iter()
+        .map(|p| {
+            let call = p.call(target);
+            (p, call)
+        })
+        .collect();
+    let (file, hits) = match fired_rules(&view, &calls) {
         Ok(found) => found,
         Err(reason) => {
             log(&home, target, Some(&payload), &[], None, &[reason], started);
@@ -66,8 +74,8 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     };
     let config = ExecConfig::from_env(cwd);
     let mut ran = Ran::default();
-    for (call, ids) in calls.iter().zip(&hits) {
-        run_call(&index, target, call, ids, &config, &mut ran);
+    for ((single, call), ids) in calls.iter().zip(&hits) {
+        run_call(&index, target, single, call, ids, &config, &mut ran);
     }
     if ran.fired.is_empty() {
         if ran.notes.is_empty() {
@@ -96,11 +104,10 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
         );
     }
     merged.log.extend(ran.notes);
-    let decision = merged.decision.map(|d| d.as_str());
-
-    let tool = payload.call(target).tool.name;
-    let reply = harness::reply(target, &payload, &tool, &mut merged);
+    let tool = &calls[0].1.tool.name;
+    let reply = harness::reply(target, &payload, tool, &mut merged);
     print!("{}", reply.stdout);
+    let decision = merged.decision.map(|d| d.as_str());
     let fired: Vec<&str> = ran.fired.iter().map(String::as_str).collect();
     log(
         &home,
@@ -131,11 +138,11 @@ fn run_call(
     index: &Index<'_>,
     target: Target,
     payload: &Payload,
+    call: &Call,
     ids: &[u32],
     config: &ExecConfig,
     ran: &mut Ran,
 ) {
-    let call = payload.call(target);
     let enabled = conditions_enabled();
     let mut runnable = Vec::new();
     for rule in ids.iter().filter_map(|&id| index.rule(id).ok()) {
@@ -157,7 +164,7 @@ fn run_call(
     if runnable.is_empty() {
         return;
     }
-    let stdin = match Stdin::new(payload.normalized(&call).to_string().as_bytes()) {
+    let stdin = match Stdin::new(payload.normalized(call).to_string().as_bytes()) {
         Ok(stdin) => stdin,
         Err(err) => {
             ran.notes
@@ -198,15 +205,13 @@ fn run_call(
 /// index turns out to be damaged where a lookup reads it.
 fn fired_rules(
     view: &View,
-    calls: &[Payload],
-    target: Target,
+    calls: &[(Payload, Call)],
 ) -> Result<(IndexFile, Vec<Vec<u32>>), String> {
-    let queries: Vec<_> = calls.iter().map(|c| c.call(target)).collect();
     let lookup = |index: &Index<'_>| -> Result<Vec<Vec<u32>>, hookdex_runtime::Error> {
         let trust = index.meta()?.trust();
-        queries
+        calls
             .iter()
-            .map(|call| {
+            .map(|(_, call)| {
                 let found: Lookup<'_> = index.lookup(&call.query(), &trust)?;
                 Ok(found.hits.iter().map(|h| h.rule).collect())
             })
