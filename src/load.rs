@@ -3,7 +3,7 @@
 //! one atomically. This is the one place the runtime's read path meets the
 //! compiler.
 
-use hookdex_runtime::index::{Freshness, IndexFile};
+use hookdex_runtime::index::{Freshness, Index, IndexFile};
 use hookdex_runtime::view::View;
 
 /// How the index in hand came to be.
@@ -68,26 +68,63 @@ pub fn load(
     let path = view.index_path();
     let why = match IndexFile::open(&path) {
         Err(err) => err.to_string(),
-        Ok(file) => match check(&file, verify) {
-            Ok(Freshness::Fresh { checked }) => return Ok((file, IndexState::Fresh { checked })),
-            Ok(Freshness::Stale { path, was, now }) => format!(
-                "{} changed: {} -> {}",
-                path.display(),
-                was.describe(),
-                now.describe()
-            ),
+        Ok(file) => match file.index().and_then(|index| check(&index, verify)) {
+            Ok(Ok(checked)) => return Ok((file, IndexState::Fresh { checked })),
+            Ok(Err(stale)) => stale,
             Err(err) => err.to_string(),
         },
     };
     recompile(view, why)
 }
 
-fn check(file: &IndexFile, verify: Verify) -> Result<Freshness, hookdex_runtime::Error> {
-    let index = file.index()?;
+/// Runs `read` on the index for `view`, parsing it once: from disk when
+/// fresh, else freshly compiled. When `read` finds the file on disk damaged
+/// where it reads (lazy verification), the index is recompiled and `read`
+/// runs again on the new one.
+///
+/// # Errors
+///
+/// A one-line reason when compiling fails or the fresh index cannot be read.
+pub fn with_index<T>(
+    view: &View,
+    verify: Verify,
+    read: impl Fn(&Index<'_>) -> Result<T, hookdex_runtime::Error>,
+) -> Result<T, String> {
+    let path = view.index_path();
+    let why = match IndexFile::open(&path) {
+        Err(err) => err.to_string(),
+        Ok(file) => match file.index() {
+            Err(err) => err.to_string(),
+            Ok(index) => match check(&index, verify).map(|fresh| fresh.map(|_| read(&index))) {
+                Ok(Ok(Ok(answer))) => return Ok(answer),
+                Ok(Ok(Err(err))) | Err(err) => err.to_string(),
+                Ok(Err(stale)) => stale,
+            },
+        },
+    };
+    let (file, _) = recompile(view, why).map_err(|e| format!("index: {e}"))?;
+    let index = file.index().map_err(|e| e.to_string())?;
+    read(&index).map_err(|e| e.to_string())
+}
+
+/// Verifies `index` as asked and stats its recorded paths: `Ok(paths
+/// checked)` when fresh, `Err(what changed)` when stale.
+fn check(
+    index: &Index<'_>,
+    verify: Verify,
+) -> Result<Result<usize, String>, hookdex_runtime::Error> {
     if verify == Verify::Full {
         index.verify_all()?;
     }
-    index.freshness()
+    Ok(match index.freshness()? {
+        Freshness::Fresh { checked } => Ok(checked),
+        Freshness::Stale { path, was, now } => Err(format!(
+            "{} changed: {} -> {}",
+            path.display(),
+            was.describe(),
+            now.describe()
+        )),
+    })
 }
 
 /// Compiles `view` in process and writes the index atomically; `why` says

@@ -14,10 +14,10 @@ use hookdex_runtime::answer::{self, Answer};
 use hookdex_runtime::call::Call;
 use hookdex_runtime::exec::{self, ExecConfig, Job, Stdin};
 use hookdex_runtime::harness;
-use hookdex_runtime::index::{Index, IndexFile, Lookup, Rule};
+use hookdex_runtime::index::Lookup;
 use hookdex_runtime::outcome::{self, Outcome};
 use hookdex_runtime::payload::Payload;
-use hookdex_runtime::rule::{LayerKind, RuleKind};
+use hookdex_runtime::rule::{LayerKind, RuleKind, Runner};
 use hookdex_runtime::tool::Target;
 use hookdex_runtime::view::View;
 use serde_json::json;
@@ -59,7 +59,7 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
             (p, call)
         })
         .collect();
-    let (file, hits) = match fired_rules(&view, &calls) {
+    let hits = match fired_rules(&view, &calls) {
         Ok(found) => found,
         Err(reason) => {
             log(&home, target, Some(&payload), &[], None, &[reason], started);
@@ -69,13 +69,10 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     if hits.iter().all(Vec::is_empty) {
         return Ok(0);
     }
-    let Ok(index) = file.index() else {
-        return Ok(0);
-    };
     let config = ExecConfig::from_env(cwd);
     let mut ran = Ran::default();
-    for ((single, call), ids) in calls.iter().zip(&hits) {
-        run_call(&index, target, single, call, ids, &config, &mut ran);
+    for ((single, call), fired) in calls.iter().zip(&hits) {
+        run_call(target, single, call, fired, &config, &mut ran);
     }
     if ran.fired.is_empty() {
         if ran.notes.is_empty() {
@@ -132,34 +129,42 @@ struct Ran {
     notes: Vec<String>,
 }
 
-/// Runs the conditions `ids` for one call: `.async` ones detached first,
-/// then the others in parallel.
+/// A rule that fires, copied out of the index so it can run after the
+/// mapping is released.
+struct Fired {
+    file: PathBuf,
+    file_name: String,
+    runner: Runner,
+    is_async: bool,
+    kind: RuleKind,
+    layer_kind: LayerKind,
+    layer_label: String,
+}
+
+/// Runs the conditions that fire for one call: `.async` ones detached
+/// first, then the others in parallel.
 fn run_call(
-    index: &Index<'_>,
     target: Target,
     payload: &Payload,
     call: &Call,
-    ids: &[u32],
+    fired: &[Fired],
     config: &ExecConfig,
     ran: &mut Ran,
 ) {
     let enabled = conditions_enabled();
     let mut runnable = Vec::new();
-    for rule in ids.iter().filter_map(|&id| index.rule(id).ok()) {
-        let layer = index.layer(usize::from(rule.layer)).ok();
-        let managed = layer.as_ref().is_some_and(|l| l.kind == LayerKind::Managed);
-        if !enabled && !managed {
+    for rule in fired {
+        if !enabled && rule.layer_kind != LayerKind::Managed {
             continue;
         }
         if rule.kind == RuleKind::Filter {
             ran.notes.push(format!(
                 "{}: filters do not run in the hook yet",
-                rule.file_name()
+                rule.file_name
             ));
             continue;
         }
-        let source = layer.map_or_else(String::new, |l| l.label.to_string());
-        runnable.push((rule, source));
+        runnable.push(rule);
     }
     if runnable.is_empty() {
         return;
@@ -172,65 +177,68 @@ fn run_call(
             return;
         }
     };
-    let job = |rule: &Rule<'_>, source: &str| Job {
-        file: PathBuf::from(rule.file),
+    let job = |rule: &Fired| Job {
+        file: rule.file.clone(),
         runner: rule.runner,
-        env: script_env(target, payload, &call.tool.name, rule.file_name(), source),
+        env: script_env(
+            target,
+            payload,
+            &call.tool.name,
+            &rule.file_name,
+            &rule.layer_label,
+        ),
     };
-    for (rule, source) in runnable.iter().filter(|(r, _)| r.is_async) {
-        ran.fired.push(rule.file_name().to_string());
-        if let Err(err) = exec::spawn_detached(&job(rule, source), config, &stdin) {
+    for rule in runnable.iter().filter(|r| r.is_async) {
+        ran.fired.push(rule.file_name.clone());
+        if let Err(err) = exec::spawn_detached(&job(rule), config, &stdin) {
             ran.notes.push(format!(
                 "{}: async condition not started: {err}",
-                rule.file_name()
+                rule.file_name
             ));
         }
     }
-    let sync: Vec<&(Rule<'_>, String)> = runnable.iter().filter(|(r, _)| !r.is_async).collect();
-    let jobs: Vec<Job> = sync
-        .iter()
-        .map(|(rule, source)| job(rule, source))
-        .collect();
+    let sync: Vec<&Fired> = runnable.into_iter().filter(|r| !r.is_async).collect();
+    let jobs: Vec<Job> = sync.iter().map(|rule| job(rule)).collect();
     let executions = exec::run_all(&jobs, config, &stdin);
-    for ((rule, _), run) in sync.iter().zip(&executions) {
-        ran.fired.push(rule.file_name().to_string());
+    for (rule, run) in sync.iter().zip(&executions) {
+        ran.fired.push(rule.file_name.clone());
         ran.outcomes.push((
-            rule.file_name().to_string(),
+            rule.file_name.clone(),
             outcome::interpret(payload.step, run),
         ));
     }
 }
 
-/// The ids of the rules that fire for each call, recompiling once if the
-/// index turns out to be damaged where a lookup reads it.
-fn fired_rules(
-    view: &View,
-    calls: &[(Payload, Call)],
-) -> Result<(IndexFile, Vec<Vec<u32>>), String> {
-    let lookup = |index: &Index<'_>| -> Result<Vec<Vec<u32>>, hookdex_runtime::Error> {
+/// The rules that fire for each call, read from the index in one pass
+/// (recompiled once if the lookup finds it damaged).
+fn fired_rules(view: &View, calls: &[(Payload, Call)]) -> Result<Vec<Vec<Fired>>, String> {
+    load::with_index(view, Verify::Lazy, |index| {
         let trust = index.meta()?.trust();
         calls
             .iter()
             .map(|(_, call)| {
                 let found: Lookup<'_> = index.lookup(&call.query(), &trust)?;
-                Ok(found.hits.iter().map(|h| h.rule).collect())
+                found
+                    .hits
+                    .iter()
+                    .map(|hit| {
+                        let rule = index.rule(hit.rule)?;
+                        let layer = index.layer(usize::from(rule.layer))?;
+                        Ok(Fired {
+                            file: PathBuf::from(rule.file),
+                            file_name: rule.file_name().to_string(),
+                            runner: rule.runner,
+                            is_async: rule.is_async,
+                            kind: rule.kind,
+                            layer_kind: layer.kind,
+                            layer_label: layer.label.to_string(),
+                        })
+                    })
+                    .collect()
             })
             .collect()
-    };
-    let (file, _) = load::load(view, Verify::Lazy).map_err(|e| format!("index: {e}"))?;
-    let first = file.index().and_then(|index| lookup(&index));
-    match first {
-        Ok(ids) => Ok((file, ids)),
-        Err(err) => {
-            let (file, _) =
-                load::recompile(view, err.to_string()).map_err(|e| format!("index: {e}"))?;
-            let ids = file
-                .index()
-                .and_then(|index| lookup(&index))
-                .map_err(|e| format!("index: {e}"))?;
-            Ok((file, ids))
-        }
-    }
+    })
+    .map_err(|e| format!("index: {e}"))
 }
 
 /// `CONDITIONS_ENABLED=false` (or `0`, `no`, `off`) turns every layer but
