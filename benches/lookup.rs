@@ -5,12 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use hookdex_compiler::View;
+use hookdex_index::{IndexFile, Query};
+use hookdex_model::{Step, Target, ToolName, Trust};
 use hookdex_runtime::call::Call;
-use hookdex_runtime::index::{IndexFile, Query};
-use hookdex_runtime::rule::Step;
-use hookdex_runtime::tool::Target;
-use hookdex_runtime::trust::Trust;
-use hookdex_runtime::view::View;
+use hookdex_runtime::lookup;
 use serde_json::json;
 
 /// A scratch tree with `n` rules in the runtime layer, a realistic mix:
@@ -51,7 +50,7 @@ fn view_of(root: &Path) -> View {
 }
 
 fn compile_to_disk(view: &View) -> PathBuf {
-    let compiled = hookdex_compiler::compile(view).unwrap();
+    let compiled = hookdex_compiler::compile(view);
     let path = view.index_path();
     IndexFile::write_atomic(&path, &compiled.bytes).unwrap();
     path
@@ -67,26 +66,30 @@ fn lookup(c: &mut Criterion) {
         let index = file.index().unwrap();
         let trust = Trust::NoOrigin;
         let programs = vec!["cd".to_string(), "git".to_string(), "cli10".to_string()];
+        let bash = ToolName::new("bash");
         let query = Query {
             step: Step::Pre,
-            name: "bash",
+            tool: &bash,
             programs: &programs,
         };
         group.bench_with_input(BenchmarkId::new("bash", n), &n, |b, _| {
-            b.iter(|| index.lookup(&query, &trust).unwrap())
+            b.iter(|| lookup::fires(&index, &query, &trust, true).unwrap())
         });
+        let mcp_tool = ToolName::new("mcp__srvp7__tool");
         let mcp = Query {
             step: Step::Pre,
-            name: "mcp__srvp7__tool",
+            tool: &mcp_tool,
             programs: &[],
         };
         group.bench_with_input(BenchmarkId::new("mcp", n), &n, |b, _| {
-            b.iter(|| index.lookup(&mcp, &trust).unwrap())
+            b.iter(|| lookup::fires(&index, &mcp, &trust, true).unwrap())
         });
         group.bench_with_input(BenchmarkId::new("call+bash", n), &n, |b, _| {
             b.iter(|| {
                 let call = Call::new(Target::Claude, Step::Pre, "Bash", &input);
-                index.lookup(&call.query(), &trust).unwrap().hits.len()
+                lookup::fires(&index, &call.query(), &trust, true)
+                    .unwrap()
+                    .len()
             })
         });
         group.bench_with_input(BenchmarkId::new("open+fresh+bash", n), &n, |b, _| {
@@ -94,7 +97,7 @@ fn lookup(c: &mut Criterion) {
                 let file = IndexFile::open(&path).unwrap();
                 let index = file.index().unwrap();
                 index.freshness().unwrap();
-                index.lookup(&query, &trust).unwrap().hits.len()
+                lookup::fires(&index, &query, &trust, true).unwrap().len()
             })
         });
     }
@@ -106,7 +109,7 @@ fn compile(c: &mut Criterion) {
     group.sample_size(10);
     let (_dir, view) = tree(10_000);
     group.bench_function("10000_files", |b| {
-        b.iter(|| hookdex_compiler::compile(&view).unwrap().bytes.len())
+        b.iter(|| hookdex_compiler::compile(&view).bytes.len())
     });
     group.finish();
 }

@@ -1,5 +1,6 @@
 //! Embeds the package layer (`rules/` at the workspace root) into the compiler
-//! as a table of (relative path, bytes, executable) entries.
+//! as a table of (relative path, bytes, executable) entries, with an xxh3 of
+//! all of it, so an index compiled from other package rules is not fresh.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -15,10 +16,24 @@ fn main() {
         "/// Files of the package layer: (path under `rules/`, contents, executable).\n",
     );
     out.push_str("pub static PACKAGE_FILES: &[(&str, &[u8], bool)] = &[\n");
-    for (rel, abs, exec) in files {
+    for (rel, abs, exec) in &files {
         writeln!(out, "    ({rel:?}, include_bytes!({abs:?}), {exec}),").unwrap();
     }
     out.push_str("];\n");
+    let mut digest = Vec::new();
+    for (rel, abs, exec) in &files {
+        let bytes = std::fs::read(abs).unwrap();
+        for part in [rel.as_bytes(), &bytes, &[u8::from(*exec)]] {
+            digest.extend_from_slice(&(part.len() as u64).to_le_bytes());
+            digest.extend_from_slice(part);
+        }
+    }
+    writeln!(
+        out,
+        "/// xxh3 of every package file's path, bytes and mode.\npub const PACKAGE_HASH: u64 = {:#018x};",
+        xxhash_rust::xxh3::xxh3_64(&digest)
+    )
+    .unwrap();
     let dest = PathBuf::from(std::env::var_os("OUT_DIR").unwrap()).join("package_files.rs");
     std::fs::write(dest, out).unwrap();
 }

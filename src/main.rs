@@ -1,5 +1,6 @@
-//! The `hookdex` command: argument parsing and dispatch. Each subcommand
-//! lives in `cmd/`; the work is done by the compiler and runtime crates.
+//! The `hookdex` command: argument parsing, dispatch, exit codes and
+//! printing. Each subcommand lives in `cmd/` and calls one library function
+//! that returns data; the work is done by the compiler and runtime crates.
 //!
 //! The binary defines the C `main` itself (`no_main`): std's runtime set-up
 //! probes the main thread's stack through `/proc/self/maps` and costs about
@@ -12,14 +13,12 @@
 #![cfg_attr(test, allow(dead_code, unused_imports))]
 
 mod cmd;
-mod load;
 
 use std::ffi::{c_char, c_int};
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use hookdex_runtime::rule::Step;
-use hookdex_runtime::tool::Target;
+use hookdex_model::{Step, Target};
 
 /// Rules compiler and hook runtime for AI coding agents.
 #[derive(Parser)]
@@ -126,7 +125,7 @@ enum Command {
 }
 
 fn parse_target(s: &str) -> Result<Target, String> {
-    s.parse().map_err(|e: hookdex_runtime::Error| e.to_string())
+    s.parse().map_err(|e: hookdex_model::Error| e.to_string())
 }
 
 fn parse_json_object(s: &str) -> Result<serde_json::Value, String> {
@@ -138,10 +137,7 @@ fn parse_json_object(s: &str) -> Result<serde_json::Value, String> {
 }
 
 fn parse_step(s: &str) -> Result<Step, String> {
-    Step::parse(s).ok_or_else(|| {
-        let steps: Vec<_> = Step::ALL.iter().map(|s| s.as_str()).collect();
-        format!("unknown step `{s}`: expected one of {}", steps.join(", "))
-    })
+    s.parse().map_err(|e: hookdex_model::Error| e.to_string())
 }
 
 /// The target when none is given: `HOOKDEX_TARGET`, else claude.

@@ -3,9 +3,19 @@
 //! fully validated with `DFA::from_bytes`, so the runtime may load it
 //! without validation.
 
-use hookdex_runtime::index::GlobSetData;
+use hookdex_index::GlobSetData;
 use regex_automata::dfa::{dense, regex::Regex, StartKind};
 use regex_automata::util::syntax;
+use zerocopy::IntoBytes;
+
+use crate::error::RuleErrorKind;
+
+fn paths_error(reason: String) -> RuleErrorKind {
+    RuleErrorKind::Key {
+        key: "paths".into(),
+        reason,
+    }
+}
 
 /// Largest DFA one glob or one finder may compile to.
 const SIZE_LIMIT: usize = 4 << 20;
@@ -19,8 +29,8 @@ const SET_LIMIT: usize = 256 << 10;
 ///
 /// # Errors
 ///
-/// A reason naming the glob that is invalid or too large on its own.
-pub fn glob_sets(globs: &[String]) -> Result<Vec<GlobSetData>, String> {
+/// A `paths` error naming the glob that is invalid or too large on its own.
+pub fn glob_sets(globs: &[String]) -> Result<Vec<GlobSetData>, RuleErrorKind> {
     if globs.is_empty() {
         return Ok(Vec::new());
     }
@@ -29,7 +39,7 @@ pub fn glob_sets(globs: &[String]) -> Result<Vec<GlobSetData>, String> {
         let compiled = globset::GlobBuilder::new(glob)
             .literal_separator(true)
             .build()
-            .map_err(|e| format!("paths: `{glob}`: {}", e.kind()))?;
+            .map_err(|e| paths_error(format!("`{glob}`: {}", e.kind())))?;
         regexes.push(compiled.regex().to_string());
     }
     if let Ok(dfa) = glob_dfa(&regexes, SET_LIMIT) {
@@ -43,7 +53,7 @@ pub fn glob_sets(globs: &[String]) -> Result<Vec<GlobSetData>, String> {
         .zip(&regexes)
         .map(|(glob, regex)| {
             let dfa = glob_dfa(std::slice::from_ref(regex), SIZE_LIMIT)
-                .map_err(|e| format!("paths: `{glob}` is too large for an automaton: {e}"))?;
+                .map_err(|e| paths_error(format!("`{glob}` is too large for an automaton: {e}")))?;
             Ok(GlobSetData {
                 globs: vec![glob.clone()],
                 dfa,
@@ -72,8 +82,12 @@ fn glob_dfa(regexes: &[String], limit: usize) -> Result<Vec<u8>, String> {
 ///
 /// # Errors
 ///
-/// A reason naming the regex when it does not parse or is too large.
-pub fn finder(regex: &str) -> Result<(Vec<u8>, Vec<u8>), String> {
+/// A `finders` error naming the regex when it does not parse or is too large.
+pub fn finder(regex: &str) -> Result<(Vec<u8>, Vec<u8>), RuleErrorKind> {
+    let fail = |reason: String| RuleErrorKind::Key {
+        key: "finders".into(),
+        reason,
+    };
     let built: Regex = regex_automata::dfa::regex::Builder::new()
         .dense(
             dense::Config::new()
@@ -82,19 +96,20 @@ pub fn finder(regex: &str) -> Result<(Vec<u8>, Vec<u8>), String> {
                 .determinize_size_limit(Some(SIZE_LIMIT)),
         )
         .build(regex)
-        .map_err(|e| format!("finders: regex `{regex}`: {}", one_line(&e.to_string())))?;
-    Ok((serialize(built.forward())?, serialize(built.reverse())?))
+        .map_err(|e| fail(format!("regex `{regex}`: {}", one_line(&e.to_string()))))?;
+    Ok((
+        serialize(built.forward()).map_err(fail)?,
+        serialize(built.reverse()).map_err(fail)?,
+    ))
 }
 
 /// Serializes `dfa` and proves the bytes load with full validation.
 fn serialize(dfa: &dense::DFA<Vec<u32>>) -> Result<Vec<u8>, String> {
     let (bytes, pad) = dfa.to_bytes_native_endian();
     let bytes = bytes[pad..].to_vec();
+    // DFAs load from 4-aligned bytes; a `u32` buffer is.
     let mut aligned = vec![0u32; bytes.len().div_ceil(4)];
-    // SAFETY: `aligned` holds at least `bytes.len()` bytes and u8 has no
-    // alignment or validity requirements.
-    let view =
-        unsafe { std::slice::from_raw_parts_mut(aligned.as_mut_ptr().cast::<u8>(), bytes.len()) };
+    let view = &mut aligned.as_mut_bytes()[..bytes.len()];
     view.copy_from_slice(&bytes);
     dense::DFA::from_bytes(view).map_err(|e| format!("serialized DFA does not validate: {e}"))?;
     Ok(bytes)
@@ -117,13 +132,16 @@ mod tests {
         let sets = glob_sets(&many).unwrap();
         assert!(!sets.is_empty());
         assert_eq!(sets.iter().map(|s| s.globs.len()).sum::<usize>(), 12);
-        assert!(glob_sets(&["a[".into()]).unwrap_err().contains("`a[`"));
+        assert!(glob_sets(&["a[".into()])
+            .unwrap_err()
+            .to_string()
+            .contains("`a[`"));
     }
 
     #[test]
     fn finders_compile_with_unicode_word_boundaries() {
         let (forward, reverse) = finder(r"\bbecause\b").unwrap();
         assert!(!forward.is_empty() && !reverse.is_empty());
-        assert!(finder("(").unwrap_err().contains("regex `(`"));
+        assert!(finder("(").unwrap_err().to_string().contains("regex `(`"));
     }
 }

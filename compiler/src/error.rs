@@ -1,56 +1,119 @@
-//! The compiler's error type. Problems with one rule file are not errors: they
-//! become invalid entries in the index. These are the failures that stop a
-//! compile as a whole.
+//! The compiler's error: [`RuleError`], what is wrong with one rule file.
+//! It never stops a compile (the file becomes an invalid entry with its
+//! reason, and nothing else stops a compile), and it reads like a
+//! compiler's diagnostic: `file:line:col: key: reason`.
 
 use std::fmt;
-use std::path::PathBuf;
 
-/// A compile that could not finish, naming the file or directory involved.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum Error {
-    /// Reading a directory or writing the index failed.
-    Io {
-        /// The path involved.
-        path: PathBuf,
-        /// The underlying error.
-        source: std::io::Error,
-    },
-    /// Building an automaton failed.
-    Automaton {
-        /// The step and patterns involved.
-        what: String,
-        /// The builder's message.
-        message: String,
-    },
-    /// Writing or reading the index through the runtime failed.
-    Index(hookdex_runtime::Error),
+/// A rule file that cannot be used, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleError {
+    /// The file, as shown to people (`package:rules/...` for package files).
+    pub file: String,
+    /// Where in the file, 1-based `(line, column)`, when the reason has a place.
+    pub span: Option<(u32, u32)>,
+    /// What is wrong.
+    pub kind: RuleErrorKind,
 }
 
-impl fmt::Display for Error {
+/// What is wrong with a rule file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RuleErrorKind {
+    /// The file name does not follow the grammar (the reason says how).
+    Name(String),
+    /// The extension has no runner and the file is not executable.
+    NoRunner {
+        /// The extension.
+        ext: String,
+    },
+    /// The entry is a directory, not a file.
+    Directory,
+    /// The file could not be read.
+    Unreadable(String),
+    /// The file is not valid UTF-8.
+    NotUtf8,
+    /// The file's text does not parse (YAML, TOML, …).
+    Syntax(String),
+    /// A key has a value the format does not accept.
+    Key {
+        /// The key, dotted (`paths`, `finders`).
+        key: String,
+        /// Why its value is refused.
+        reason: String,
+    },
+    /// The layer selection itself (`state.json`, a profile) is broken.
+    Selection(String),
+}
+
+impl RuleError {
+    /// An error about `file` with no place in it.
+    pub fn new(file: impl Into<String>, kind: RuleErrorKind) -> RuleError {
+        RuleError {
+            file: file.into(),
+            span: None,
+            kind,
+        }
+    }
+
+    /// The same error at `(line, column)`.
+    pub fn at(mut self, span: Option<(u32, u32)>) -> RuleError {
+        self.span = span;
+        self
+    }
+}
+
+impl fmt::Display for RuleErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            Error::Automaton { what, message } => {
-                write!(f, "building the automaton for {what}: {message}")
-            }
-            Error::Index(err) => write!(f, "{err}"),
+            RuleErrorKind::Name(reason)
+            | RuleErrorKind::Syntax(reason)
+            | RuleErrorKind::Selection(reason) => f.write_str(reason),
+            RuleErrorKind::NoRunner { ext } => write!(
+                f,
+                "extension `.{ext}` has no runner and the file is not executable (chmod +x it, or use .sh or .py)"
+            ),
+            RuleErrorKind::Directory => f.write_str("a directory, not a rule file"),
+            RuleErrorKind::Unreadable(err) => write!(f, "cannot read: {err}"),
+            RuleErrorKind::NotUtf8 => f.write_str("not UTF-8"),
+            RuleErrorKind::Key { key, reason } => write!(f, "{key}: {reason}"),
         }
     }
 }
 
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Io { source, .. } => Some(source),
-            Error::Index(err) => Some(err),
-            Error::Automaton { .. } => None,
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.span {
+            Some((line, column)) => write!(f, "{}:{line}:{column}: {}", self.file, self.kind),
+            None => write!(f, "{}: {}", self.file, self.kind),
         }
     }
 }
 
-impl From<hookdex_runtime::Error> for Error {
-    fn from(err: hookdex_runtime::Error) -> Error {
-        Error::Index(err)
+impl std::error::Error for RuleError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_file_the_place_and_the_key() {
+        let e = RuleError::new(
+            "/r/pre-edit-x.filter.yaml",
+            RuleErrorKind::Key {
+                key: "mode".into(),
+                reason: "unknown variant `loud`".into(),
+            },
+        )
+        .at(Some((3, 7)));
+        assert_eq!(
+            e.to_string(),
+            "/r/pre-edit-x.filter.yaml:3:7: mode: unknown variant `loud`"
+        );
+        let e = RuleError::new(
+            "/r/guard.sh",
+            RuleErrorKind::Name("no `-` in the name".into()),
+        );
+        assert_eq!(e.to_string(), "/r/guard.sh: no `-` in the name");
     }
 }

@@ -1,25 +1,24 @@
 //! The hookdex compiler: rule sources → validated rules → index file.
 //!
-//! [`compile`] resolves the layers of a [`View`](hookdex_runtime::view::View)
-//! (package, bundle, profiles, runtime, directory, managed), scans each
-//! directory with the filename and matcher grammars, validates filter files,
-//! resolves overrides, builds the matching automata and serializes everything
-//! through the runtime's index format. A broken rule file never stops a
-//! compile: it becomes an invalid entry with its reason.
+//! [`compile`] resolves the layers of a [`View`] (package, bundle, profiles,
+//! runtime, directory, managed: [`sources`]), reads each with its rule
+//! format ([`formats`]: every format yields [`formats::RuleSpec`]s),
+//! resolves overrides, builds the matching tables and the automata (the one
+//! place DFAs are built), and emits the index through `hookdex-index`. A
+//! rule file that cannot be used never stops a compile: it becomes an
+//! invalid entry with a [`RuleError`] saying where and why.
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 mod automata;
 mod compile;
+mod emit;
 mod error;
-pub mod filename;
-pub mod filter;
-pub mod git;
-pub mod matcher;
-pub mod package;
+pub mod formats;
 mod resolve;
-mod scan;
 pub mod sources;
 mod tables;
 
-pub use crate::compile::{compile, Compiled, NO_LAYER};
-pub use crate::error::Error;
+pub use crate::compile::{compile, Compiled};
+pub use crate::error::{RuleError, RuleErrorKind};
+pub use crate::sources::View;

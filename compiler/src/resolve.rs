@@ -10,13 +10,13 @@
 
 use std::collections::HashMap;
 
-use crate::scan::ScannedRule;
+use crate::formats::RuleSpec;
 
 /// A rule with its place in the final order.
 #[derive(Clone, Debug)]
 pub struct Resolved {
     /// The rule.
-    pub rule: ScannedRule,
+    pub rule: RuleSpec,
     /// Index of its layer.
     pub layer: u16,
     /// The id of the rule that replaces it, if any.
@@ -28,8 +28,8 @@ pub struct Resolved {
 /// Orders `layers` (lowest priority first, each a list of scanned rules) and
 /// marks every rule that another replaces; `directory` is the index of the
 /// directory layer, if there is one.
-pub fn resolve(layers: Vec<Vec<ScannedRule>>, directory: Option<u16>) -> Vec<Resolved> {
-    let mut all: Vec<(u16, ScannedRule)> = layers
+pub fn resolve(layers: Vec<Vec<RuleSpec>>, directory: Option<u16>) -> Vec<Resolved> {
+    let mut all: Vec<(u16, RuleSpec)> = layers
         .into_iter()
         .enumerate()
         .flat_map(|(layer, rules)| rules.into_iter().map(move |r| (layer as u16, r)))
@@ -62,13 +62,13 @@ pub fn resolve(layers: Vec<Vec<ScannedRule>>, directory: Option<u16>) -> Vec<Res
         .collect()
 }
 
-fn rank((layer, rule): &(u16, ScannedRule)) -> (u16, usize, &str) {
+fn rank((layer, rule): &(u16, RuleSpec)) -> (u16, usize, &str) {
     (*layer, rule.dir_index, &rule.file_name)
 }
 
 /// The winning position of each key among the rules whose layer passes
 /// `include`: highest layer, then highest directory, then last file name.
-fn winners(all: &[(u16, ScannedRule)], include: impl Fn(u16) -> bool) -> HashMap<&str, usize> {
+fn winners(all: &[(u16, RuleSpec)], include: impl Fn(u16) -> bool) -> HashMap<&str, usize> {
     let mut winner: HashMap<&str, usize> = HashMap::new();
     for (i, (layer, rule)) in all.iter().enumerate() {
         if !include(*layer) {
@@ -87,14 +87,14 @@ fn winners(all: &[(u16, ScannedRule)], include: impl Fn(u16) -> bool) -> HashMap
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::filename::{classify, FileClass};
-    use hookdex_runtime::rule::Runner;
+    use crate::formats::filename::{classify, FileClass};
+    use hookdex_model::Runner;
 
-    fn rule(file_name: &str, dir_index: usize) -> ScannedRule {
+    fn rule(file_name: &str, dir_index: usize) -> RuleSpec {
         let FileClass::Rule(name) = classify(file_name) else {
             panic!("{file_name}")
         };
-        ScannedRule {
+        RuleSpec {
             file: format!("d{dir_index}/{file_name}"),
             file_name: file_name.into(),
             dir_index,

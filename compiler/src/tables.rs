@@ -4,10 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use hookdex_runtime::index::StepData;
-use hookdex_runtime::rule::Step;
+use hookdex_index::StepData;
+use hookdex_model::{Alternative, Step};
 
-use crate::matcher::Alternative;
 use crate::resolve::Resolved;
 
 /// Builds one [`StepData`] per step (indexed by step code) from the active rules.
@@ -20,6 +19,8 @@ pub fn build(rules: &[Resolved]) -> Vec<StepData> {
         prefixes: BTreeMap<String, Vec<u32>>,
     }
     let mut acc: Vec<Acc> = Step::ALL.iter().map(|_| Acc::default()).collect();
+    // Rules replaced outright never run; a rule shadowed by a directory rule
+    // stays a candidate, for RunVerdict to decide per call.
     for (id, resolved) in rules.iter().enumerate() {
         if resolved.overridden_by.is_some() && !resolved.shadowed_by_directory {
             continue;
@@ -53,16 +54,16 @@ pub fn build(rules: &[Resolved]) -> Vec<StepData> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::filename::{classify, FileClass};
-    use crate::scan::ScannedRule;
-    use hookdex_runtime::rule::Runner;
+    use crate::formats::filename::{classify, FileClass};
+    use crate::formats::RuleSpec;
+    use hookdex_model::Runner;
 
     fn resolved(file_name: &str, overridden_by: Option<u32>, shadowed: bool) -> Resolved {
         let FileClass::Rule(name) = classify(file_name) else {
             panic!("{file_name}")
         };
         Resolved {
-            rule: ScannedRule {
+            rule: RuleSpec {
                 file: file_name.into(),
                 file_name: file_name.into(),
                 dir_index: 0,

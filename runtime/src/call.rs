@@ -1,12 +1,10 @@
 //! One tool call as the index sees it: the harness's tool name normalized,
 //! the shell command pulled out of the input, and its programs.
 
+use hookdex_harness::{harness, Normalized, Payload};
+use hookdex_index::Query;
+use hookdex_model::{Step, Target};
 use serde_json::Value;
-
-use crate::index::Query;
-use crate::rule::Step;
-use crate::shell;
-use crate::tool::{self, Normalized, Target};
 
 /// A call ready to be looked up.
 #[derive(Clone, Debug)]
@@ -31,12 +29,12 @@ impl Call {
     /// Builds a call from the harness's tool name and tool input.
     pub fn new(target: Target, step: Step, raw_tool: &str, input: &Value) -> Call {
         let nested = input.get("command").and_then(Value::as_str);
-        let tool = tool::normalize(target, raw_tool, nested);
-        let command = (tool.name == "bash").then(|| command_of(input)).flatten();
+        let tool = harness(target).normalize_tool(raw_tool, nested);
+        let command = tool.name.is_bash().then(|| command_of(input)).flatten();
         let programs = command
             .as_deref()
             .map(|c| {
-                shell::programs(c)
+                hookdex_shell::programs(c)
                     .into_iter()
                     .map(|p| p.to_ascii_lowercase())
                     .collect()
@@ -57,11 +55,22 @@ impl Call {
         }
     }
 
+    /// The call a payload makes: its tool (or, for an event step, its
+    /// matched field) normalized for `target`.
+    pub fn of(target: Target, payload: &Payload) -> Call {
+        let input = if payload.event.is_tool_event() {
+            &payload.tool_input
+        } else {
+            &Value::Null
+        };
+        Call::new(target, payload.step(), &payload.matched_name(), input)
+    }
+
     /// The index query for this call.
     pub fn query(&self) -> Query<'_> {
         Query {
             step: self.step,
-            name: &self.tool.name,
+            tool: &self.tool.name,
             programs: &self.programs,
         }
     }
@@ -77,26 +86,13 @@ pub fn command_of(input: &Value) -> Option<String> {
             parts
                 .iter()
                 .map(|p| match p {
-                    Value::String(s) => shell_quote(s),
-                    other => shell_quote(&other.to_string()),
+                    Value::String(s) => hookdex_shell::quote(s),
+                    other => hookdex_shell::quote(&other.to_string()),
                 })
                 .collect::<Vec<_>>()
                 .join(" "),
         ),
         _ => None,
-    }
-}
-
-/// Quotes `word` for a POSIX shell when it needs it.
-pub fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -130,7 +126,7 @@ mod tests {
             "exec",
             &json!({"command": ["git", "push"]}),
         );
-        assert_eq!(call.tool.name, "bash");
+        assert_eq!(call.tool.name.as_str(), "bash");
         assert_eq!(call.programs, vec!["git".to_string()]);
         let edit = Call::new(
             Target::Copilot,
@@ -138,7 +134,7 @@ mod tests {
             "str_replace_editor",
             &json!({"command": "create"}),
         );
-        assert_eq!(edit.tool.name, "write");
+        assert_eq!(edit.tool.name.as_str(), "write");
         assert!(edit.programs.is_empty());
     }
 }

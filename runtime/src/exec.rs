@@ -15,7 +15,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::rule::Runner;
+use hookdex_model::Runner;
+
+pub use crate::settings::ExecConfig;
 
 /// Largest stdout or stderr kept from one condition; the rest is read and dropped.
 const OUTPUT_CAP: usize = 16 << 20;
@@ -57,38 +59,6 @@ pub struct Execution {
     pub stderr: Vec<u8>,
     /// Wall time.
     pub elapsed: Duration,
-}
-
-/// Settings shared by every script of one call.
-#[derive(Clone, Debug)]
-pub struct ExecConfig {
-    /// Working directory.
-    pub cwd: PathBuf,
-    /// Per-script timeout (`CONDITIONS_TIMEOUT_SEC`).
-    pub timeout: Duration,
-    /// Scripts running at once (`CONDITIONS_MAX_PARALLEL`).
-    pub max_parallel: usize,
-}
-
-impl ExecConfig {
-    /// The settings from `CONDITIONS_TIMEOUT_SEC` (default 10) and
-    /// `CONDITIONS_MAX_PARALLEL` (default 8), for scripts run in `cwd`.
-    pub fn from_env(cwd: PathBuf) -> ExecConfig {
-        let var = |name: &str| std::env::var(name).ok();
-        let timeout = var("CONDITIONS_TIMEOUT_SEC")
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .filter(|s| s.is_finite() && *s > 0.0)
-            .unwrap_or(10.0);
-        let max_parallel = var("CONDITIONS_MAX_PARALLEL")
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .filter(|n| *n > 0)
-            .unwrap_or(8);
-        ExecConfig {
-            cwd,
-            timeout: Duration::from_secs_f64(timeout),
-            max_parallel,
-        }
-    }
 }
 
 /// The payload, written once to an unlinked-on-drop temporary file.
@@ -198,7 +168,8 @@ fn run_one(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Execution {
             }
         }
     };
-    let deadline = started + config.timeout;
+    // A timeout too far to represent is no timeout.
+    let deadline = started.checked_add(config.timeout);
     let (tx, rx) = mpsc::channel();
     let mut pending = 0;
     if let Some(out) = child.stdout.take() {
@@ -210,41 +181,44 @@ fn run_one(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Execution {
         pending += 1;
     }
     let mut outputs = [Vec::new(), Vec::new()];
-    let mut finish = None;
+    let mut ended = None;
     while pending > 0 {
-        let left = deadline.saturating_duration_since(Instant::now());
+        let left = deadline.map_or(EXIT_CHECK, |d| d.saturating_duration_since(Instant::now()));
         match rx.recv_timeout(left.min(EXIT_CHECK)) {
             Ok((which, bytes)) => {
                 outputs[which] = bytes;
                 pending -= 1;
             }
             Err(_) if left.is_zero() => {
-                kill_group(&child);
-                finish = Some(Finish::TimedOut);
+                ended = Some(Ended::TimedOut);
                 break;
             }
             // The script may have exited while something it started in the
             // background still holds its output open: that is its answer.
-            Err(_) => match child.try_wait() {
-                Ok(Some(status)) => {
-                    finish = Some(finish_of(status));
+            Err(_) => match has_exited(&child) {
+                Ok(true) => {
+                    ended = Some(Ended::Exited);
                     break;
                 }
-                Ok(None) => {}
+                Ok(false) => {}
                 Err(err) => {
-                    finish = Some(Finish::NotStarted(err.to_string()));
+                    ended = Some(Ended::Unknown(err.to_string()));
                     break;
                 }
             },
         }
     }
-    let finish = match finish {
-        Some(finish) => finish,
-        None => wait_until(&mut child, deadline),
-    };
-    // Whatever the script left behind in its group goes with it.
+    let ended = ended.unwrap_or_else(|| wait_until(&child, deadline));
+    // Whatever the script left behind in its group goes with it. The leader
+    // has not been reaped yet, so the group id cannot have been reused.
     kill_group(&child);
-    let _ = child.wait();
+    let status = child.wait();
+    let finish = match (ended, status) {
+        (Ended::TimedOut, _) => Finish::TimedOut,
+        (Ended::Unknown(err), _) => Finish::NotStarted(err),
+        (Ended::Exited, Ok(status)) => finish_of(status),
+        (Ended::Exited, Err(err)) => Finish::NotStarted(err.to_string()),
+    };
     // The group is gone, so the pipes close; a process that escaped the
     // group (setsid) may hold one open, so do not wait for it long.
     while pending > 0 {
@@ -287,20 +261,55 @@ fn read_in_background(
     });
 }
 
-/// Waits for the child after its pipes closed; a child that closed them but
-/// keeps running is given until the deadline.
-fn wait_until(child: &mut Child, deadline: Instant) -> Finish {
+/// How a script's leader ended, learned without reaping it.
+#[derive(Debug)]
+enum Ended {
+    /// It exited (or was signalled); its status is read when it is reaped.
+    Exited,
+    /// It ran past the deadline.
+    TimedOut,
+    /// Waiting for it failed.
+    Unknown(String),
+}
+
+/// Waits for the child after its pipes closed, without reaping it; a child
+/// that closed them but keeps running is given until the deadline.
+fn wait_until(child: &Child, deadline: Option<Instant>) -> Ended {
     loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return finish_of(status),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(1)),
-            Ok(None) => {
-                kill_group(child);
-                return Finish::TimedOut;
+        match has_exited(child) {
+            Ok(true) => return Ended::Exited,
+            Ok(false) if deadline.is_none_or(|d| Instant::now() < d) => {
+                std::thread::sleep(Duration::from_millis(1))
             }
-            Err(err) => return Finish::NotStarted(err.to_string()),
+            Ok(false) => return Ended::TimedOut,
+            Err(err) => return Ended::Unknown(err.to_string()),
         }
     }
+}
+
+/// Whether `child` has exited, leaving it a zombie (`WNOWAIT`): until it is
+/// reaped its pid, and so its process group id, cannot be given to another
+/// process, which makes killing the group afterwards safe.
+fn has_exited(child: &Child) -> std::io::Result<bool> {
+    let pid = libc::id_t::from(child.id());
+    // SAFETY: `siginfo_t` is plain data, valid when zeroed.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: waitid(2) writes only into `info`, which lives for the call;
+    // `pid` is our own unreaped child, and WNOWAIT leaves it unreaped.
+    let rc = unsafe {
+        libc::waitid(
+            libc::P_PID,
+            pid,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        )
+    };
+    if rc != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: after a successful waitid the kernel filled `info`; with
+    // WNOHANG and no state change it left `si_pid` zero.
+    Ok(unsafe { info.si_pid() } != 0)
 }
 
 fn finish_of(status: std::process::ExitStatus) -> Finish {
@@ -311,14 +320,16 @@ fn finish_of(status: std::process::ExitStatus) -> Finish {
     }
 }
 
-/// SIGKILL to the child's whole process group (the child leads it).
+/// SIGKILL to the child's whole process group (the child leads it). Call
+/// it only before the child is reaped.
 fn kill_group(child: &Child) {
     let Ok(pgid) = libc::pid_t::try_from(child.id()) else {
         return;
     };
-    // SAFETY: kill(2) with a negative pid signals the process group `pgid`,
-    // which this child leads (it was started with `process_group(0)`) and
-    // which cannot be reused while the unreaped leader exists.
+    // SAFETY: kill(2) has no memory effects. A negative pid signals the
+    // process group `pgid`, which this child leads (it was started with
+    // `process_group(0)`); every caller runs before `child.wait()`, so the
+    // leader exists (running or a zombie) and the id names no other group.
     unsafe {
         libc::kill(-pgid, libc::SIGKILL);
     }
@@ -377,6 +388,34 @@ mod tests {
             "{:?}",
             started.elapsed()
         );
+    }
+
+    #[test]
+    fn an_exit_is_learned_without_reaping_the_leader() {
+        let mut child = Command::new("sh")
+            .args(["-c", "exit 3"])
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let ended = wait_until(&child, Some(Instant::now() + Duration::from_secs(10)));
+        assert!(matches!(ended, Ended::Exited), "{ended:?}");
+        // Still a zombie: its pid, and so its group id, is not free for reuse.
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", child.id())).unwrap();
+        let state = stat.rsplit(')').next().unwrap().split_whitespace().next();
+        assert_eq!(state, Some("Z"), "{stat}");
+        kill_group(&child);
+        assert_eq!(child.wait().unwrap().code(), Some(3));
+    }
+
+    #[test]
+    fn a_timeout_beyond_any_instant_does_not_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let job = script(dir.path(), "quick.sh", "echo done");
+        let stdin = Stdin::new(b"{}").unwrap();
+        let mut config = config(0);
+        config.timeout = Duration::MAX;
+        let run = &run_all(&[job], &config, &stdin)[0];
+        assert_eq!(run.finish, Finish::Exited(0));
     }
 
     #[test]

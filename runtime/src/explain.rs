@@ -1,14 +1,16 @@
-//! Why each rule fires or not for one call: the lookup's hits, narrowed by
-//! filter `paths` globs, plus a reason for every other rule (other step,
-//! overridden, untrusted, matcher missed, no glob matched).
+//! Why each rule fires or not for one call, as data: the lookup's rules
+//! that run, narrowed by filter `paths` globs, plus a reason for every other
+//! rule (other step, overridden, untrusted, disabled, matcher missed, no
+//! glob matched), from the same [`RunVerdict`] the hook uses and the
+//! matcher alternatives the index stores.
 
 use std::collections::HashSet;
 use std::time::Instant;
 
-use crate::error::Error;
-use crate::index::{Index, Layer, Query, Rule, Via};
-use crate::rule::LayerKind;
-use crate::trust::Trust;
+use hookdex_index::{Error, Index, Layer, Query, Rule, Via};
+use hookdex_model::{Alternative, RunVerdict, Trust};
+
+use crate::lookup;
 
 /// One rule's verdict.
 #[derive(Clone, Debug)]
@@ -29,22 +31,23 @@ pub struct Verdict<'a> {
 ///
 /// # Errors
 ///
-/// When the index is corrupt.
+/// When the index is damaged.
 pub fn explain<'a>(
     index: &Index<'a>,
     query: &Query<'_>,
     path: Option<&str>,
     trust: &Trust,
+    enabled: bool,
 ) -> Result<(Vec<Verdict<'a>>, u64), Error> {
     let started = Instant::now();
-    let lookup = index.lookup(query, trust)?;
+    let fired = lookup::fires(index, query, trust, enabled)?;
     let lookup_ns = started.elapsed().as_nanos() as u64;
     let mut verdicts = Vec::with_capacity(index.rule_count());
     let mut missed = Vec::new();
-    for hit in &lookup.hits {
-        let rule = index.rule(hit.rule)?;
+    for judged in fired {
+        let rule = judged.rule;
         let layer = index.layer(usize::from(rule.layer))?;
-        match path_verdict(index, hit.rule, path)? {
+        match path_verdict(index, judged.hit.rule, path)? {
             Some(Err(reason)) => missed.push(Verdict {
                 why: reason,
                 rule,
@@ -53,8 +56,8 @@ pub fn explain<'a>(
             }),
             globs => verdicts.push(Verdict {
                 why: match globs {
-                    Some(Ok(globs)) => format!("{}; paths: {globs}", via_text(hit.via)),
-                    _ => via_text(hit.via),
+                    Some(Ok(globs)) => format!("{}; paths: {globs}", via_text(judged.hit.via)),
+                    _ => via_text(judged.hit.via),
                 },
                 rule,
                 layer,
@@ -64,7 +67,6 @@ pub fn explain<'a>(
     }
     verdicts.extend(missed);
     let decided: HashSet<u32> = verdicts.iter().map(|v| v.rule.id).collect();
-    let held: HashSet<u32> = lookup.untrusted.iter().map(|h| h.rule).collect();
     for id in 0..index.rule_count() as u32 {
         if decided.contains(&id) {
             continue;
@@ -77,19 +79,23 @@ pub fn explain<'a>(
                 rule.step.as_str(),
                 query.step.as_str()
             )
-        } else if let (false, Some(by)) = (rule.is_active(trust), rule.overridden_by) {
-            let winner = index.rule(by)?;
-            let winner_layer = index.layer(usize::from(winner.layer))?;
-            format!(
-                "overridden by {}/{}",
-                winner_layer.label,
-                winner.file_name()
-            )
-        } else if held.contains(&id) || (layer.kind == LayerKind::Directory && !trust.is_trusted())
-        {
-            trust.to_string()
         } else {
-            matcher_miss(rule.matcher, query)
+            match lookup::verdict(&rule, trust, enabled) {
+                RunVerdict::Overridden { by } => {
+                    let winner = index.rule(by)?;
+                    let winner_layer = index.layer(usize::from(winner.layer))?;
+                    format!(
+                        "overridden by {}/{}",
+                        winner_layer.label,
+                        winner.file_name()
+                    )
+                }
+                RunVerdict::Untrusted => trust.to_string(),
+                RunVerdict::Disabled => {
+                    "CONDITIONS_ENABLED=false: only managed rules run".to_string()
+                }
+                RunVerdict::Runs => matcher_miss(&index.alternatives(&rule)?, query),
+            }
         };
         verdicts.push(Verdict {
             rule,
@@ -137,21 +143,21 @@ pub fn via_text(via: Via<'_>) -> String {
     }
 }
 
-/// Why no alternative of `matcher` matched `query`.
-fn matcher_miss(matcher: &str, query: &Query<'_>) -> String {
+/// Why no alternative matched `query`.
+fn matcher_miss(alternatives: &[Alternative], query: &Query<'_>) -> String {
     let programs = if query.programs.is_empty() {
         "none".to_string()
     } else {
         query.programs.join(", ")
     };
-    let reasons: Vec<String> = matcher
-        .split('+')
-        .map(|alt| match alt.strip_prefix("bash.") {
-            Some(cli) if query.name == "bash" => {
+    let reasons: Vec<String> = alternatives
+        .iter()
+        .map(|alt| match alt {
+            Alternative::Program(cli) if query.tool.is_bash() => {
                 format!("bash.{cli}: no program {cli} (programs: {programs})")
             }
-            Some(cli) => format!("bash.{cli}: tool is {}, not bash", query.name),
-            None => format!("{alt}: tool is {}", query.name),
+            Alternative::Program(cli) => format!("bash.{cli}: tool is {}, not bash", query.tool),
+            other => format!("{other}: tool is {}", query.tool),
         })
         .collect();
     reasons.join("; ")

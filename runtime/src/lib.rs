@@ -1,31 +1,30 @@
-//! The hookdex runtime: everything the hook path needs once rules are compiled.
+//! The hookdex engine: everything between an index file and a harness
+//! reply. It owns load-or-recompile ([`load`]), the settings read once from
+//! the environment ([`settings`]), "what fires" ([`lookup`], the one place
+//! that applies [`hookdex_model::RunVerdict`]), the hook pipeline as a
+//! library function ([`hook::hook`]), the condition script contract
+//! ([`contract`]), running scripts ([`exec`]), reading their answers
+//! ([`outcome`]) and merging them ([`merge`]), `explain` and `list` as data,
+//! shared state ([`state`]) and the hook log ([`log`]).
 //!
-//! It owns the index file format ([`index`]), the lookup that answers "what fires"
-//! for one tool call, the shell-command splitter behind `bash.<cli>` matchers
-//! ([`shell`]), the tool-name normalization table shared by every harness
-//! ([`tool`]), the locations of state and cache ([`view`]), and the hook's
-//! pipeline: harness payloads ([`payload`]), running conditions ([`exec`]),
-//! reading their output ([`outcome`]), merging ([`answer`]) and replying in
-//! each harness's format ([`harness`]).
-//!
-//! The compiler crate depends on this one for the index types and writes them;
-//! nothing here parses rule files or builds automata.
+//! The flow is one way: sources → compiler → index file → this engine →
+//! harness reply; the engine calls the compiler only to recompile a stale
+//! or damaged index.
 #![deny(missing_docs)]
 
-pub mod answer;
 pub mod call;
+pub mod contract;
 mod error;
 pub mod exec;
 pub mod explain;
-pub mod harness;
-pub mod index;
+pub mod hook;
+pub mod list;
+pub mod load;
 pub mod log;
+pub mod lookup;
+pub mod merge;
 pub mod outcome;
-pub mod payload;
-pub mod rule;
-pub mod shell;
-pub mod tool;
-pub mod trust;
-pub mod view;
+pub mod settings;
+pub mod state;
 
-pub use crate::error::{Error, ErrorKind};
+pub use crate::error::Error;

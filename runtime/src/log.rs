@@ -23,3 +23,10 @@ pub fn append(home: &Path, entry: &Value) {
     line.push('\n');
     let _ = file.write_all(line.as_bytes());
 }
+
+/// Milliseconds since the epoch (0 if the clock is before it).
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}

@@ -4,41 +4,10 @@
 //! denies (pre) or blocks (post) with stderr as the reason; anything else
 //! skips the condition with a note.
 
+use hookdex_model::{Permission, Step};
 use serde_json::{Map, Value};
 
 use crate::exec::{Execution, Finish};
-use crate::rule::Step;
-
-/// A permission decision, ordered by precedence: deny > ask > allow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Permission {
-    /// Let the call run without asking.
-    Allow,
-    /// Ask the user.
-    Ask,
-    /// Refuse the call.
-    Deny,
-}
-
-impl Permission {
-    /// The contract's spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Permission::Allow => "allow",
-            Permission::Ask => "ask",
-            Permission::Deny => "deny",
-        }
-    }
-
-    fn parse(text: &str) -> Option<Permission> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "allow" | "approve" => Some(Permission::Allow),
-            "ask" => Some(Permission::Ask),
-            "deny" | "block" => Some(Permission::Deny),
-            _ => None,
-        }
-    }
-}
 
 /// One condition's effect.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -72,7 +41,7 @@ pub fn interpret(step: Step, execution: &Execution) -> Outcome {
         Finish::Exited(2) => {
             let reason = text(&execution.stderr);
             let reason = (!reason.is_empty()).then_some(reason);
-            if step == Step::Pre || step == Step::Permission {
+            if step.decides_permission() {
                 Outcome {
                     decision: Some(Permission::Deny),
                     reason,
@@ -236,10 +205,5 @@ mod tests {
             .failure
             .unwrap()
             .contains("timed out"));
-    }
-
-    #[test]
-    fn precedence() {
-        assert!(Permission::Deny > Permission::Ask && Permission::Ask > Permission::Allow);
     }
 }

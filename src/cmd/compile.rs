@@ -3,15 +3,15 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use hookdex_runtime::index::IndexFile;
-use hookdex_runtime::tool::Target;
+use hookdex_index::IndexFile;
+use hookdex_model::Target;
 use serde_json::json;
 
-use super::{current_view, print_json, CmdResult};
+use super::{current_settings, print_json, CmdResult};
 
 /// Compiles the current view (or checks it), printing a report.
 pub fn run(target: Target, bundle: Option<PathBuf>, check: bool, json: bool) -> CmdResult {
-    let mut view = current_view(target);
+    let mut view = current_settings(target).view;
     if let Some(bundle) = bundle {
         if !bundle.is_dir() {
             return Err(format!("--bundle {}: not a directory", bundle.display()));
@@ -19,7 +19,7 @@ pub fn run(target: Target, bundle: Option<PathBuf>, check: bool, json: bool) -> 
         view.bundle_override = Some(std::path::absolute(&bundle).unwrap_or(bundle));
     }
     let started = Instant::now();
-    let compiled = hookdex_compiler::compile(&view).map_err(|e| e.to_string())?;
+    let compiled = hookdex_compiler::compile(&view);
     let path = view.index_path();
     let written = if check {
         None
@@ -33,7 +33,7 @@ pub fn run(target: Target, bundle: Option<PathBuf>, check: bool, json: bool) -> 
         .iter()
         .filter(|r| r.overridden_by.is_none())
         .count();
-    let invalid: Vec<_> = compiled.invalid().collect();
+    let invalid = &data.invalid;
     if json {
         print_json(&json!({
             "index": path,
@@ -45,13 +45,18 @@ pub fn run(target: Target, bundle: Option<PathBuf>, check: bool, json: bool) -> 
             "layers": data.layers.iter().map(|l| json!({
                 "label": l.label, "dir": l.dir, "count": l.count,
             })).collect::<Vec<_>>(),
-            "invalid": invalid.iter().map(|(file, reason)| json!({"file": file, "reason": reason})).collect::<Vec<_>>(),
+            "invalid": invalid.iter().map(|i| json!({
+                "file": i.file,
+                "reason": i.reason,
+                "line": i.at.map(|(line, _)| line),
+                "column": i.at.map(|(_, column)| column),
+            })).collect::<Vec<_>>(),
             "paths": data.paths.len(),
             "elapsed_ms": elapsed_ms,
         }));
     } else {
-        for (file, reason) in &invalid {
-            println!("{file}: {reason}");
+        for bad in invalid {
+            println!("{}", bad.message());
         }
         let verb = if check { "checked" } else { "compiled" };
         println!(

@@ -1,22 +1,29 @@
 //! `hookdex explain --tool N [--command C] [--path P] [--input JSON] [--step S] [--json]`:
 //! read top to bottom by someone asking "why didn't my hook fire?".
 
+use hookdex_model::Target;
 use hookdex_runtime::explain::explain;
-use hookdex_runtime::tool::Target;
 use serde_json::json;
 
-use super::{current_view, open, parse, print_json, CallArgs, CmdResult};
+use super::{current_settings, open, print_json, CallArgs, CmdResult};
 
 /// Explains every rule's verdict for one call.
 pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
     let call = args.call(target)?;
-    let view = current_view(target);
-    let (file, state) = open(&view)?;
-    let index = parse(&file)?;
-    let meta = index.meta().map_err(|e| e.to_string())?;
-    let trust = meta.trust();
-    let (verdicts, lookup_ns) =
-        explain(&index, &call.query(), call.path.as_deref(), &trust).map_err(|e| e.to_string())?;
+    let settings = current_settings(target);
+    let (file, state) = open(&settings);
+    let err = |e: hookdex_index::Error| e.to_string();
+    let index = file.index().map_err(err)?;
+    let meta = index.meta().map_err(err)?;
+    let trust = settings.trust(&meta);
+    let (verdicts, lookup_ns) = explain(
+        &index,
+        &call.query(),
+        call.path.as_deref(),
+        &trust,
+        settings.conditions_enabled,
+    )
+    .map_err(err)?;
 
     if json {
         print_json(&json!({
@@ -27,7 +34,7 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
                 "file": v.rule.file, "layer": v.layer.label, "reason": v.why,
             })).collect::<Vec<_>>(),
             "programs": call.programs,
-            "tool": call.tool.name,
+            "tool": call.tool.name.as_str(),
             "step": call.step.as_str(),
             "target": target.as_str(),
             "trust": trust.to_string(),
@@ -51,7 +58,7 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
     if let Some(path) = &args.path {
         println!("path      {path}");
     }
-    if call.tool.name == "bash" {
+    if call.tool.name.is_bash() {
         let programs = if call.programs.is_empty() {
             "(none)".to_string()
         } else {
@@ -59,7 +66,11 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
         };
         println!("programs  {programs}");
     }
-    println!("step      {} ({})", call.step.as_str(), call.step.event());
+    println!(
+        "step      {} ({})",
+        call.step.as_str(),
+        call.step.event().as_str()
+    );
     println!(
         "index     {} · lookup {:.1} µs",
         state.describe(),

@@ -1,5 +1,5 @@
-//! The subcommands, and what they share: the current view, the index for it,
-//! and a call described by command-line flags.
+//! The subcommands, and what they share: the settings of the current
+//! directory, the index for them, and a call described by command-line flags.
 
 pub mod compile;
 pub mod explain;
@@ -8,32 +8,25 @@ pub mod init;
 pub mod list;
 pub mod show;
 
+use hookdex_index::IndexFile;
+use hookdex_model::{Step, Target};
 use hookdex_runtime::call::Call;
-use hookdex_runtime::index::{Index, IndexFile};
-use hookdex_runtime::rule::Step;
-use hookdex_runtime::tool::Target;
-use hookdex_runtime::view::View;
+use hookdex_runtime::load::{self, IndexState, Verify};
+use hookdex_runtime::settings::Settings;
 use serde_json::{json, Value};
-
-use crate::load::{self, IndexState};
 
 /// What a subcommand returns: its exit code, or one line for stderr (exit 1).
 pub type CmdResult = Result<i32, String>;
 
-/// The view of the current directory.
-pub fn current_view(target: Target) -> View {
+/// The settings of the current directory.
+pub fn current_settings(target: Target) -> Settings {
     let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
-    View::from_env(target, &cwd)
+    Settings::from_env(target, &cwd)
 }
 
-/// The index of `view`, fully verified, recompiled when needed.
-pub fn open(view: &View) -> Result<(IndexFile, IndexState), String> {
-    load::load(view, load::Verify::Full).map_err(|e| e.to_string())
-}
-
-/// Parses the bytes of an opened index.
-pub fn parse(file: &IndexFile) -> Result<Index<'_>, String> {
-    file.index().map_err(|e| e.to_string())
+/// The index for `settings`, fully verified, recompiled when needed.
+pub fn open(settings: &Settings) -> (IndexFile, IndexState) {
+    load::load(&settings.view, Verify::Full)
 }
 
 /// A call described by `--tool`, `--command`, `--path`, `--input` and `--step`.

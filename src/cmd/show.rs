@@ -1,34 +1,18 @@
 //! `hookdex show NAME`: the body of one active rule, found by override key,
 //! file name, or name part.
 
-use hookdex_runtime::rule::LayerKind;
-use hookdex_runtime::tool::Target;
+use hookdex_model::Target;
+use hookdex_runtime::list::find;
 
-use super::{current_view, open, parse, CmdResult};
+use super::{current_settings, open, CmdResult};
 
 /// Prints the file of the one active rule `name` designates.
 pub fn run(target: Target, name: &str) -> CmdResult {
-    let view = current_view(target);
-    let (file, _) = open(&view)?;
-    let index = parse(&file)?;
-    let trust = index.meta().map_err(|e| e.to_string())?.trust();
-    let wanted = name.to_ascii_lowercase();
-    let mut found = Vec::new();
-    for id in 0..index.rule_count() as u32 {
-        let rule = index.rule(id).map_err(|e| e.to_string())?;
-        let matches = rule.key == wanted
-            || rule.file_name().eq_ignore_ascii_case(name)
-            || rule.name.eq_ignore_ascii_case(name)
-            || rule.file == name;
-        let layer = index
-            .layer(usize::from(rule.layer))
-            .map_err(|e| e.to_string())?;
-        let runs =
-            rule.is_active(&trust) && (layer.kind != LayerKind::Directory || trust.is_trusted());
-        if runs && matches {
-            found.push(rule);
-        }
-    }
+    let settings = current_settings(target);
+    let (file, _) = open(&settings);
+    let err = |e: hookdex_index::Error| e.to_string();
+    let index = file.index().map_err(err)?;
+    let found = find(&index, &settings, name).map_err(err)?;
     match found.as_slice() {
         [] => Err(format!(
             "no rule named `{name}` runs here (try `hookdex list`)"

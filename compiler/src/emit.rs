@@ -1,0 +1,120 @@
+//! Emitting: resolved rules, tables and diagnostics into the index's
+//! [`IndexData`], and that into bytes.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use hookdex_index::{
+    IndexData, InvalidData, LayerData, MetaData, RuleData, Stamp, StepData, NO_LAYER,
+};
+
+use crate::error::RuleError;
+use crate::resolve::Resolved;
+use crate::sources::{LayerSource, Sources, View};
+
+/// The result of a compile.
+#[derive(Debug)]
+pub struct Compiled {
+    /// What the index holds.
+    pub data: IndexData,
+    /// The serialized index.
+    pub bytes: Vec<u8>,
+}
+
+/// A layer as scanned: its source and how many rules it held.
+pub(crate) struct Layer<'s> {
+    pub(crate) source: &'s LayerSource,
+    pub(crate) count: u32,
+}
+
+/// Everything one compile found, as index data and bytes.
+pub(crate) fn emit(
+    view: &View,
+    sources: &Sources,
+    layers: &[Layer<'_>],
+    resolved: Vec<Resolved>,
+    steps: Vec<StepData>,
+    stamps: Vec<(PathBuf, Stamp)>,
+    invalid: Vec<(Option<u16>, RuleError)>,
+) -> Compiled {
+    let mut filters = Vec::new();
+    let rules = resolved
+        .into_iter()
+        .enumerate()
+        .map(|(id, r)| {
+            if let Some(mut filter) = r.rule.filter {
+                filter.rule = id as u32;
+                filters.push(filter);
+            }
+            let name = r.rule.name;
+            RuleData {
+                file: r.rule.file,
+                layer: r.layer,
+                layer_kind: layers[usize::from(r.layer)].source.kind,
+                step: name.step,
+                kind: name.kind,
+                key: name.key,
+                matcher: name.matcher,
+                alternatives: name.alternatives,
+                name: name.name,
+                ext: name.ext,
+                is_async: name.is_async,
+                runner: r.rule.runner,
+                overridden_by: r.overridden_by,
+                shadowed_by_directory: r.shadowed_by_directory,
+            }
+        })
+        .collect();
+    let mut seen = HashSet::new();
+    let paths = stamps
+        .into_iter()
+        .filter(|(path, _)| seen.insert(path.clone()))
+        .map(|(path, stamp)| (path.display().to_string(), stamp))
+        .collect();
+    let data = IndexData {
+        meta: MetaData {
+            target: view.target.as_str().to_string(),
+            home: view.home.display().to_string(),
+            bundle: sources.bundle.as_ref().map(|b| b.display().to_string()),
+            profiles: sources.profiles.clone(),
+            repo_root: view.repo_root.as_ref().map(|r| r.display().to_string()),
+            managed_dir: view.managed_dir.display().to_string(),
+            directory_owner: sources.directory_owner.clone(),
+            bundle_owner: sources.bundle_owner.clone(),
+            compiled_at_ms: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64),
+        },
+        paths,
+        layers: layers
+            .iter()
+            .map(|layer| LayerData {
+                kind: layer.source.kind,
+                label: layer.source.label.clone(),
+                dir: layer
+                    .source
+                    .dirs
+                    .iter()
+                    .map(|d| d.display())
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+                count: layer.count,
+            })
+            .collect(),
+        rules,
+        invalid: invalid
+            .into_iter()
+            .map(|(layer, e)| InvalidData {
+                reason: e.kind.to_string(),
+                file: e.file,
+                layer: layer.unwrap_or(NO_LAYER),
+                at: e.span,
+            })
+            .collect(),
+        steps,
+        filters,
+    };
+    let bytes = data.to_bytes();
+    Compiled { data, bytes }
+}

@@ -1,0 +1,204 @@
+//! Rule sources: which directories make up the layers of one [`View`] —
+//! the package rules, the bundle and profile chain (from `state.json` or
+//! `HOOKDEX_BUNDLE` / `HOOKDEX_PROFILES`), the runtime folder, the
+//! repository's own folders and the managed folder — with the files whose
+//! stamps decide freshness and the git owners trust is decided from.
+
+pub mod git;
+pub mod package;
+mod state;
+mod view;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use hookdex_index::Stamp;
+use hookdex_model::LayerKind;
+
+use self::state::State;
+pub use self::view::{find_repo_root, View};
+use crate::error::{RuleError, RuleErrorKind};
+
+/// One layer to scan.
+#[derive(Clone, Debug)]
+pub struct LayerSource {
+    /// Kind of layer.
+    pub kind: LayerKind,
+    /// Source label.
+    pub label: String,
+    /// Its directories, lowest priority first (the directory layer has two).
+    pub dirs: Vec<RuleDir>,
+}
+
+/// Where a layer's files are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RuleDir {
+    /// A directory on disk.
+    Disk(PathBuf),
+    /// A directory of the embedded package (`conditions/`, `profiles/x/.claude/conditions/`).
+    Package(String),
+}
+
+impl RuleDir {
+    /// How the directory is shown to people.
+    pub fn display(&self) -> String {
+        match self {
+            RuleDir::Disk(path) => path.display().to_string(),
+            RuleDir::Package(rel) => format!("package:rules/{rel}"),
+        }
+    }
+}
+
+/// The layers of a view and what their selection depended on.
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    /// Layers, lowest priority first.
+    pub layers: Vec<LayerSource>,
+    /// Files (besides the rule directories) whose stamps decide freshness.
+    pub recorded: Vec<(PathBuf, Stamp)>,
+    /// The linked bundle.
+    pub bundle: Option<PathBuf>,
+    /// The profile chain.
+    pub profiles: Vec<String>,
+    /// The repository's `origin` owner.
+    pub directory_owner: Option<String>,
+    /// The bundle's `origin` owner.
+    pub bundle_owner: Option<String>,
+    /// Problems with the selection itself (`state.json`, missing profiles).
+    pub problems: Vec<RuleError>,
+}
+
+/// `<dir>/.claude/conditions`.
+fn conditions_of(dir: &Path) -> PathBuf {
+    dir.join(".claude").join("conditions")
+}
+
+/// Resolves the layers of `view`.
+pub fn resolve(view: &View) -> Sources {
+    let mut sources = Sources::default();
+    let state_path = view.state_path();
+    sources
+        .recorded
+        .push((state_path.clone(), Stamp::of(&state_path)));
+    let state = State::read(&state_path).unwrap_or_else(|problem| {
+        sources.problems.push(problem);
+        State::default()
+    });
+    let per_target = state.targets.get(view.target.as_str());
+    let bundle = view
+        .bundle_override
+        .clone()
+        .or_else(|| per_target.and_then(|t| t.bundle.clone()))
+        .or(state.bundle);
+    let profiles: Vec<String> = match &view.profiles_override {
+        Some(list) => list
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(String::from)
+            .collect(),
+        None => per_target
+            .and_then(|t| t.profiles.clone())
+            .unwrap_or(state.profiles),
+    };
+
+    sources.layers.push(LayerSource {
+        kind: LayerKind::Package,
+        label: "package".into(),
+        dirs: vec![RuleDir::Package("conditions/".into())],
+    });
+    if let Some(bundle) = &bundle {
+        sources.layers.push(LayerSource {
+            kind: LayerKind::Bundle,
+            label: "bundle".into(),
+            dirs: vec![RuleDir::Disk(conditions_of(bundle))],
+        });
+        if let Some(root) = find_repo_root(bundle) {
+            let origin = git::origin(&root);
+            sources.bundle_owner = origin.owner;
+            sources.recorded.extend(origin.read);
+        }
+    }
+    for name in &profiles {
+        match profile_dir(
+            name,
+            bundle.as_deref(),
+            &state.linked_profiles,
+            &mut sources.recorded,
+        ) {
+            Some(dir) => sources.layers.push(LayerSource {
+                kind: LayerKind::Profile,
+                label: format!("profile:{name}"),
+                dirs: vec![dir],
+            }),
+            None => sources.problems.push(RuleError::new(
+                format!("profile:{name}"),
+                RuleErrorKind::Selection(format!(
+                    "profile `{name}` not found in the package, {}, or linked profiles",
+                    bundle.as_ref().map_or("no bundle".to_string(), |b| b
+                        .join("profiles")
+                        .display()
+                        .to_string())
+                )),
+            )),
+        }
+    }
+    sources.layers.push(LayerSource {
+        kind: LayerKind::Runtime,
+        label: "runtime".into(),
+        dirs: vec![RuleDir::Disk(view.home.join("conditions"))],
+    });
+    if let Some(root) = &view.repo_root {
+        sources.layers.push(LayerSource {
+            kind: LayerKind::Directory,
+            label: "directory".into(),
+            dirs: vec![
+                RuleDir::Disk(root.join(".agentihooks").join("conditions")),
+                RuleDir::Disk(root.join(".hookdex").join("conditions")),
+            ],
+        });
+        let origin = git::origin(root);
+        sources.directory_owner = origin.owner;
+        sources.recorded.extend(origin.read);
+    }
+    sources.layers.push(LayerSource {
+        kind: LayerKind::Managed,
+        label: "managed".into(),
+        dirs: vec![RuleDir::Disk(view.managed_dir.join("conditions"))],
+    });
+    sources.bundle = bundle;
+    sources.profiles = profiles;
+    sources
+}
+
+/// A profile resolves to the package's `rules/profiles/<name>`, then
+/// `<bundle>/profiles/<name>`, then a linked profile path (or the name itself
+/// when it is a path). Candidates on disk are recorded whether present or not.
+fn profile_dir(
+    name: &str,
+    bundle: Option<&Path>,
+    linked: &BTreeMap<String, PathBuf>,
+    recorded: &mut Vec<(PathBuf, Stamp)>,
+) -> Option<RuleDir> {
+    if package::has_profile(name) {
+        return Some(RuleDir::Package(format!(
+            "profiles/{name}/.claude/conditions/"
+        )));
+    }
+    let mut candidates = Vec::new();
+    if let Some(bundle) = bundle {
+        candidates.push(bundle.join("profiles").join(name));
+    }
+    if let Some(path) = linked.get(name) {
+        candidates.push(path.clone());
+    } else if name.contains('/') {
+        candidates.push(PathBuf::from(name));
+    }
+    for candidate in candidates {
+        recorded.push((candidate.clone(), Stamp::of(&candidate)));
+        if candidate.is_dir() {
+            return Some(RuleDir::Disk(conditions_of(&candidate)));
+        }
+    }
+    None
+}

@@ -1,0 +1,175 @@
+//! Where things live for one hook call: `$HOOKDEX_HOME`, the cache directory,
+//! the managed directory, the repository root, and the key that names the
+//! index file for that view.
+//!
+//! Computing a view stats `.git` upward from the working directory and reads
+//! environment variables; it never lists a directory or parses a file.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use hookdex_model::Target;
+
+use crate::sources::package;
+
+/// The inputs that decide which rules apply, and so which index file answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct View {
+    /// The harness the index is for.
+    pub target: Target,
+    /// `$HOOKDEX_HOME` (default `~/.hookdex`): `state.json`, `conditions/`, `logs/`.
+    pub home: PathBuf,
+    /// `$HOOKDEX_CACHE_DIR` (default `$XDG_CACHE_HOME/hookdex`, else `~/.cache/hookdex`).
+    pub cache_dir: PathBuf,
+    /// `$HOOKDEX_MANAGED_DIR` (default `/etc/hookdex`).
+    pub managed_dir: PathBuf,
+    /// `$HOOKDEX_BUNDLE`, which overrides the bundle of `state.json`.
+    pub bundle_override: Option<PathBuf>,
+    /// `$HOOKDEX_PROFILES` (comma list), which overrides the profile chain of `state.json`.
+    pub profiles_override: Option<String>,
+    /// The root of the git repository the working directory is in, if any.
+    pub repo_root: Option<PathBuf>,
+}
+
+impl View {
+    /// The view for a call made in `cwd`, reading variables through `var`.
+    pub fn from_vars(target: Target, cwd: &Path, var: impl Fn(&str) -> Option<OsString>) -> View {
+        let nonempty = |name: &str| var(name).filter(|v| !v.is_empty());
+        let user_home = nonempty("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/"));
+        let home = nonempty("HOOKDEX_HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| user_home.join(".hookdex"));
+        let cache_dir = nonempty("HOOKDEX_CACHE_DIR")
+            .map(PathBuf::from)
+            .or_else(|| nonempty("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("hookdex")))
+            .unwrap_or_else(|| user_home.join(".cache").join("hookdex"));
+        let managed_dir = nonempty("HOOKDEX_MANAGED_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/etc/hookdex"));
+        let cwd = absolute(cwd);
+        View {
+            target,
+            home: absolute(&home),
+            cache_dir: absolute(&cache_dir),
+            managed_dir: absolute(&managed_dir),
+            bundle_override: nonempty("HOOKDEX_BUNDLE").map(|b| absolute(Path::new(&b))),
+            profiles_override: nonempty("HOOKDEX_PROFILES")
+                .map(|p| p.to_string_lossy().into_owned()),
+            repo_root: find_repo_root(&cwd),
+        }
+    }
+
+    /// The xxh3 key of everything that selects the rule set (the package
+    /// rules' own hash included), so two views share an index file exactly
+    /// when they would compile the same one.
+    pub fn key(&self) -> u64 {
+        let mut input = Vec::with_capacity(256);
+        let mut push = |part: &[u8]| {
+            input.extend_from_slice(&(part.len() as u64).to_le_bytes());
+            input.extend_from_slice(part);
+        };
+        push(env!("CARGO_PKG_VERSION").as_bytes());
+        push(&package::PACKAGE_HASH.to_le_bytes());
+        push(self.target.as_str().as_bytes());
+        push(self.home.as_os_str().as_encoded_bytes());
+        push(opt_bytes(self.bundle_override.as_deref()));
+        push(self.profiles_override.as_deref().unwrap_or("\0").as_bytes());
+        push(opt_bytes(self.repo_root.as_deref()));
+        push(self.managed_dir.as_os_str().as_encoded_bytes());
+        xxhash_rust::xxh3::xxh3_64(&input)
+    }
+
+    /// The index file for this view: `<cache>/index-<target>-<key>.hdx`.
+    pub fn index_path(&self) -> PathBuf {
+        self.cache_dir
+            .join(format!("index-{}-{:016x}.hdx", self.target, self.key()))
+    }
+
+    /// `$HOOKDEX_HOME/state.json`.
+    pub fn state_path(&self) -> PathBuf {
+        self.home.join("state.json")
+    }
+}
+
+fn opt_bytes(path: Option<&Path>) -> &[u8] {
+    path.map_or(b"\0", |p| p.as_os_str().as_encoded_bytes())
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The nearest ancestor of `dir` (itself included) holding a `.git` entry,
+/// directory or worktree file.
+pub fn find_repo_root(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+        .map(Path::to_path_buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| OsString::from(v))
+        }
+    }
+
+    #[test]
+    fn defaults_follow_home() {
+        let view = View::from_vars(Target::Claude, Path::new("/"), vars(&[("HOME", "/h")]));
+        assert_eq!(view.home, Path::new("/h/.hookdex"));
+        assert_eq!(view.cache_dir, Path::new("/h/.cache/hookdex"));
+        assert_eq!(view.managed_dir, Path::new("/etc/hookdex"));
+        assert_eq!(view.bundle_override, None);
+    }
+
+    #[test]
+    fn key_changes_with_every_input() {
+        let base = [("HOME", "/h")];
+        let a = View::from_vars(Target::Claude, Path::new("/"), vars(&base));
+        let b = View::from_vars(Target::Codex, Path::new("/"), vars(&base));
+        let c = View::from_vars(
+            Target::Claude,
+            Path::new("/"),
+            vars(&[("HOME", "/h"), ("HOOKDEX_PROFILES", "a,b")]),
+        );
+        let d = View::from_vars(
+            Target::Claude,
+            Path::new("/"),
+            vars(&[("HOME", "/h"), ("HOOKDEX_BUNDLE", "/b")]),
+        );
+        let keys = [a.key(), b.key(), c.key(), d.key()];
+        for i in 0..keys.len() {
+            for j in i + 1..keys.len() {
+                assert_ne!(keys[i], keys[j]);
+            }
+        }
+        assert!(a.index_path().starts_with("/h/.cache/hookdex"));
+    }
+
+    #[test]
+    fn repo_root_is_found_upward() {
+        let dir = tempfile_dir();
+        std::fs::create_dir_all(dir.join("repo/.git")).unwrap();
+        std::fs::create_dir_all(dir.join("repo/a/b")).unwrap();
+        assert_eq!(
+            find_repo_root(&dir.join("repo/a/b")),
+            Some(dir.join("repo"))
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn tempfile_dir() -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("hookdex-view-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+}

@@ -1,0 +1,61 @@
+//! The merged answer for one call, as the engine's merge leaves it and a
+//! harness shapes it into its reply.
+
+use hookdex_model::Permission;
+use serde_json::Value;
+
+/// The merged answer for one call, before a harness shapes it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Answer {
+    /// The winning permission decision.
+    pub decision: Option<Permission>,
+    /// Reasons given with the winning decision, in order.
+    pub reasons: Vec<String>,
+    /// The conditions that gave the winning decision.
+    pub deciders: Vec<String>,
+    /// Context for the agent, in order, notes last.
+    pub contexts: Vec<String>,
+    /// The full rewritten tool input, when a rewrite is applied.
+    pub updated_input: Option<Value>,
+    /// The replacement tool result (post).
+    pub tool_output: Option<Value>,
+    /// Post: the call is blocked with this reason.
+    pub block: Option<String>,
+    /// Lines for the hook log only.
+    pub log: Vec<String>,
+}
+
+impl Answer {
+    /// Whether the answer changes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.decision.is_none()
+            && self.contexts.is_empty()
+            && self.updated_input.is_none()
+            && self.tool_output.is_none()
+            && self.block.is_none()
+    }
+
+    /// The reasons joined, or one naming the conditions that decided.
+    pub fn reason(&self) -> String {
+        if !self.reasons.is_empty() {
+            return self.reasons.join("; ");
+        }
+        let verb = match self.decision {
+            Some(Permission::Deny) => "denied",
+            Some(Permission::Ask) => "confirmation asked",
+            _ => "allowed",
+        };
+        format!("{verb} by hookdex rule {}", self.deciders.join(", "))
+    }
+
+    /// The contexts joined by blank lines.
+    pub fn context(&self) -> Option<String> {
+        (!self.contexts.is_empty()).then(|| self.contexts.join("\n\n"))
+    }
+
+    /// Adds a one-line note for the agent (and the log).
+    pub fn note(&mut self, note: String) {
+        self.log.push(note.clone());
+        self.contexts.push(note);
+    }
+}

@@ -1,0 +1,66 @@
+//! OpenAI Codex CLI: its tool names, its `hooks.json`, and Claude's reply
+//! format with what Codex lacks: no `ask`, a rewrite only with `allow`, and
+//! no bare `allow`.
+
+use hookdex_model::{Event, Target, ToolName};
+
+use crate::answer::Answer;
+use crate::claude::{render, BareAllow};
+use crate::payload::Payload;
+use crate::reply::{Capabilities, Reply};
+use crate::settings::{HookSettings, Layout};
+use crate::{Harness, Shape};
+
+/// OpenAI Codex CLI.
+pub(crate) struct Codex;
+
+impl Harness for Codex {
+    fn target(&self) -> Target {
+        Target::Codex
+    }
+
+    fn events(&self) -> &'static [(&'static str, Event)] {
+        // Codex spells its events as Claude does.
+        &[]
+    }
+
+    fn tools(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("shell", "bash"),
+            ("shell_command", "bash"),
+            ("exec", "bash"),
+            ("exec_command", "bash"),
+            ("unified_exec", "bash"),
+            ("local_shell", "bash"),
+            ("container.exec", "bash"),
+            ("apply_patch", "edit"),
+            ("read_file", "read"),
+            ("spawn_agent", "agent"),
+        ]
+    }
+
+    fn capabilities(&self, _shape: Shape) -> Capabilities {
+        Capabilities {
+            ask: false,
+            rewrite_without_allow: false,
+            ..Capabilities::ALL
+        }
+    }
+
+    fn render(&self, payload: &Payload, tool: &ToolName, answer: &Answer) -> Reply {
+        render(payload, tool, answer, BareAllow::Omit)
+    }
+
+    fn settings(&self) -> &'static HookSettings {
+        &HookSettings {
+            project: ".codex/hooks.json",
+            user_dir: ".codex",
+            user_dir_var: Some("CODEX_HOME"),
+            user_file: "hooks.json",
+            events: ["PreToolUse", "PostToolUse"],
+            layout: Layout::Grouped {
+                timeout: HookSettings::TIMEOUT_SEC,
+            },
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! GitHub Copilot CLI: its camelCase events and tool names, its
+//! `hooks/hookdex.json`, and its two reply formats. A camelCase payload gets
+//! flat `permissionDecision`, `permissionDecisionReason`, `modifiedArgs`
+//! (the full arguments) and `additionalContext`, and on post
+//! `modifiedResult`; a PascalCase payload gets Claude's format.
+
+use hookdex_model::{Event, Step, Target, ToolName};
+use serde_json::{json, Map, Value};
+
+use crate::answer::Answer;
+use crate::claude::{self, BareAllow};
+use crate::payload::Payload;
+use crate::reply::{output_text, Capabilities, Reply};
+use crate::settings::{HookSettings, Layout};
+use crate::{Harness, Shape};
+
+/// GitHub Copilot CLI and coding agent.
+pub(crate) struct Copilot;
+
+impl Harness for Copilot {
+    fn target(&self) -> Target {
+        Target::Copilot
+    }
+
+    fn events(&self) -> &'static [(&'static str, Event)] {
+        &[
+            ("preToolUse", Event::PreToolUse),
+            ("postToolUse", Event::PostToolUse),
+            ("postToolUseFailure", Event::PostToolUseFailure),
+            ("permissionRequest", Event::PermissionRequest),
+            ("sessionStart", Event::SessionStart),
+            ("sessionEnd", Event::SessionEnd),
+            ("subagentStart", Event::SubagentStart),
+            ("subagentStop", Event::SubagentStop),
+            ("preCompact", Event::PreCompact),
+            ("notification", Event::Notification),
+            ("userPromptSubmitted", Event::UserPromptSubmit),
+            ("agentStop", Event::Stop),
+        ]
+    }
+
+    fn tools(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("bash", "bash"),
+            ("shell", "bash"),
+            ("apply_patch", "edit"),
+            ("edit", "edit"),
+            ("str_replace", "edit"),
+            ("create", "write"),
+            ("view", "read"),
+            ("rg", "grep"),
+            ("web_fetch", "webfetch"),
+            ("web_search", "websearch"),
+            ("task", "agent"),
+        ]
+    }
+
+    fn capabilities(&self, shape: Shape) -> Capabilities {
+        match shape {
+            Shape::Snake => Capabilities::ALL,
+            Shape::CopilotCamel => Capabilities {
+                ask: false,
+                post_block: false,
+                ..Capabilities::ALL
+            },
+        }
+    }
+
+    fn render(&self, payload: &Payload, tool: &ToolName, answer: &Answer) -> Reply {
+        match payload.shape {
+            Shape::Snake => claude::render(payload, tool, answer, BareAllow::Say),
+            Shape::CopilotCamel => camel(payload, answer),
+        }
+    }
+
+    fn settings(&self) -> &'static HookSettings {
+        &HookSettings {
+            project: ".github/hooks/hookdex.json",
+            user_dir: ".copilot",
+            user_dir_var: Some("COPILOT_HOME"),
+            user_file: "hooks/hookdex.json",
+            events: ["preToolUse", "postToolUse"],
+            layout: Layout::Copilot,
+        }
+    }
+}
+
+fn camel(payload: &Payload, answer: &Answer) -> Reply {
+    let mut out = Map::new();
+    if payload.step() == Step::Pre {
+        if let Some(decision) = answer.decision {
+            out.insert("permissionDecision".into(), json!(decision.as_str()));
+            out.insert("permissionDecisionReason".into(), json!(answer.reason()));
+        }
+        if let Some(input) = &answer.updated_input {
+            out.insert("modifiedArgs".into(), input.clone());
+        }
+    }
+    if let Some(output) = &answer.tool_output {
+        out.insert(
+            "modifiedResult".into(),
+            json!({"resultType": "success", "textResultForLlm": output_text(output)}),
+        );
+    }
+    if let Some(context) = answer.context() {
+        out.insert("additionalContext".into(), json!(context));
+    }
+    Reply::json(Value::Object(out))
+}

@@ -1,0 +1,101 @@
+//! The harnesses hookdex answers, one module each behind one [`Harness`]
+//! trait: the event names it sends, how its payload is spelled, its
+//! tool-name table, what its hook protocol can carry, how it wants a reply,
+//! and the settings file `hookdex init` writes for it.
+//!
+//! Adding a harness is adding one module here and one arm to [`harness`].
+//!
+//! ```
+//! use hookdex_harness::{harness, Payload};
+//! use hookdex_model::{Step, Target};
+//!
+//! let payload = Payload::parse(
+//!     Target::Gemini,
+//!     br#"{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}"#,
+//!     None,
+//! )
+//! .unwrap();
+//! assert_eq!(payload.step(), Step::Pre);
+//! assert_eq!(harness(Target::Gemini).normalize_tool("run_shell_command", None).name.as_str(), "bash");
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod answer;
+mod claude;
+mod codex;
+mod copilot;
+mod cursor;
+mod gemini;
+mod payload;
+mod reply;
+mod settings;
+mod tools;
+
+use hookdex_model::{Event, Target, ToolName};
+
+pub use crate::answer::Answer;
+pub use crate::payload::{Payload, PayloadError, Shape};
+pub use crate::reply::{reply, Capabilities, Reply};
+pub use crate::settings::{HookSettings, SettingsError};
+pub use crate::tools::Normalized;
+
+/// What hookdex knows about one harness.
+pub trait Harness: Sync {
+    /// The target this module answers.
+    fn target(&self) -> Target;
+
+    /// The harness's own event names and the events they mean (its
+    /// spellings that differ from Claude Code's; Claude's names are
+    /// understood everywhere).
+    fn events(&self) -> &'static [(&'static str, Event)];
+
+    /// The harness's own tool names and the normalized names matchers are
+    /// written against (Claude Code's names are understood everywhere).
+    fn tools(&self) -> &'static [(&'static str, &'static str)];
+
+    /// What the hook protocol can carry for a payload of `shape`.
+    fn capabilities(&self, shape: Shape) -> Capabilities;
+
+    /// The reply to `payload` carrying `answer`, already degraded to what
+    /// the harness can carry; `tool` is the normalized tool name.
+    fn render(&self, payload: &Payload, tool: &ToolName, answer: &Answer) -> Reply;
+
+    /// Where `hookdex init` writes the hook settings and how they are spelled.
+    fn settings(&self) -> &'static HookSettings;
+
+    /// Normalizes a tool name this harness sent (see [`tools`]).
+    fn normalize_tool(&self, name: &str, nested_command: Option<&str>) -> Normalized {
+        tools::normalize(self.target(), name, nested_command)
+    }
+}
+
+/// The module for `target`.
+pub fn harness(target: Target) -> &'static dyn Harness {
+    match target {
+        Target::Claude => &claude::Claude,
+        Target::Codex => &codex::Codex,
+        Target::Copilot => &copilot::Copilot,
+        Target::Gemini => &gemini::Gemini,
+        Target::Cursor => &cursor::Cursor,
+    }
+}
+
+/// The event a harness of `target` means by `name`: its own spelling,
+/// Claude Code's, any other harness's, or a step token (`pre`).
+pub fn event_of(target: Target, name: &str) -> Option<Event> {
+    let own = |t: Target| {
+        harness(t)
+            .events()
+            .iter()
+            .find(|(event, _)| *event == name)
+            .map(|(_, e)| *e)
+    };
+    own(target)
+        .or_else(|| Event::from_name(name))
+        .or_else(|| Target::ALL.into_iter().find_map(own))
+        .or_else(|| name.parse::<hookdex_model::Step>().ok().map(|s| s.event()))
+}
+
+#[cfg(test)]
+mod tests;

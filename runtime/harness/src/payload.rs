@@ -1,0 +1,415 @@
+//! Reading what a harness sends a hook: each harness's spelling (Claude and
+//! Codex snake_case, Copilot camelCase with `toolArgs` as a string or an
+//! object, Gemini `BeforeTool`/`AfterTool`, Cursor `preToolUse`) into one
+//! [`Payload`], and the normalized JSON that condition scripts read on stdin.
+
+use hookdex_model::{Event, Step, Target, ToolName};
+use serde_json::{json, Map, Value};
+
+use crate::event_of;
+
+/// The payload shapes a harness may send.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// snake_case with `hook_event_name` (Claude, Codex, Gemini, Copilot's
+    /// PascalCase events, Cursor).
+    Snake,
+    /// Copilot's camelCase (`toolName`, `toolArgs`, `toolResult`).
+    CopilotCamel,
+}
+
+/// One tool call (or event) as a harness reported it, normalized.
+#[derive(Clone, Debug)]
+pub struct Payload {
+    /// Which spelling the harness used.
+    pub shape: Shape,
+    /// The event, from `--event`, the event name, or the presence of a result.
+    pub event: Event,
+    /// The tool name as the harness spelled it (empty for non-tool events).
+    pub tool_name: String,
+    /// The tool input, as an object when the harness sent one.
+    pub tool_input: Value,
+    /// The tool result on post.
+    pub tool_response: Option<Value>,
+    /// The call's id, when the harness has one.
+    pub tool_use_id: Option<String>,
+    /// The session (or conversation) id.
+    pub session_id: Option<String>,
+    /// The working directory of the session.
+    pub cwd: Option<String>,
+    /// The transcript file.
+    pub transcript_path: Option<String>,
+    /// The permission mode (`default`, `bypassPermissions`, …).
+    pub permission_mode: Option<String>,
+    /// The field event steps match on (`source`, `reason`, `trigger`, …).
+    pub event_field: Option<String>,
+    /// Further calls of a Copilot batch (`toolCalls[]`): (tool name, input).
+    /// The first call of the batch is `tool_name`/`tool_input`.
+    pub batch: Vec<(String, Value)>,
+    /// The payload as received.
+    pub raw: Value,
+}
+
+fn string(value: &Value, keys: &[&str]) -> Option<String> {
+    keys.iter().find_map(|k| match value.get(*k)? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    })
+}
+
+/// A tool input sent as a JSON string (Copilot's `toolArgs`, Cursor's MCP
+/// input) is parsed; anything else is kept as it is.
+fn object_or_parsed(value: Option<&Value>) -> Value {
+    match value {
+        Some(Value::String(s)) => serde_json::from_str(s).unwrap_or_else(|_| json!({"raw": s})),
+        Some(v) => v.clone(),
+        None => json!({}),
+    }
+}
+
+impl Payload {
+    /// Parses a payload a harness of `target` sent; `event` is `--event`
+    /// when the harness passed one.
+    ///
+    /// # Errors
+    ///
+    /// When the bytes are not a JSON object.
+    pub fn parse(
+        target: Target,
+        bytes: &[u8],
+        event: Option<&str>,
+    ) -> Result<Payload, PayloadError> {
+        let raw: Value = serde_json::from_slice(bytes).map_err(PayloadError::NotJson)?;
+        if !raw.is_object() {
+            return Err(PayloadError::NotAnObject);
+        }
+        let camel = ["toolName", "toolArgs", "toolCalls"]
+            .iter()
+            .any(|k| raw.get(*k).is_some());
+        let mut batch: Vec<(String, Value)> = raw
+            .get("toolCalls")
+            .and_then(Value::as_array)
+            .map(|calls| {
+                calls
+                    .iter()
+                    .map(|c| {
+                        let args = c.get("args").or_else(|| c.get("toolArgs"));
+                        (
+                            string(c, &["name", "toolName"]).unwrap_or_default(),
+                            object_or_parsed(args),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let shape = if camel {
+            Shape::CopilotCamel
+        } else {
+            Shape::Snake
+        };
+        let (tool_name, tool_input, tool_response) = match shape {
+            Shape::CopilotCamel if raw.get("toolName").is_none() && !batch.is_empty() => {
+                let (name, input) = batch.remove(0);
+                (name, input, None)
+            }
+            Shape::CopilotCamel => (
+                string(&raw, &["toolName"]).unwrap_or_default(),
+                object_or_parsed(raw.get("toolArgs")),
+                raw.get("toolResult").map(|r| {
+                    json!({
+                        "stdout": r.get("textResultForLlm").cloned().unwrap_or(Value::Null),
+                        "result_type": r.get("resultType").cloned().unwrap_or(Value::Null),
+                    })
+                }),
+            ),
+            Shape::Snake => (
+                string(&raw, &["tool_name"]).unwrap_or_default(),
+                object_or_parsed(raw.get("tool_input")),
+                response_of(&raw),
+            ),
+        };
+        let named = event
+            .map(String::from)
+            .or_else(|| string(&raw, &["hook_event_name", "hookEventName"]));
+        let event = match named.as_deref().and_then(|name| event_of(target, name)) {
+            Some(event) => event,
+            None if tool_response.is_some() => Event::PostToolUse,
+            None => Event::PreToolUse,
+        };
+        let event_field = event
+            .matched_field()
+            .and_then(|field| string(&raw, &[field]));
+        Ok(Payload {
+            shape,
+            event,
+            tool_name,
+            tool_input,
+            tool_response,
+            tool_use_id: string(&raw, &["tool_use_id", "toolUseId"]),
+            session_id: string(&raw, &["session_id", "sessionId", "conversation_id"]),
+            cwd: string(&raw, &["cwd"]).or_else(|| {
+                raw.get("workspace_roots")
+                    .and_then(|r| r.get(0))
+                    .and_then(Value::as_str)
+                    .map(String::from)
+            }),
+            transcript_path: string(&raw, &["transcript_path", "transcriptPath"]),
+            permission_mode: string(&raw, &["permission_mode", "permissionMode"]),
+            event_field,
+            batch,
+            raw,
+        })
+    }
+
+    /// Every call of the payload: itself, then one per further batched call.
+    pub fn calls(&self) -> Vec<Payload> {
+        let single = Payload {
+            batch: Vec::new(),
+            ..self.clone()
+        };
+        let mut calls = vec![single.clone()];
+        calls.extend(self.batch.iter().map(|(name, input)| Payload {
+            tool_name: name.clone(),
+            tool_input: input.clone(),
+            ..single.clone()
+        }));
+        calls
+    }
+
+    /// The step whose rules answer this payload.
+    pub fn step(&self) -> Step {
+        self.event.step()
+    }
+
+    /// What the matcher of this payload's rules is compared with: the tool
+    /// name as the harness sent it, or, for an event step, its matched
+    /// field (lowercased).
+    pub fn matched_name(&self) -> String {
+        if self.event.is_tool_event() {
+            self.tool_name.clone()
+        } else {
+            self.event_field
+                .as_deref()
+                .unwrap_or_default()
+                .to_ascii_lowercase()
+        }
+    }
+
+    /// What condition scripts read on stdin: the payload in the agentihooks
+    /// shape, with the normalized `tool` name (`harness_tool_name` keeps the
+    /// harness's spelling), the shell `command` as one string when there is
+    /// one, and `hook_event_name` in Claude's spelling.
+    pub fn normalized(&self, tool: &ToolName, command: Option<&str>) -> Value {
+        let mut out = Map::new();
+        out.insert("tool_name".into(), json!(tool.as_str()));
+        out.insert("harness_tool_name".into(), json!(self.tool_name));
+        let mut input = self.tool_input.clone();
+        // A list command (Codex's exec form) reaches scripts as one string.
+        if let (Some(command), Some(object)) = (command, input.as_object_mut()) {
+            if object.get("command").is_some_and(Value::is_array) {
+                object.insert("command".into(), json!(command));
+            }
+        }
+        out.insert("tool_input".into(), input);
+        if let Some(response) = &self.tool_response {
+            // A bare string result (Codex's shell) reaches scripts as `stdout`.
+            let response = match response {
+                Value::String(text) => json!({ "stdout": text }),
+                other => other.clone(),
+            };
+            out.insert("tool_response".into(), response);
+        }
+        let optional = [
+            ("tool_use_id", &self.tool_use_id),
+            ("session_id", &self.session_id),
+            ("cwd", &self.cwd),
+            ("transcript_path", &self.transcript_path),
+            ("permission_mode", &self.permission_mode),
+        ];
+        for (key, value) in optional {
+            out.insert(
+                key.into(),
+                value.as_deref().map_or(Value::Null, |v| json!(v)),
+            );
+        }
+        out.insert("hook_event_name".into(), json!(self.event.as_str()));
+        // Event payloads carry their own fields (prompt, source, stop_hook_active, …).
+        if let Value::Object(raw) = &self.raw {
+            for (key, value) in raw {
+                out.entry(key.clone()).or_insert_with(|| value.clone());
+            }
+        }
+        Value::Object(out)
+    }
+}
+
+/// Why a payload was ignored.
+#[derive(Debug)]
+pub enum PayloadError {
+    /// The bytes are not JSON.
+    NotJson(serde_json::Error),
+    /// The JSON is not an object.
+    NotAnObject,
+}
+
+impl std::fmt::Display for PayloadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PayloadError::NotJson(err) => write!(f, "payload is not JSON: {err}"),
+            PayloadError::NotAnObject => write!(f, "payload is not a JSON object"),
+        }
+    }
+}
+
+impl std::error::Error for PayloadError {}
+
+/// The tool result of a snake_case payload: Claude/Codex `tool_response`,
+/// Copilot PascalCase `tool_result`, Gemini `tool_response {llmContent}`,
+/// Cursor `tool_output` (a string).
+fn response_of(raw: &Value) -> Option<Value> {
+    if let Some(response) = raw.get("tool_response") {
+        if let Some(content) = response.get("llmContent") {
+            return Some(json!({"stdout": content, "raw": response}));
+        }
+        return Some(response.clone());
+    }
+    if let Some(result) = raw.get("tool_result") {
+        return Some(json!({
+            "stdout": result.get("text_result_for_llm").cloned().unwrap_or(Value::Null),
+            "result_type": result.get("result_type").cloned().unwrap_or(Value::Null),
+        }));
+    }
+    raw.get("tool_output")
+        .map(|output| json!({"stdout": output}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str, event: Option<&str>) -> Payload {
+        Payload::parse(Target::Claude, text.as_bytes(), event).unwrap()
+    }
+
+    #[test]
+    fn each_spelling_parses() {
+        let claude = parse(
+            r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"session_id":"s","cwd":"/r","permission_mode":"default","tool_use_id":"t"}"#,
+            None,
+        );
+        assert_eq!(
+            (claude.step(), claude.tool_name.as_str()),
+            (Step::Pre, "Bash")
+        );
+        assert_eq!(claude.permission_mode.as_deref(), Some("default"));
+
+        let copilot = parse(
+            r#"{"sessionId":"s","timestamp":1,"cwd":"/r","toolName":"bash","toolArgs":"{\"command\":\"git push\"}"}"#,
+            Some("preToolUse"),
+        );
+        assert_eq!(copilot.shape, Shape::CopilotCamel);
+        assert_eq!(copilot.tool_input["command"], "git push");
+        assert_eq!(copilot.step(), Step::Pre);
+
+        let copilot_post = parse(
+            r#"{"toolName":"bash","toolArgs":{"command":"ls"},"toolResult":{"resultType":"success","textResultForLlm":"a\nb"}}"#,
+            None,
+        );
+        assert_eq!(copilot_post.step(), Step::Post);
+        assert_eq!(copilot_post.tool_response.unwrap()["stdout"], "a\nb");
+
+        let gemini = parse(
+            r#"{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{"command":"pytest"},"tool_response":{"llmContent":"ok","returnDisplay":"ok"}}"#,
+            None,
+        );
+        assert_eq!(gemini.step(), Step::Post);
+        assert_eq!(gemini.tool_response.unwrap()["stdout"], "ok");
+
+        let cursor = parse(
+            r#"{"hook_event_name":"preToolUse","conversation_id":"c","workspace_roots":["/w"],"tool_name":"Shell","tool_input":{"command":"ls"}}"#,
+            None,
+        );
+        assert_eq!(
+            (cursor.session_id.as_deref(), cursor.cwd.as_deref()),
+            (Some("c"), Some("/w"))
+        );
+
+        let batch = parse(
+            r#"{"sessionId":"s","toolCalls":[{"name":"bash","args":"{\"command\":\"ls\"}"},{"name":"view","args":{"path":"/a"}}]}"#,
+            Some("preToolUse"),
+        );
+        let calls = batch.calls();
+        assert_eq!(calls.len(), 2);
+        assert_eq!(calls[0].tool_input["command"], "ls");
+        assert_eq!(
+            (calls[1].tool_name.as_str(), &calls[1].tool_input["path"]),
+            ("view", &json!("/a"))
+        );
+
+        let start = parse(
+            r#"{"hook_event_name":"SessionStart","source":"startup"}"#,
+            None,
+        );
+        assert_eq!(
+            (start.step(), start.event_field.as_deref()),
+            (Step::Start, Some("startup"))
+        );
+    }
+
+    #[test]
+    fn bad_payloads_are_errors() {
+        for bad in ["", "not json", "[1]", "42"] {
+            assert!(
+                Payload::parse(Target::Claude, bad.as_bytes(), None).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn scripts_read_the_normalized_name() {
+        let payload = Payload::parse(
+            Target::Codex,
+            br#"{"hook_event_name":"PreToolUse","tool_name":"exec","tool_input":{"command":["git","log"]},"turn_id":"x"}"#,
+            None,
+        )
+        .unwrap();
+        let normalized = payload.normalized(&ToolName::new("bash"), Some("git log"));
+        assert_eq!(normalized["tool_name"], "bash");
+        assert_eq!(normalized["harness_tool_name"], "exec");
+        assert_eq!(normalized["hook_event_name"], "PreToolUse");
+        assert_eq!(normalized["turn_id"], "x");
+        assert_eq!(normalized["tool_input"]["command"], "git log");
+    }
+
+    #[test]
+    fn each_harness_names_its_events() {
+        let cases = [
+            (Target::Gemini, "BeforeTool", Event::PreToolUse),
+            (Target::Gemini, "PreCompress", Event::PreCompact),
+            (
+                Target::Copilot,
+                "userPromptSubmitted",
+                Event::UserPromptSubmit,
+            ),
+            (
+                Target::Cursor,
+                "beforeSubmitPrompt",
+                Event::UserPromptSubmit,
+            ),
+            (Target::Cursor, "stop", Event::Stop),
+            (
+                Target::Codex,
+                "PostToolUseFailure",
+                Event::PostToolUseFailure,
+            ),
+            (Target::Claude, "agentStop", Event::Stop),
+            (Target::Claude, "post", Event::PostToolUse),
+        ];
+        for (target, name, want) in cases {
+            assert_eq!(event_of(target, name), Some(want), "{target} {name}");
+        }
+        assert_eq!(event_of(Target::Claude, "Whenever"), None);
+    }
+}

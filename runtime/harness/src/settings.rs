@@ -1,0 +1,202 @@
+//! The hook settings `hookdex init` writes for a harness: where the file
+//! is, how the harness lists the handlers of an event, and merging hookdex's
+//! handler into a settings object that may already hold others.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use hookdex_model::Target;
+use serde_json::{json, Map, Value};
+
+/// Where one harness keeps its hook settings and how it spells them.
+#[derive(Debug)]
+pub struct HookSettings {
+    /// The settings file under the repository root (project scope).
+    pub project: &'static str,
+    /// The harness's own directory under `$HOME` (user scope).
+    pub user_dir: &'static str,
+    /// The variable that moves that directory, when the harness has one.
+    pub user_dir_var: Option<&'static str>,
+    /// The settings file under that directory.
+    pub user_file: &'static str,
+    /// The harness's names for the pre-tool and post-tool events.
+    pub events: [&'static str; 2],
+    /// How the handlers of one event are listed.
+    pub(crate) layout: Layout,
+}
+
+/// How a harness lists the handlers of one event.
+#[derive(Debug)]
+pub(crate) enum Layout {
+    /// Claude-compatible matcher groups:
+    /// `{"matcher": "*", "hooks": [{"type": "command", "command", "timeout"}]}`,
+    /// with the timeout in the harness's own unit.
+    Grouped {
+        /// [`HookSettings::TIMEOUT_SEC`] in the harness's unit.
+        timeout: u64,
+    },
+    /// Copilot's flat handlers `{"type": "command", "bash", "timeoutSec"}` in a
+    /// versioned file; its camelCase payload does not name the event, so the
+    /// command does (`--event`).
+    Copilot,
+    /// Cursor's flat handlers `{"command"}` in a versioned file.
+    Cursor,
+}
+
+/// A settings object that cannot take hookdex's handler.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingsError {
+    /// The JSON key that is in the way (`hooks`, `hooks.PreToolUse`).
+    pub key: String,
+    /// What it should be.
+    pub expected: &'static str,
+}
+
+impl fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\"{}\" is not {}", self.key, self.expected)
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
+impl HookSettings {
+    /// Seconds a harness waits for the hook before giving up on it.
+    pub const TIMEOUT_SEC: u64 = 60;
+
+    /// The project-scope settings file of the repository (or directory) `root`.
+    pub fn project_path(&self, root: &Path) -> PathBuf {
+        root.join(self.project)
+    }
+
+    /// The user-scope settings file, with variables read through `var`;
+    /// `None` when neither the harness's variable nor `HOME` is set.
+    pub fn user_path(&self, var: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+        let var = |name: &str| var(name).filter(|v| !v.is_empty());
+        let dir = match self.user_dir_var.and_then(var) {
+            Some(dir) => PathBuf::from(dir),
+            None => PathBuf::from(var("HOME")?).join(self.user_dir),
+        };
+        Some(dir.join(self.user_file))
+    }
+
+    /// Installs `command` (which runs the binary `exe`) on both tool events
+    /// of the settings object `root`. An earlier install, under any path,
+    /// is updated where it stands; every other handler is kept.
+    ///
+    /// # Errors
+    ///
+    /// When `hooks` or an event's list has another type.
+    pub fn install(
+        &self,
+        root: &mut Map<String, Value>,
+        target: Target,
+        exe: &str,
+        command: &str,
+    ) -> Result<(), SettingsError> {
+        let grouped = matches!(self.layout, Layout::Grouped { .. });
+        // The flat formats are versioned; a missing version goes first.
+        if !grouped && !root.contains_key("version") {
+            root.shift_insert(0, "version".into(), 1.into());
+        }
+        let hooks = root
+            .entry("hooks")
+            .or_insert(json!({}))
+            .as_object_mut()
+            .ok_or(SettingsError {
+                key: "hooks".into(),
+                expected: "an object",
+            })?;
+        for event in self.events {
+            let list = hooks
+                .entry(event)
+                .or_insert(json!([]))
+                .as_array_mut()
+                .ok_or_else(|| SettingsError {
+                    key: format!("hooks.{event}"),
+                    expected: "an array",
+                })?;
+            let handler = self.handler(command, event);
+            let ours = |h: &Value| runs_hook(h, target, exe);
+            let slot = list.iter_mut().find_map(|entry| {
+                if grouped {
+                    entry
+                        .get_mut("hooks")?
+                        .as_array_mut()?
+                        .iter_mut()
+                        .find(|h| ours(h))
+                } else {
+                    Some(entry).filter(|h| ours(h))
+                }
+            });
+            match slot {
+                Some(slot) => *slot = handler,
+                None if grouped => list.push(json!({"matcher": "*", "hooks": [handler]})),
+                None => list.push(handler),
+            }
+        }
+        Ok(())
+    }
+
+    /// The handler that runs `command` on `event`.
+    fn handler(&self, command: &str, event: &str) -> Value {
+        match self.layout {
+            Layout::Grouped { timeout } => {
+                json!({"type": "command", "command": command, "timeout": timeout})
+            }
+            Layout::Copilot => json!({
+                "type": "command",
+                "bash": format!("{command} --event {event}"),
+                "timeoutSec": HookSettings::TIMEOUT_SEC,
+            }),
+            Layout::Cursor => json!({"command": command}),
+        }
+    }
+}
+
+/// Whether `handler` runs `hookdex hook --target <target>`: its program is
+/// this binary or any file named `hookdex`.
+fn runs_hook(handler: &Value, target: Target, exe: &str) -> bool {
+    ["command", "bash"]
+        .iter()
+        .filter_map(|key| handler.get(key)?.as_str())
+        .any(|command| {
+            let words = words(command);
+            words.iter().enumerate().any(|(at, word)| {
+                let program = word == exe || word.rsplit('/').next() == Some("hookdex");
+                let args = &words[at + 1..];
+                program
+                    && args.first().is_some_and(|a| a == "hook")
+                    && (args
+                        .windows(2)
+                        .any(|w| w[0] == "--target" && w[1] == target.as_str())
+                        || args.iter().any(|a| *a == format!("--target={target}")))
+            })
+        })
+}
+
+/// The words of a shell command line, quotes and backslashes removed; enough
+/// to recognise a hook command, not a shell parser.
+fn words(command: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote = None;
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') | (None, '\\') => {
+                word.get_or_insert_with(String::new).extend(chars.next());
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            _ => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    words
+}

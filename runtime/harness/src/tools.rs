@@ -1,0 +1,138 @@
+//! Tool-name normalization: a harness's tool name to the name matchers are
+//! written against (`bash`, `edit`, `read`, `mcp__server__tool`, …), from
+//! the harnesses' own tables.
+
+use hookdex_model::{Target, ToolName};
+
+use crate::harness;
+
+/// A tool name after normalization, with how it was obtained (for `explain`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Normalized {
+    /// The normalized name matchers are written against.
+    pub name: ToolName,
+    /// How the name was obtained: `table`, `mcp`, `lowercase`, or a nested-command note.
+    pub via: &'static str,
+}
+
+/// Normalizes the tool `name` a harness of `target` sent.
+///
+/// Copilot's `str_replace_editor` is resolved by its nested `command`
+/// (`view` → read, `create` → write, anything else → edit); pass it as
+/// `nested_command` when known. Names are looked up in the target's own
+/// table, then Claude Code's, then every other harness's, and last
+/// case-insensitively, so a harness's exact spelling wins over a look-alike.
+pub fn normalize(target: Target, name: &str, nested_command: Option<&str>) -> Normalized {
+    let found = |normalized: &str, via| Normalized {
+        name: ToolName::new(normalized),
+        via,
+    };
+    if name == "str_replace_editor" {
+        let normalized = match nested_command {
+            Some("view") => "read",
+            Some("create") => "write",
+            _ => "edit",
+        };
+        return found(normalized, "str_replace_editor command");
+    }
+    if let Some(mcp) = normalize_mcp(target, name) {
+        return found(&mcp, "mcp");
+    }
+    let order = [target, Target::Claude].into_iter().chain(
+        Target::ALL
+            .into_iter()
+            .filter(|t| *t != target && *t != Target::Claude),
+    );
+    let tables = || order.clone().flat_map(|t| harness(t).tools().iter());
+    let hit = tables()
+        .find(|(raw, _)| *raw == name)
+        .or_else(|| tables().find(|(raw, _)| raw.eq_ignore_ascii_case(name)));
+    match hit {
+        Some((_, normalized)) => found(normalized, "table"),
+        None => found(&name.to_ascii_lowercase(), "lowercase"),
+    }
+}
+
+/// MCP names: `mcp__server__tool` everywhere; Gemini spells them
+/// `mcp_server_tool`, which is split at the first `_` after `mcp_` (a server
+/// name with `_` in it cannot be told apart there).
+fn normalize_mcp(target: Target, name: &str) -> Option<String> {
+    let lower = name.to_ascii_lowercase();
+    if lower.starts_with("mcp__") {
+        return Some(lower);
+    }
+    if target == Target::Gemini {
+        let rest = lower.strip_prefix("mcp_")?;
+        let (server, tool) = rest.split_once('_')?;
+        if !server.is_empty() && !tool.is_empty() {
+            return Some(format!("mcp__{server}__{tool}"));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_normalize_per_target() {
+        let cases: &[(Target, &str, Option<&str>, &str)] = &[
+            (Target::Claude, "Bash", None, "bash"),
+            (Target::Claude, "Edit", None, "edit"),
+            (Target::Claude, "Task", None, "agent"),
+            (
+                Target::Claude,
+                "mcp__GitHub__create_pr",
+                None,
+                "mcp__github__create_pr",
+            ),
+            (Target::Codex, "exec", None, "bash"),
+            (Target::Codex, "local_shell", None, "bash"),
+            (Target::Codex, "unified_exec", None, "bash"),
+            (Target::Codex, "apply_patch", None, "edit"),
+            (Target::Codex, "read_file", None, "read"),
+            (Target::Copilot, "bash", None, "bash"),
+            (Target::Copilot, "shell", None, "bash"),
+            (Target::Copilot, "view", None, "read"),
+            (Target::Copilot, "create", None, "write"),
+            (Target::Copilot, "edit", None, "edit"),
+            (Target::Copilot, "task", None, "agent"),
+            (Target::Copilot, "str_replace_editor", Some("view"), "read"),
+            (
+                Target::Copilot,
+                "str_replace_editor",
+                Some("create"),
+                "write",
+            ),
+            (
+                Target::Copilot,
+                "str_replace_editor",
+                Some("str_replace"),
+                "edit",
+            ),
+            (Target::Gemini, "run_shell_command", None, "bash"),
+            (Target::Gemini, "replace", None, "edit"),
+            (Target::Gemini, "write_file", None, "write"),
+            (Target::Gemini, "read_many_files", None, "read"),
+            (
+                Target::Gemini,
+                "mcp_github_create_pr",
+                None,
+                "mcp__github__create_pr",
+            ),
+            (Target::Cursor, "Shell", None, "bash"),
+            (Target::Cursor, "Write", None, "write"),
+            (Target::Cursor, "Delete", None, "delete"),
+            (Target::Claude, "SomethingNew", None, "somethingnew"),
+            (Target::Claude, "BASH", None, "bash"),
+        ];
+        for (target, name, nested, want) in cases {
+            assert_eq!(
+                normalize(*target, name, *nested).name.as_str(),
+                *want,
+                "{target} {name}"
+            );
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! [`IndexData`]: the owned description of an index the compiler fills in,
+//! and its serialization through each record module.
+
+use hookdex_model::Step;
+use zerocopy::IntoBytes;
+
+use crate::filter::{FilterData, FilterSections};
+use crate::header;
+use crate::invalid::InvalidData;
+use crate::layer::LayerData;
+use crate::meta::MetaData;
+use crate::path::{self, Stamp};
+use crate::rule::RuleData;
+use crate::section::SectionId;
+use crate::strings::Pool;
+use crate::table::StepData;
+
+/// Everything an index file holds, before serialization.
+#[derive(Clone, Debug, Default)]
+pub struct IndexData {
+    /// The view the index was compiled for.
+    pub meta: MetaData,
+    /// Every recorded path with its stamp at compile time.
+    pub paths: Vec<(String, Stamp)>,
+    /// The layers, lowest priority first.
+    pub layers: Vec<LayerData>,
+    /// Every rule that parsed, in execution order (its position is its id).
+    pub rules: Vec<RuleData>,
+    /// Files that did not parse, with the reason.
+    pub invalid: Vec<InvalidData>,
+    /// Matching tables per step, indexed by [`Step::code`].
+    pub steps: Vec<StepData>,
+    /// Compiled filters, sorted by rule id.
+    pub filters: Vec<FilterData>,
+}
+
+impl IndexData {
+    /// The bytes of the index file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut pool = Pool::default();
+        let meta = self.meta.record(&mut pool).as_bytes().to_vec();
+        let mut paths = Vec::new();
+        for (file, stamp) in &self.paths {
+            paths.extend_from_slice(path::record(file, stamp, &mut pool).as_bytes());
+        }
+        let mut layers = Vec::new();
+        for layer in &self.layers {
+            layers.extend_from_slice(layer.record(&mut pool).as_bytes());
+        }
+        let (mut rules, mut alternatives) = (Vec::new(), Vec::new());
+        for rule in &self.rules {
+            rules.extend_from_slice(rule.record(&mut pool, &mut alternatives).as_bytes());
+        }
+        let mut invalid = Vec::new();
+        for bad in &self.invalid {
+            invalid.extend_from_slice(bad.record(&mut pool).as_bytes());
+        }
+        let (mut steps, mut names, mut postings) = (Vec::new(), Vec::new(), Vec::new());
+        let empty = StepData::default();
+        for step in Step::ALL {
+            let data = self.steps.get(usize::from(step.code())).unwrap_or(&empty);
+            let record = data.record(&mut pool, &mut names, &mut postings);
+            steps.extend_from_slice(record.as_bytes());
+        }
+        let (mut filters, mut finders, mut globs, mut dfas) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for filter in &self.filters {
+            let mut out = FilterSections {
+                pool: &mut pool,
+                finders: &mut finders,
+                globs: &mut globs,
+                dfas: &mut dfas,
+            };
+            filters.extend_from_slice(filter.record(&mut out).as_bytes());
+        }
+        header::assemble(&[
+            (SectionId::Meta, &meta),
+            (SectionId::Strings, &pool.bytes),
+            (SectionId::Paths, &paths),
+            (SectionId::Layers, &layers),
+            (SectionId::Rules, &rules),
+            (SectionId::Alternatives, &alternatives),
+            (SectionId::Invalid, &invalid),
+            (SectionId::Steps, &steps),
+            (SectionId::Names, &names),
+            (SectionId::Postings, &postings),
+            (SectionId::Filters, &filters),
+            (SectionId::Finders, &finders),
+            (SectionId::Globs, &globs),
+            (SectionId::Dfa, &dfas),
+        ])
+    }
+}

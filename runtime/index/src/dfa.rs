@@ -1,0 +1,43 @@
+//! The DFA section: serialized regex-automata dense DFAs, loaded only with
+//! full validation (`DFA::from_bytes`), once per DFA per opened index.
+//!
+//! A damaged or crafted cache file can therefore make a DFA fail to load,
+//! never make a search read out of bounds: there is no unchecked load.
+
+use regex_automata::dfa::dense;
+
+use crate::error::Error;
+use crate::strings::Span;
+use crate::Index;
+
+/// A dense DFA read in place from the index.
+pub type Dfa<'a> = dense::DFA<&'a [u32]>;
+
+/// Appends `dfa` (native-endian serialized bytes) to the DFA section at an
+/// 8-aligned offset.
+pub(crate) fn put(dfas: &mut Vec<u8>, dfa: &[u8]) -> Span {
+    dfas.resize(crate::header::align8(dfas.len()), 0);
+    let start = dfas.len();
+    dfas.extend_from_slice(dfa);
+    Span::new(start, dfa.len())
+}
+
+impl<'a> Index<'a> {
+    /// The DFA at `span`: its blocks verified, then validated in full the
+    /// first time it is asked for.
+    ///
+    /// # Errors
+    ///
+    /// When the bytes fail their checksums or do not validate as a DFA.
+    pub(crate) fn dfa(&self, span: Span) -> Result<Dfa<'a>, Error> {
+        let (start, len) = span.range();
+        if let Some(dfa) = self.dfas.borrow().get(&start) {
+            return Ok(dfa.clone());
+        }
+        let bytes = self.dfa.get(start, len)?;
+        let (dfa, _) =
+            dense::DFA::from_bytes(bytes).map_err(|e| Error::corrupt(format!("DFA: {e}")))?;
+        self.dfas.borrow_mut().insert(start, dfa.clone());
+        Ok(dfa)
+    }
+}

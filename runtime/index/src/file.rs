@@ -1,0 +1,105 @@
+//! The index file on disk: mapping it, and writing it atomically.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use zerocopy::IntoBytes;
+
+use crate::error::Error;
+use crate::Index;
+
+/// The bytes of one index, mapped from disk or held in memory.
+pub struct IndexFile {
+    path: PathBuf,
+    backing: Backing,
+}
+
+enum Backing {
+    Mapped(Mmap),
+    /// `u64` storage keeps the bytes 8-aligned, as the embedded DFAs need.
+    Owned(Vec<u64>, usize),
+}
+
+impl IndexFile {
+    /// Maps the index file at `path`.
+    ///
+    /// # Errors
+    ///
+    /// When the file cannot be opened or mapped.
+    pub fn open(path: &Path) -> Result<IndexFile, Error> {
+        let file = File::open(path).map_err(|e| Error::from(e).with_path(path))?;
+        // SAFETY: `Mmap::map` is unsafe because another process could change
+        // the file while it is mapped. hookdex never writes an index in place:
+        // `write_atomic` writes a new inode and renames it over the path, so
+        // this mapping keeps the old inode's bytes. A process that truncates
+        // or rewrites the file in place anyway (not hookdex) can at worst
+        // change bytes under a reader, which every read verifies by checksum
+        // and bounds before use, or raise SIGBUS on a truncated page, which
+        // ends the process without a decision (the harness fails open).
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::from(e).with_path(path))?;
+        Ok(IndexFile {
+            path: path.to_path_buf(),
+            backing: Backing::Mapped(map),
+        })
+    }
+
+    /// An index held in memory (just compiled, or not writable to disk).
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> IndexFile {
+        let mut words = vec![0u64; bytes.len().div_ceil(8)];
+        for (word, chunk) in words.iter_mut().zip(bytes.chunks(8)) {
+            let mut buf = [0u8; 8];
+            buf[..chunk.len()].copy_from_slice(chunk);
+            *word = u64::from_ne_bytes(buf);
+        }
+        IndexFile {
+            path: path.to_path_buf(),
+            backing: Backing::Owned(words, bytes.len()),
+        }
+    }
+
+    /// Where the file lives (or would live).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The raw bytes.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.backing {
+            Backing::Mapped(map) => map,
+            Backing::Owned(words, len) => &words.as_bytes()[..*len],
+        }
+    }
+
+    /// Parses the bytes as an index.
+    ///
+    /// # Errors
+    ///
+    /// See [`Index::parse`]; the error names this file.
+    pub fn index(&self) -> Result<Index<'_>, Error> {
+        Index::parse(self.bytes()).map_err(|e| e.with_path(&self.path))
+    }
+
+    /// Writes `bytes` to `path` through a temporary file in the same directory
+    /// and a rename, so a concurrent reader sees the old file or the new one,
+    /// never a part.
+    ///
+    /// # Errors
+    ///
+    /// When the directory cannot be created or the file written or renamed.
+    pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let fail = |e: std::io::Error| Error::from(e).with_path(path);
+        std::fs::create_dir_all(dir).map_err(fail)?;
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".index-")
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .map_err(fail)?;
+        tmp.write_all(bytes).map_err(fail)?;
+        tmp.persist(path).map_err(|e| fail(e.error))?;
+        Ok(())
+    }
+}

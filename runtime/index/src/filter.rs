@@ -1,0 +1,372 @@
+//! The filter records: a `.filter.yaml` rule's options, its `paths` glob
+//! sets and its finders, with the DFAs they search with.
+
+use hookdex_model::{FilterAction, FilterField, FilterMode};
+use regex_automata::dfa::{regex::Regex, Automaton};
+use regex_automata::{Anchored, Input};
+use zerocopy::little_endian::U32;
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+use crate::dfa::{self, Dfa};
+use crate::error::Error;
+use crate::strings::{Pool, Span, StrRef};
+use crate::Index;
+
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct FilterRecord {
+    rule: U32,
+    mode: u8,
+    action: u8,
+    fields: u8,
+    reserved: u8,
+    max_rounds: U32,
+    reserved2: U32,
+    intent: StrRef,
+    intent_from: StrRef,
+    question: StrRef,
+    globs: Span,
+    finders: Span,
+}
+
+const _: () = assert!(std::mem::size_of::<FilterRecord>() == 56);
+
+const REGEX: u8 = 0;
+const SCRIPT: u8 = 1;
+
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct FinderRecord {
+    kind: u8,
+    reserved: [u8; 7],
+    source: StrRef,
+    reason: StrRef,
+    forward: Span,
+    reverse: Span,
+}
+
+const _: () = assert!(std::mem::size_of::<FinderRecord>() == 40);
+
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct GlobRecord {
+    /// The globs, one per line.
+    globs: StrRef,
+    dfa: Span,
+}
+
+const _: () = assert!(std::mem::size_of::<GlobRecord>() == 16);
+
+/// One compiled `.filter.yaml` rule, before serialization.
+#[derive(Clone, Debug)]
+pub struct FilterData {
+    /// The rule id of the filter.
+    pub rule: u32,
+    /// `mode`.
+    pub mode: FilterMode,
+    /// `action`.
+    pub action: FilterAction,
+    /// `fields`, as a [`FilterField`] bit set (0 = every field).
+    pub fields: u8,
+    /// `max_rounds`.
+    pub max_rounds: u32,
+    /// `intent`.
+    pub intent: String,
+    /// `intent_from`.
+    pub intent_from: Option<String>,
+    /// `question`.
+    pub question: Option<String>,
+    /// `paths`, compiled into one or more glob sets (empty: every path).
+    pub globs: Vec<GlobSetData>,
+    /// `finders`, in order.
+    pub finders: Vec<FinderData>,
+}
+
+/// Some of a filter's `paths` globs compiled into one DFA.
+#[derive(Clone, Debug)]
+pub struct GlobSetData {
+    /// The globs as written.
+    pub globs: Vec<String>,
+    /// An anchored dense DFA matching any of them, native endianness.
+    pub dfa: Vec<u8>,
+}
+
+/// One finder of a filter, before serialization.
+#[derive(Clone, Debug)]
+pub enum FinderData {
+    /// An inline regex, compiled into a forward and a reverse dense DFA.
+    Regex {
+        /// The regex as written.
+        source: String,
+        /// The reason attached to each finding.
+        reason: Option<String>,
+        /// Forward DFA, native endianness.
+        forward: Vec<u8>,
+        /// Reverse DFA, native endianness.
+        reverse: Vec<u8>,
+    },
+    /// A named finder: built in, or a `_finders/<name>` script.
+    Script {
+        /// The finder's name.
+        name: String,
+        /// The reason attached to each finding.
+        reason: Option<String>,
+    },
+}
+
+/// The sections a filter writes into.
+pub(crate) struct FilterSections<'w> {
+    pub(crate) pool: &'w mut Pool,
+    pub(crate) finders: &'w mut Vec<u8>,
+    pub(crate) globs: &'w mut Vec<u8>,
+    pub(crate) dfas: &'w mut Vec<u8>,
+}
+
+impl FilterData {
+    pub(crate) fn record(&self, out: &mut FilterSections<'_>) -> FilterRecord {
+        let first_glob = out.globs.len() / std::mem::size_of::<GlobRecord>();
+        for set in &self.globs {
+            let record = GlobRecord {
+                globs: out.pool.put(&set.globs.join("\n")),
+                dfa: dfa::put(out.dfas, &set.dfa),
+            };
+            out.globs.extend_from_slice(record.as_bytes());
+        }
+        let first_finder = out.finders.len() / std::mem::size_of::<FinderRecord>();
+        for finder in &self.finders {
+            let record = match finder {
+                FinderData::Regex {
+                    source,
+                    reason,
+                    forward,
+                    reverse,
+                } => FinderRecord {
+                    kind: REGEX,
+                    reserved: [0; 7],
+                    source: out.pool.put(source),
+                    reason: out.pool.put_opt(reason.as_deref()),
+                    forward: dfa::put(out.dfas, forward),
+                    reverse: dfa::put(out.dfas, reverse),
+                },
+                FinderData::Script { name, reason } => FinderRecord {
+                    kind: SCRIPT,
+                    reserved: [0; 7],
+                    source: out.pool.put(name),
+                    reason: out.pool.put_opt(reason.as_deref()),
+                    forward: Span::default(),
+                    reverse: Span::default(),
+                },
+            };
+            out.finders.extend_from_slice(record.as_bytes());
+        }
+        FilterRecord {
+            rule: U32::new(self.rule),
+            mode: self.mode.code(),
+            action: self.action.code(),
+            fields: self.fields,
+            reserved: 0,
+            max_rounds: U32::new(self.max_rounds),
+            reserved2: U32::ZERO,
+            intent: out.pool.put(&self.intent),
+            intent_from: out.pool.put_opt(self.intent_from.as_deref()),
+            question: out.pool.put_opt(self.question.as_deref()),
+            globs: Span::new(first_glob, self.globs.len()),
+            finders: Span::new(first_finder, self.finders.len()),
+        }
+    }
+}
+
+/// A compiled filter rule.
+#[derive(Clone, Debug)]
+pub struct Filter<'a> {
+    /// The rule id of the filter.
+    pub rule: u32,
+    /// `mode`.
+    pub mode: FilterMode,
+    /// `action`.
+    pub action: FilterAction,
+    /// `fields` (empty: every field).
+    pub fields: Vec<FilterField>,
+    /// `max_rounds`.
+    pub max_rounds: u32,
+    /// `intent`.
+    pub intent: &'a str,
+    /// `intent_from`.
+    pub intent_from: Option<&'a str>,
+    /// `question`.
+    pub question: Option<&'a str>,
+    /// `paths`, as glob sets (empty: every path).
+    pub globs: Vec<GlobSet<'a>>,
+    /// `finders`, in order.
+    pub finders: Vec<Finder<'a>>,
+}
+
+/// Some of a filter's `paths` globs and the DFA matching any of them.
+#[derive(Clone, Debug)]
+pub struct GlobSet<'a> {
+    /// The globs, one per line.
+    pub globs: &'a str,
+    dfa: Dfa<'a>,
+}
+
+/// One finder.
+#[derive(Clone, Debug)]
+pub enum Finder<'a> {
+    /// An inline regex.
+    Regex {
+        /// The regex as written.
+        source: &'a str,
+        /// Its reason.
+        reason: Option<&'a str>,
+        /// The forward and reverse DFAs, validated.
+        regex: Box<Regex<Dfa<'a>>>,
+    },
+    /// A named finder.
+    Script {
+        /// The name.
+        name: &'a str,
+        /// Its reason.
+        reason: Option<&'a str>,
+    },
+}
+
+impl GlobSet<'_> {
+    /// Whether any glob of the set matches the whole of `path`.
+    ///
+    /// # Errors
+    ///
+    /// When the DFA cannot be loaded or gives up.
+    pub fn is_match(&self, path: &str) -> Result<bool, Error> {
+        let input = Input::new(path).anchored(Anchored::Yes);
+        self.dfa
+            .try_search_fwd(&input)
+            .map(|m| m.is_some())
+            .map_err(|e| Error::corrupt(format!("glob DFA: {e}")))
+    }
+}
+
+impl Finder<'_> {
+    /// The spans `[start, end)` of every non-empty match of an inline regex in
+    /// `text`; a named finder has none here (it runs as a process).
+    ///
+    /// # Errors
+    ///
+    /// When the search gives up (a Unicode word boundary next to non-ASCII
+    /// text); callers fail open.
+    pub fn find_all(&self, text: &str) -> Result<Vec<(usize, usize)>, FinderGaveUp> {
+        let Finder::Regex { regex, .. } = self else {
+            return Ok(Vec::new());
+        };
+        let mut spans = Vec::new();
+        let mut input = Input::new(text);
+        loop {
+            let found = regex
+                .try_search(&input)
+                .map_err(|e| FinderGaveUp(e.to_string()))?;
+            let Some(m) = found else { break };
+            if m.end() > m.start() {
+                spans.push((m.start(), m.end()));
+            }
+            let next = if m.end() > m.start() {
+                m.end()
+            } else {
+                m.end() + 1
+            };
+            if next > text.len() {
+                break;
+            }
+            input.set_start(next);
+        }
+        Ok(spans)
+    }
+}
+
+/// A finder's search stopped before the end of the text (a Unicode word
+/// boundary next to non-ASCII text, which a DFA cannot decide).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinderGaveUp(pub String);
+
+impl std::fmt::Display for FinderGaveUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "finder gave up: {}", self.0)
+    }
+}
+
+impl std::error::Error for FinderGaveUp {}
+
+impl<'a> Index<'a> {
+    /// How many filters the index holds.
+    pub fn filter_count(&self) -> usize {
+        self.filters.records::<FilterRecord>()
+    }
+
+    /// The filter of rule `rule`, if that rule is a filter.
+    ///
+    /// # Errors
+    ///
+    /// When a block it reads fails its checksum, a reference is out of
+    /// range, or a DFA does not validate.
+    pub fn filter(&self, rule: u32) -> Result<Option<Filter<'a>>, Error> {
+        let (mut lo, mut hi) = (0, self.filter_count());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let r: &FilterRecord = self.filters.record(mid)?;
+            match r.rule.get().cmp(&rule) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return self.read_filter(r).map(Some),
+            }
+        }
+        Ok(None)
+    }
+
+    fn read_filter(&self, r: &FilterRecord) -> Result<Filter<'a>, Error> {
+        let bad = |what: &str| Error::corrupt(format!("filter {what}"));
+        let (first, count) = r.globs.range();
+        let mut globs = Vec::new();
+        for i in first..first.saturating_add(count) {
+            let g: &GlobRecord = self.globs.record(i)?;
+            globs.push(GlobSet {
+                globs: self.str(&g.globs)?,
+                dfa: self.dfa(g.dfa)?,
+            });
+        }
+        let (first, count) = r.finders.range();
+        let mut finders = Vec::new();
+        for i in first..first.saturating_add(count) {
+            let f: &FinderRecord = self.finders.record(i)?;
+            let source = self.str(&f.source)?;
+            let reason = self.opt_str(&f.reason)?;
+            finders.push(match f.kind {
+                REGEX => Finder::Regex {
+                    source,
+                    reason,
+                    regex: Box::new(
+                        Regex::builder()
+                            .build_from_dfas(self.dfa(f.forward)?, self.dfa(f.reverse)?),
+                    ),
+                },
+                SCRIPT => Finder::Script {
+                    name: source,
+                    reason,
+                },
+                _ => return Err(bad("finder kind")),
+            });
+        }
+        Ok(Filter {
+            rule: r.rule.get(),
+            mode: FilterMode::from_code(r.mode).ok_or_else(|| bad("mode"))?,
+            action: FilterAction::from_code(r.action).ok_or_else(|| bad("action"))?,
+            fields: FilterField::ALL
+                .into_iter()
+                .filter(|f| r.fields & f.bit() != 0)
+                .collect(),
+            max_rounds: r.max_rounds.get(),
+            intent: self.str(&r.intent)?,
+            intent_from: self.opt_str(&r.intent_from)?,
+            question: self.opt_str(&r.question)?,
+            globs,
+            finders,
+        })
+    }
+}

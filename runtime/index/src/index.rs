@@ -1,0 +1,127 @@
+//! [`Index`]: a parsed view over the bytes of an index file. Cheap to
+//! create: the header is checked and the small sections verified up front;
+//! every other block is verified when first read.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use hookdex_model::Step;
+
+use crate::dfa::Dfa;
+use crate::error::Error;
+use crate::header;
+use crate::layer::LayerRecord;
+use crate::meta::MetaRecord;
+use crate::path::PathRecord;
+use crate::section::{Section, SectionId};
+use crate::table::StepRecord;
+
+/// A parsed view over the bytes of an index file.
+pub struct Index<'a> {
+    pub(crate) meta: Section<'a>,
+    pub(crate) strings: Section<'a>,
+    pub(crate) paths: Section<'a>,
+    pub(crate) layers: Section<'a>,
+    pub(crate) rules: Section<'a>,
+    pub(crate) alternatives: Section<'a>,
+    pub(crate) invalid: Section<'a>,
+    pub(crate) steps: Section<'a>,
+    pub(crate) names: Section<'a>,
+    pub(crate) postings: Section<'a>,
+    pub(crate) filters: Section<'a>,
+    pub(crate) finders: Section<'a>,
+    pub(crate) globs: Section<'a>,
+    pub(crate) dfa: Section<'a>,
+    /// DFAs validated so far, by offset in the DFA section.
+    pub(crate) dfas: RefCell<HashMap<usize, Dfa<'a>>>,
+}
+
+impl std::fmt::Debug for Index<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Index")
+            .field("rules", &self.rule_count())
+            .field("layers", &self.layer_count())
+            .field("paths", &self.path_count())
+            .field("invalid", &self.invalid_count())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Index<'a> {
+    /// Parses the header and section table of `bytes` and verifies the small
+    /// sections (meta, paths, layers, steps).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Truncated`](crate::ErrorKind::Truncated),
+    /// [`BadMagic`](crate::ErrorKind::BadMagic),
+    /// [`ForeignVersion`](crate::ErrorKind::ForeignVersion) or
+    /// [`Corrupt`](crate::ErrorKind::Corrupt) when the bytes are not a
+    /// complete index of this version.
+    pub fn parse(bytes: &'a [u8]) -> Result<Index<'a>, Error> {
+        let mut parts = header::sections(bytes)?.into_iter().zip(SectionId::ALL);
+        let mut next = || -> Result<Section<'a>, Error> {
+            let ((data, hashes), id) = parts.next().expect("one entry per section id");
+            Section::new(id, data, hashes)
+        };
+        let index = Index {
+            meta: next()?,
+            strings: next()?,
+            paths: next()?,
+            layers: next()?,
+            rules: next()?,
+            alternatives: next()?,
+            invalid: next()?,
+            steps: next()?,
+            names: next()?,
+            postings: next()?,
+            filters: next()?,
+            finders: next()?,
+            globs: next()?,
+            dfa: next()?,
+            dfas: RefCell::new(HashMap::new()),
+        };
+        for small in [&index.meta, &index.paths, &index.layers, &index.steps] {
+            small.verify_all()?;
+        }
+        let sized = index.meta.records::<MetaRecord>() == 1
+            && index.meta.holds_whole::<MetaRecord>()
+            && index.steps.records::<StepRecord>() == Step::ALL.len()
+            && index.steps.holds_whole::<StepRecord>()
+            && index.paths.holds_whole::<PathRecord>()
+            && index.layers.holds_whole::<LayerRecord>();
+        if !sized {
+            return Err(Error::corrupt("meta, step, path or layer table size"));
+        }
+        Ok(index)
+    }
+
+    /// Verifies every block of every section: for commands that read the
+    /// whole index (`list`, `explain`), so a bad block means a recompile
+    /// rather than an error halfway through.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`](crate::ErrorKind::Corrupt) naming the first section that fails.
+    pub fn verify_all(&self) -> Result<(), Error> {
+        for section in [
+            &self.meta,
+            &self.strings,
+            &self.paths,
+            &self.layers,
+            &self.rules,
+            &self.alternatives,
+            &self.invalid,
+            &self.steps,
+            &self.names,
+            &self.postings,
+            &self.filters,
+            &self.finders,
+            &self.globs,
+            &self.dfa,
+        ] {
+            section.verify_all()?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,114 @@
+//! The meta record: the view an index was compiled for and the owners its
+//! trust verdict is taken from.
+
+use zerocopy::little_endian::U64;
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+use crate::error::Error;
+use crate::strings::{Pool, StrRef};
+use crate::Index;
+
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct MetaRecord {
+    target: StrRef,
+    home: StrRef,
+    bundle: StrRef,
+    /// Profile names joined by `\n`.
+    profiles: StrRef,
+    repo_root: StrRef,
+    managed_dir: StrRef,
+    directory_owner: StrRef,
+    bundle_owner: StrRef,
+    compiled_at_ms: U64,
+}
+
+const _: () = assert!(std::mem::size_of::<MetaRecord>() == 72);
+
+/// The view and trust facts recorded with an index, before serialization.
+#[derive(Clone, Debug, Default)]
+pub struct MetaData {
+    /// Target name.
+    pub target: String,
+    /// `$HOOKDEX_HOME`.
+    pub home: String,
+    /// The bundle directory, if one is linked.
+    pub bundle: Option<String>,
+    /// Profile names of the chain, in order.
+    pub profiles: Vec<String>,
+    /// The repository root, if the view is inside one.
+    pub repo_root: Option<String>,
+    /// The managed directory.
+    pub managed_dir: String,
+    /// The repository's `origin` owner (lowercased), if it has an origin.
+    pub directory_owner: Option<String>,
+    /// The bundle's `origin` owner (lowercased), if it has one.
+    pub bundle_owner: Option<String>,
+    /// Compile time, milliseconds since the epoch.
+    pub compiled_at_ms: u64,
+}
+
+/// The view and trust facts, read in place.
+#[derive(Clone, Debug)]
+pub struct Meta<'a> {
+    /// Target name.
+    pub target: &'a str,
+    /// `$HOOKDEX_HOME`.
+    pub home: &'a str,
+    /// The linked bundle.
+    pub bundle: Option<&'a str>,
+    /// The profile chain.
+    pub profiles: Vec<&'a str>,
+    /// The repository root.
+    pub repo_root: Option<&'a str>,
+    /// The managed directory.
+    pub managed_dir: &'a str,
+    /// The repository's `origin` owner.
+    pub directory_owner: Option<&'a str>,
+    /// The bundle's `origin` owner.
+    pub bundle_owner: Option<&'a str>,
+    /// When the index was compiled, ms since the epoch.
+    pub compiled_at_ms: u64,
+}
+
+impl MetaData {
+    pub(crate) fn record(&self, pool: &mut Pool) -> MetaRecord {
+        MetaRecord {
+            target: pool.put(&self.target),
+            home: pool.put(&self.home),
+            bundle: pool.put_opt(self.bundle.as_deref()),
+            profiles: pool.put(&self.profiles.join("\n")),
+            repo_root: pool.put_opt(self.repo_root.as_deref()),
+            managed_dir: pool.put(&self.managed_dir),
+            directory_owner: pool.put_opt(self.directory_owner.as_deref()),
+            bundle_owner: pool.put_opt(self.bundle_owner.as_deref()),
+            compiled_at_ms: U64::new(self.compiled_at_ms),
+        }
+    }
+}
+
+impl<'a> Index<'a> {
+    /// The recorded view and trust facts.
+    ///
+    /// # Errors
+    ///
+    /// When the record or a string it names is damaged.
+    pub fn meta(&self) -> Result<Meta<'a>, Error> {
+        let r: &MetaRecord = self.meta.record(0)?;
+        Ok(Meta {
+            target: self.str(&r.target)?,
+            home: self.str(&r.home)?,
+            bundle: self.opt_str(&r.bundle)?,
+            profiles: self
+                .str(&r.profiles)?
+                .split('\n')
+                .filter(|p| !p.is_empty())
+                .collect(),
+            repo_root: self.opt_str(&r.repo_root)?,
+            managed_dir: self.str(&r.managed_dir)?,
+            directory_owner: self.opt_str(&r.directory_owner)?,
+            bundle_owner: self.opt_str(&r.bundle_owner)?,
+            compiled_at_ms: r.compiled_at_ms.get(),
+        })
+    }
+}

@@ -1,0 +1,112 @@
+//! The string pool and the two reference records every other record uses:
+//! [`StrRef`] (a string in the pool, or none) and [`Span`] (a run of records
+//! or bytes in another section).
+
+use std::collections::HashMap;
+
+use zerocopy::little_endian::U32;
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+use crate::error::Error;
+use crate::Index;
+
+/// A string in the pool: `(offset, length)`, length `u32::MAX` meaning none.
+#[derive(Clone, Copy, Debug, Default, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct StrRef {
+    offset: U32,
+    len: U32,
+}
+
+const _: () = assert!(std::mem::size_of::<StrRef>() == 8);
+
+const NONE_LEN: u32 = u32::MAX;
+
+impl StrRef {
+    /// The reference meaning "no string".
+    pub(crate) const NONE: StrRef = StrRef {
+        offset: U32::ZERO,
+        len: U32::MAX_VALUE,
+    };
+
+    /// Whether this is the empty string (an unused table slot).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len.get() == 0
+    }
+}
+
+/// `len` records (or bytes, or ids) starting at `start` of another section.
+#[derive(Clone, Copy, Debug, Default, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct Span {
+    pub(crate) start: U32,
+    pub(crate) len: U32,
+}
+
+const _: () = assert!(std::mem::size_of::<Span>() == 8);
+
+impl Span {
+    pub(crate) fn new(start: usize, len: usize) -> Span {
+        Span {
+            start: U32::new(start as u32),
+            len: U32::new(len as u32),
+        }
+    }
+
+    /// `(start, len)` as `usize`s.
+    pub(crate) fn range(self) -> (usize, usize) {
+        (self.start.get() as usize, self.len.get() as usize)
+    }
+}
+
+/// Accumulates the string pool, deduplicating equal strings.
+#[derive(Default)]
+pub(crate) struct Pool {
+    pub(crate) bytes: Vec<u8>,
+    seen: HashMap<Vec<u8>, u32>,
+}
+
+impl Pool {
+    /// Appends `s` (or finds it) and returns its reference.
+    pub(crate) fn put(&mut self, s: &str) -> StrRef {
+        let offset = match self.seen.get(s.as_bytes()) {
+            Some(&offset) => offset,
+            None => {
+                let offset = self.bytes.len() as u32;
+                self.bytes.extend_from_slice(s.as_bytes());
+                self.seen.insert(s.as_bytes().to_vec(), offset);
+                offset
+            }
+        };
+        StrRef {
+            offset: U32::new(offset),
+            len: U32::new(s.len() as u32),
+        }
+    }
+
+    /// Like [`Pool::put`], with `None` as [`StrRef::NONE`].
+    pub(crate) fn put_opt(&mut self, s: Option<&str>) -> StrRef {
+        s.map_or(StrRef::NONE, |s| self.put(s))
+    }
+}
+
+impl<'a> Index<'a> {
+    /// The string `r` refers to; a missing string is corruption.
+    pub(crate) fn str(&self, r: &StrRef) -> Result<&'a str, Error> {
+        self.opt_str(r)?
+            .ok_or_else(|| Error::corrupt("missing string"))
+    }
+
+    /// The string `r` refers to, or `None`.
+    pub(crate) fn opt_str(&self, r: &StrRef) -> Result<Option<&'a str>, Error> {
+        if r.len.get() == NONE_LEN {
+            return Ok(None);
+        }
+        let bytes = self
+            .strings
+            .get(r.offset.get() as usize, r.len.get() as usize)?;
+        std::str::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| Error::corrupt("string is not UTF-8"))
+    }
+}

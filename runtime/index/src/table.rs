@@ -1,0 +1,250 @@
+//! The matching tables: per step, the `any` posting and three
+//! open-addressing hash tables (exact names, `bash.<cli>` programs, MCP
+//! prefixes) whose slots point at posting lists of rule ids in execution
+//! order. A lookup is a few probes whatever the number of rules.
+
+use hookdex_model::{Step, ToolName};
+use zerocopy::little_endian::{U32, U64};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+use crate::error::Error;
+use crate::section::hash;
+use crate::strings::{Pool, Span, StrRef};
+use crate::Index;
+
+/// One table: `(first slot, capacity)` in the names section.
+#[derive(Clone, Copy, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct TableRef {
+    first: U32,
+    capacity: U32,
+}
+
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct StepRecord {
+    any: Span,
+    names: TableRef,
+    programs: TableRef,
+    prefixes: TableRef,
+}
+
+const _: () = assert!(std::mem::size_of::<StepRecord>() == 32);
+
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct SlotRecord {
+    hash: U64,
+    /// An empty slot has `name.len == 0` (every key is non-empty).
+    name: StrRef,
+    posting: Span,
+}
+
+const _: () = assert!(std::mem::size_of::<SlotRecord>() == 24);
+
+/// The matching tables of one step, before serialization. Every posting is
+/// a sorted list of rule ids.
+#[derive(Clone, Debug, Default)]
+pub struct StepData {
+    /// Rules whose matcher has `any`.
+    pub any: Vec<u32>,
+    /// Exact normalized names (tools, `mcp__s__t`, event field values) and their rules.
+    pub names: Vec<(String, Vec<u32>)>,
+    /// `bash.<cli>` program names and their rules.
+    pub programs: Vec<(String, Vec<u32>)>,
+    /// Prefix alternatives (`mcp`, `mcp__server`) and their rules.
+    pub prefixes: Vec<(String, Vec<u32>)>,
+}
+
+/// Appends `ids` to the postings section.
+fn put_posting(postings: &mut Vec<u8>, ids: &[u32]) -> Span {
+    let start = postings.len() / 4;
+    for id in ids {
+        postings.extend_from_slice(&id.to_le_bytes());
+    }
+    Span::new(start, ids.len())
+}
+
+/// Writes an open-addressing table of `entries` into `names`. Capacity is a
+/// power of two at least twice the entry count, so a probe sequence is short
+/// and always ends at an empty slot.
+fn put_table(
+    names: &mut Vec<u8>,
+    pool: &mut Pool,
+    postings: &mut Vec<u8>,
+    entries: &[(String, Vec<u32>)],
+) -> TableRef {
+    let first = names.len() / std::mem::size_of::<SlotRecord>();
+    let capacity = if entries.is_empty() {
+        0
+    } else {
+        (entries.len() * 2).next_power_of_two()
+    };
+    let mut slots: Vec<Option<&(String, Vec<u32>)>> = vec![None; capacity];
+    for entry in entries {
+        let mut at = (hash(entry.0.as_bytes()) as usize) & (capacity - 1);
+        while slots[at].is_some() {
+            at = (at + 1) & (capacity - 1);
+        }
+        slots[at] = Some(entry);
+    }
+    for slot in slots {
+        let record = match slot {
+            None => SlotRecord {
+                hash: U64::ZERO,
+                name: StrRef::default(),
+                posting: Span::default(),
+            },
+            Some((name, ids)) => SlotRecord {
+                hash: U64::new(hash(name.as_bytes())),
+                name: pool.put(name),
+                posting: put_posting(postings, ids),
+            },
+        };
+        names.extend_from_slice(record.as_bytes());
+    }
+    TableRef {
+        first: U32::new(first as u32),
+        capacity: U32::new(capacity as u32),
+    }
+}
+
+impl StepData {
+    pub(crate) fn record(
+        &self,
+        pool: &mut Pool,
+        names: &mut Vec<u8>,
+        postings: &mut Vec<u8>,
+    ) -> StepRecord {
+        StepRecord {
+            any: put_posting(postings, &self.any),
+            names: put_table(names, pool, postings, &self.names),
+            programs: put_table(names, pool, postings, &self.programs),
+            prefixes: put_table(names, pool, postings, &self.prefixes),
+        }
+    }
+}
+
+/// One call to answer: the step, the normalized tool name (or, for event
+/// steps, the matched field value) and the programs of a bash command.
+#[derive(Clone, Copy, Debug)]
+pub struct Query<'q> {
+    /// The step.
+    pub step: Step,
+    /// The normalized tool name.
+    pub tool: &'q ToolName,
+    /// Programs of the shell command when the tool is `bash`.
+    pub programs: &'q [String],
+}
+
+/// Which matcher alternative made a rule a candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via<'a> {
+    /// `any`.
+    Any,
+    /// An exact name.
+    Name(&'a str),
+    /// `bash.<cli>`: the program name.
+    Program(&'a str),
+    /// A prefix alternative: `mcp` or `mcp__<server>`.
+    Prefix(&'a str),
+}
+
+/// A rule whose matcher matches a query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit<'a> {
+    /// The rule id (checked against the rule count); hits come sorted by it,
+    /// which is execution order.
+    pub rule: u32,
+    /// The alternative that matched.
+    pub via: Via<'a>,
+}
+
+impl<'a> Index<'a> {
+    fn push_posting(
+        &self,
+        posting: Span,
+        via: Via<'a>,
+        out: &mut Vec<Hit<'a>>,
+    ) -> Result<(), Error> {
+        let (start, len) = posting.range();
+        let bytes = self.postings.get(
+            start
+                .checked_mul(4)
+                .ok_or_else(|| Error::corrupt("posting offset"))?,
+            len.checked_mul(4)
+                .ok_or_else(|| Error::corrupt("posting length"))?,
+        )?;
+        let rules = self.rule_count();
+        for id in bytes.chunks_exact(4) {
+            let rule = u32::from_le_bytes(id.try_into().unwrap());
+            if rule as usize >= rules {
+                return Err(Error::corrupt(format!(
+                    "posting names rule {rule} of {rules}"
+                )));
+            }
+            out.push(Hit { rule, via });
+        }
+        Ok(())
+    }
+
+    /// Finds `name` in `table`.
+    fn table_get(&self, table: TableRef, name: &str) -> Result<Option<(&'a str, Span)>, Error> {
+        let (first, capacity) = (table.first.get() as usize, table.capacity.get() as usize);
+        if capacity == 0 {
+            return Ok(None);
+        }
+        if !capacity.is_power_of_two() {
+            return Err(Error::corrupt("table capacity"));
+        }
+        let hash = hash(name.as_bytes());
+        let mut at = (hash as usize) & (capacity - 1);
+        for _ in 0..capacity {
+            let slot: &SlotRecord = self.names.record(first + at)?;
+            if slot.name.is_empty() {
+                return Ok(None);
+            }
+            if slot.hash.get() == hash {
+                let label = self.str(&slot.name)?;
+                if label == name {
+                    return Ok(Some((label, slot.posting)));
+                }
+            }
+            at = (at + 1) & (capacity - 1);
+        }
+        Ok(None)
+    }
+
+    /// Every rule whose matcher matches `query`, in execution order, whether
+    /// or not it runs here: which of them run is
+    /// [`hookdex_model::RunVerdict`]'s to say.
+    ///
+    /// # Errors
+    ///
+    /// When a block the lookup reads fails its checksum or a reference in it
+    /// is out of range.
+    pub fn candidates(&self, query: &Query<'_>) -> Result<Vec<Hit<'a>>, Error> {
+        let tables: &StepRecord = self.steps.record(usize::from(query.step.code()))?;
+        let mut hits = Vec::new();
+        self.push_posting(tables.any, Via::Any, &mut hits)?;
+        let name = query.tool.as_str();
+        if let Some((label, posting)) = self.table_get(tables.names, name)? {
+            self.push_posting(posting, Via::Name(label), &mut hits)?;
+        }
+        if query.tool.is_bash() {
+            for program in query.programs {
+                if let Some((label, posting)) = self.table_get(tables.programs, program)? {
+                    self.push_posting(posting, Via::Program(label), &mut hits)?;
+                }
+            }
+        }
+        for prefix in query.tool.mcp_prefixes() {
+            if let Some((label, posting)) = self.table_get(tables.prefixes, prefix)? {
+                self.push_posting(posting, Via::Prefix(label), &mut hits)?;
+            }
+        }
+        hits.sort_by_key(|hit| hit.rule);
+        hits.dedup_by_key(|hit| hit.rule);
+        Ok(hits)
+    }
+}

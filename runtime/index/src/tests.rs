@@ -1,0 +1,421 @@
+//! Round trips of the index format, and its behaviour on damaged bytes: every
+//! truncation and every flipped byte — in the rule tables, the filters and
+//! the DFAs alike — must give an error or the same answer, never a panic.
+
+use hookdex_model::{
+    Alternative, FilterAction, FilterMode, LayerKind, RuleKind, RunVerdict, Runner, Step, ToolName,
+    Trust,
+};
+use regex_automata::dfa::{dense, StartKind};
+
+use super::*;
+
+fn kind_of(layer: u16) -> LayerKind {
+    [
+        LayerKind::Bundle,
+        LayerKind::Runtime,
+        LayerKind::Directory,
+        LayerKind::Managed,
+    ][usize::from(layer)]
+}
+
+fn alternatives(matcher: &str) -> Vec<Alternative> {
+    matcher
+        .split('+')
+        .map(|alt| match alt {
+            "any" => Alternative::Any,
+            _ if alt.starts_with("bash.") => Alternative::Program(alt[5..].into()),
+            _ if alt.starts_with("mcp__") && !alt[5..].contains("__") => {
+                Alternative::Prefix(alt.into())
+            }
+            _ => Alternative::Name(alt.into()),
+        })
+        .collect()
+}
+
+fn rule(file: &str, layer: u16, matcher: &str) -> RuleData {
+    RuleData {
+        file: file.into(),
+        layer,
+        layer_kind: kind_of(layer),
+        step: Step::Pre,
+        kind: RuleKind::Condition,
+        key: format!("pre-{matcher}-x"),
+        matcher: matcher.into(),
+        alternatives: alternatives(matcher),
+        name: "x".into(),
+        ext: "sh".into(),
+        is_async: false,
+        runner: Runner::Bash,
+        overridden_by: None,
+        shadowed_by_directory: false,
+    }
+}
+
+/// Rules: 0 any (bundle), 1 bash.git (bundle, shadowed by 3), 2 mcp__gh (runtime),
+/// 3 bash.git (directory), 4 edit (managed).
+fn sample() -> IndexData {
+    let mut shadowed = rule("/b/pre-bash.git-x.sh", 0, "bash.git");
+    shadowed.overridden_by = Some(3);
+    shadowed.shadowed_by_directory = true;
+    let mut pre = StepData {
+        any: vec![0],
+        names: vec![("edit".into(), vec![4]), ("write".into(), vec![5])],
+        programs: vec![("git".into(), vec![1, 3])],
+        prefixes: vec![("mcp__gh".into(), vec![2])],
+    };
+    pre.names
+        .extend((0..50).map(|i| (format!("tool{i}"), vec![4])));
+    let mut steps = vec![StepData::default(); Step::ALL.len()];
+    steps[usize::from(Step::Pre.code())] = pre;
+    IndexData {
+        meta: MetaData {
+            target: "claude".into(),
+            home: "/h".into(),
+            bundle: Some("/b".into()),
+            profiles: vec!["a".into(), "b".into()],
+            repo_root: Some("/r".into()),
+            managed_dir: "/m".into(),
+            directory_owner: Some("stranger".into()),
+            bundle_owner: Some("acme".into()),
+            compiled_at_ms: 7,
+        },
+        paths: vec![("/nonexistent/hookdex-test".into(), Stamp::ABSENT)],
+        layers: vec![
+            LayerData {
+                kind: LayerKind::Bundle,
+                label: "bundle".into(),
+                dir: "/b".into(),
+                count: 2,
+            },
+            LayerData {
+                kind: LayerKind::Runtime,
+                label: "runtime".into(),
+                dir: "/h".into(),
+                count: 1,
+            },
+            LayerData {
+                kind: LayerKind::Directory,
+                label: "directory".into(),
+                dir: "/r".into(),
+                count: 1,
+            },
+            LayerData {
+                kind: LayerKind::Managed,
+                label: "managed".into(),
+                dir: "/m".into(),
+                count: 1,
+            },
+        ],
+        rules: vec![
+            rule("/b/pre-any-x.sh", 0, "any"),
+            shadowed,
+            rule("/h/pre-mcp__gh-x.sh", 1, "mcp__gh"),
+            rule("/r/pre-bash.git-x.sh", 2, "bash.git"),
+            rule("/m/pre-edit-x.sh", 3, "edit"),
+            filter_rule(),
+        ],
+        invalid: vec![InvalidData {
+            file: "/h/bad".into(),
+            layer: 1,
+            at: Some((3, 7)),
+            reason: "no `-`".into(),
+        }],
+        steps,
+        filters: vec![filter(5, glob_dfa(r"(?s:.*\.tsx)"))],
+    }
+}
+
+/// Rule 5: a filter on `write` in the runtime layer.
+fn filter_rule() -> RuleData {
+    let mut filter = rule("/h/pre-write-slop.filter.yaml", 1, "write");
+    filter.kind = RuleKind::Filter;
+    filter.runner = Runner::None;
+    filter
+}
+
+fn filter(rule: u32, dfa: Vec<u8>) -> FilterData {
+    FilterData {
+        rule,
+        mode: FilterMode::Finders,
+        action: FilterAction::Strip,
+        fields: 0,
+        max_rounds: 3,
+        intent: "plain".into(),
+        intent_from: None,
+        question: None,
+        globs: vec![GlobSetData {
+            globs: vec!["**/*.tsx".into()],
+            dfa,
+        }],
+        finders: vec![FinderData::Script {
+            name: "string_literals".into(),
+            reason: None,
+        }],
+    }
+}
+
+/// An anchored dense DFA for `regex`, serialized as the compiler does.
+fn glob_dfa(regex: &str) -> Vec<u8> {
+    let dfa = dense::Builder::new()
+        .configure(dense::Config::new().start_kind(StartKind::Anchored))
+        .build(regex)
+        .unwrap();
+    let (bytes, pad) = dfa.to_bytes_native_endian();
+    bytes[pad..].to_vec()
+}
+
+fn aligned(bytes: &[u8]) -> IndexFile {
+    IndexFile::from_bytes(std::path::Path::new("test.hdx"), bytes)
+}
+
+/// The candidates of a pre call that run under `trust`.
+fn fired(index: &Index<'_>, name: &str, programs: &[&str], trust: &Trust) -> Vec<u32> {
+    runs(index, Step::Pre, name, programs, trust).unwrap()
+}
+
+fn runs(
+    index: &Index<'_>,
+    step: Step,
+    name: &str,
+    programs: &[&str],
+    trust: &Trust,
+) -> Result<Vec<u32>, Error> {
+    let programs: Vec<String> = programs.iter().map(|p| p.to_string()).collect();
+    let tool = ToolName::new(name);
+    let query = Query {
+        step,
+        tool: &tool,
+        programs: &programs,
+    };
+    let mut out = Vec::new();
+    for hit in index.candidates(&query)? {
+        let rule = index.rule(hit.rule)?;
+        if RunVerdict::of(&rule.standing(), trust, true).runs() {
+            out.push(hit.rule);
+        }
+    }
+    Ok(out)
+}
+
+#[test]
+fn round_trip() {
+    let file = aligned(&sample().to_bytes());
+    let index = file.index().unwrap();
+    index.verify_all().unwrap();
+    let meta = index.meta().unwrap();
+    assert_eq!(
+        (meta.target, meta.bundle, meta.repo_root),
+        ("claude", Some("/b"), Some("/r"))
+    );
+    assert_eq!(meta.profiles, vec!["a", "b"]);
+    assert_eq!(
+        (meta.directory_owner, meta.bundle_owner),
+        (Some("stranger"), Some("acme"))
+    );
+    assert_eq!(index.rule_count(), 6);
+    assert_eq!(index.rule(1).unwrap().overridden_by, Some(3));
+    assert!(index.rule(1).unwrap().shadowed_by_directory);
+    assert_eq!(index.rule(3).unwrap().layer_kind, LayerKind::Directory);
+    assert_eq!(
+        index.alternatives(&index.rule(1).unwrap()).unwrap(),
+        vec![Alternative::Program("git".into())]
+    );
+    assert_eq!(index.layer(2).unwrap().kind, LayerKind::Directory);
+    let invalid = index.invalid(0).unwrap();
+    assert_eq!(invalid.reason, "no `-`");
+    assert_eq!(invalid.message(), "/h/bad: 3:7: no `-`");
+    assert_eq!(index.path(0).unwrap().stamp, Stamp::ABSENT);
+    assert_eq!(index.freshness().unwrap(), Freshness::Fresh { checked: 1 });
+    assert!(index.rule(6).is_err());
+    let filter = index.filter(5).unwrap().unwrap();
+    assert_eq!(filter.action, FilterAction::Strip);
+    assert!(filter.globs[0].is_match("src/App.tsx").unwrap());
+    assert!(!filter.globs[0].is_match("src/App.ts").unwrap());
+    assert!(index.filter(4).unwrap().is_none());
+}
+
+#[test]
+fn lookups() {
+    let file = aligned(&sample().to_bytes());
+    let index = file.index().unwrap();
+    let trusted = Trust::NoOrigin;
+    let untrusted = Trust::Untrusted("stranger".into());
+    assert_eq!(fired(&index, "bash", &["cd", "git"], &trusted), vec![0, 3]);
+    assert_eq!(
+        fired(&index, "bash", &["cd", "git"], &untrusted),
+        vec![0, 1]
+    );
+    assert_eq!(fired(&index, "bash", &["cd"], &trusted), vec![0]);
+    assert_eq!(fired(&index, "edit", &["git"], &trusted), vec![0, 4]);
+    assert_eq!(fired(&index, "tool49", &[], &trusted), vec![0, 4]);
+    assert_eq!(fired(&index, "mcp__gh__pr", &[], &trusted), vec![0, 2]);
+    assert_eq!(fired(&index, "mcp__ghx__pr", &[], &trusted), vec![0]);
+    assert_eq!(fired(&index, "mcp__gh", &[], &trusted), vec![0, 2]);
+    let bash = ToolName::new("bash");
+    let candidates = index
+        .candidates(&Query {
+            step: Step::Pre,
+            tool: &bash,
+            programs: &["git".into()],
+        })
+        .unwrap();
+    assert_eq!(
+        candidates.iter().map(|h| h.rule).collect::<Vec<_>>(),
+        vec![0, 1, 3],
+        "candidates are every matching rule, whatever the trust"
+    );
+    assert!(runs(&index, Step::Post, "bash", &[], &trusted)
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn stale_paths_are_reported() {
+    let dir = std::env::temp_dir().join(format!("hookdex-stale-{}", std::process::id()));
+    let mut data = sample();
+    data.paths = vec![(dir.display().to_string(), Stamp::ABSENT)];
+    let file = aligned(&data.to_bytes());
+    let index = file.index().unwrap();
+    assert!(matches!(
+        index.freshness().unwrap(),
+        Freshness::Fresh { .. }
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stale = index.freshness().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(matches!(stale, Freshness::Stale { now, .. } if now.kind == StampKind::Dir));
+}
+
+#[test]
+fn every_truncation_is_an_error() {
+    let bytes = sample().to_bytes();
+    for len in 0..bytes.len() {
+        let file = aligned(&bytes[..len]);
+        assert!(file.index().is_err(), "truncated to {len} bytes");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(aligned(&longer).index().is_err());
+}
+
+#[test]
+fn every_flipped_byte_is_an_error_or_harmless() {
+    let bytes = sample().to_bytes();
+    let want = {
+        let file = aligned(&bytes);
+        let index = file.index().unwrap();
+        answers(&index).unwrap()
+    };
+    for at in 0..bytes.len() {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x5a;
+        let file = aligned(&damaged);
+        let Ok(index) = file.index() else { continue };
+        if index.verify_all().is_err() {
+            continue;
+        }
+        // Only padding between sections is outside every checksum.
+        assert_eq!(
+            answers(&index).unwrap(),
+            want,
+            "byte {at} flipped unnoticed changed the answer"
+        );
+    }
+}
+
+#[test]
+fn every_flipped_byte_read_lazily_is_an_error_or_harmless() {
+    // The hook verifies blocks as it reads them: every read must notice.
+    let bytes = sample().to_bytes();
+    let want = answers(&aligned(&bytes).index().unwrap()).unwrap();
+    for at in 0..bytes.len() {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x5a;
+        let file = aligned(&damaged);
+        let Ok(index) = file.index() else { continue };
+        if let Ok(got) = answers(&index) {
+            assert_eq!(got, want, "byte {at} flipped unnoticed changed the answer");
+        }
+    }
+}
+
+/// What the sample answers: lookups, the layers of the rules that fire, the
+/// filter with its glob verdicts, the invalid file.
+fn answers(index: &Index<'_>) -> Result<String, Error> {
+    let mut out = Vec::new();
+    for (name, programs) in [("bash", &["git"][..]), ("write", &[]), ("mcp__gh__pr", &[])] {
+        for id in runs(index, Step::Pre, name, programs, &Trust::NoOrigin)? {
+            let rule = index.rule(id)?;
+            out.push(format!(
+                "{id} {} {}",
+                rule.file,
+                index.layer(usize::from(rule.layer))?.label
+            ));
+        }
+    }
+    let filter = index.filter(5)?.expect("rule 5 is a filter");
+    for path in ["a/b.tsx", "a/b.rs"] {
+        out.push(format!("{path} {}", filter.globs[0].is_match(path)?));
+    }
+    out.push(index.invalid(0)?.message());
+    Ok(out.join("\n"))
+}
+
+#[test]
+fn a_crafted_dfa_with_good_checksums_is_refused_not_trusted() {
+    // Whoever can write the cache can write any bytes with matching hashes:
+    // the DFA must be validated, not loaded on faith.
+    let mut data = sample();
+    let mut garbage = glob_dfa(r"(?s:.*\.tsx)");
+    let middle = garbage.len() / 2;
+    for byte in &mut garbage[middle..] {
+        *byte = 0xff;
+    }
+    data.filters = vec![filter(5, garbage)];
+    let file = aligned(&data.to_bytes());
+    let index = file.index().unwrap();
+    index.verify_all().unwrap();
+    let err = index.filter(5).unwrap_err();
+    assert!(err.is_damage(), "{err}");
+    assert!(err.to_string().contains("DFA"), "{err}");
+}
+
+#[test]
+fn references_out_of_range_are_corruption_not_panics() {
+    let mut data = sample();
+    data.rules[0].layer = 9;
+    data.rules[2].overridden_by = Some(77);
+    data.steps[usize::from(Step::Pre.code())].any = vec![0, 40];
+    data.invalid[0].layer = 12;
+    let file = aligned(&data.to_bytes());
+    let index = file.index().unwrap();
+    index.verify_all().unwrap();
+    assert!(index.rule(0).unwrap_err().is_damage());
+    assert!(index.rule(2).unwrap_err().is_damage());
+    assert!(index.invalid(0).unwrap_err().is_damage());
+    let bash = ToolName::new("bash");
+    let query = Query {
+        step: Step::Pre,
+        tool: &bash,
+        programs: &[],
+    };
+    assert!(index.candidates(&query).unwrap_err().is_damage());
+}
+
+#[test]
+fn foreign_files_are_named_as_such() {
+    let mut bytes = sample().to_bytes();
+    assert!(matches!(
+        aligned(b"not an index at all, just text.....")
+            .index()
+            .unwrap_err()
+            .kind(),
+        ErrorKind::BadMagic
+    ));
+    bytes[8] = 99;
+    assert!(matches!(
+        aligned(&bytes).index().unwrap_err().kind(),
+        ErrorKind::ForeignVersion(_)
+    ));
+}

@@ -1,0 +1,200 @@
+//! What a rule is and how it runs: rule kinds, runners, and the options of
+//! a `.filter.yaml` rule, with their stable on-disk codes.
+
+/// What a rule file is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleKind {
+    /// A script run as a process (agentihooks condition contract).
+    Condition,
+    /// A `.filter.yaml` text filter, run inside the hook process.
+    Filter,
+}
+
+impl RuleKind {
+    /// The name used in `list` and `explain` output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleKind::Condition => "condition",
+            RuleKind::Filter => "filter",
+        }
+    }
+
+    /// The stable code stored in the index.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The kind stored under `code`.
+    pub fn from_code(code: u8) -> Option<RuleKind> {
+        match code {
+            0 => Some(RuleKind::Condition),
+            1 => Some(RuleKind::Filter),
+            _ => None,
+        }
+    }
+}
+
+/// How a condition script is started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Runner {
+    /// `.sh` and `.bash`: `bash FILE`.
+    Bash,
+    /// `.py`: `python3 FILE`.
+    Python,
+    /// Any other executable file: run directly (its shebang decides).
+    Direct,
+    /// Not a process (filters).
+    None,
+}
+
+impl Runner {
+    /// The stable code stored in the index.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The runner stored under `code`.
+    pub fn from_code(code: u8) -> Option<Runner> {
+        match code {
+            0 => Some(Runner::Bash),
+            1 => Some(Runner::Python),
+            2 => Some(Runner::Direct),
+            3 => Some(Runner::None),
+            _ => None,
+        }
+    }
+}
+
+/// A filter's `mode`: how findings are judged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FilterMode {
+    /// Findings stand without the classifier.
+    Finders,
+    /// Each whole text unit is one finding for the classifier.
+    Classifier,
+    /// Finders flag, the classifier confirms.
+    #[default]
+    Both,
+}
+
+/// A filter's `action` on confirmed findings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FilterAction {
+    /// Deny with the findings listed.
+    #[default]
+    SendBack,
+    /// Remove the spans and allow.
+    Strip,
+    /// Allow, noting the findings.
+    Flag,
+}
+
+/// An input key a filter may limit its text to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FilterField {
+    /// `text`.
+    Text,
+    /// `evidence`.
+    Evidence,
+    /// `case`.
+    Case,
+    /// `content`.
+    Content,
+    /// `new_string`.
+    NewString,
+    /// `new_source`.
+    NewSource,
+    /// `edits`.
+    Edits,
+}
+
+impl FilterMode {
+    /// The stable code stored in the index.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The mode stored under `code`.
+    pub fn from_code(code: u8) -> Option<FilterMode> {
+        [
+            FilterMode::Finders,
+            FilterMode::Classifier,
+            FilterMode::Both,
+        ]
+        .get(usize::from(code))
+        .copied()
+    }
+}
+
+impl FilterAction {
+    /// The stable code stored in the index.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The action stored under `code`.
+    pub fn from_code(code: u8) -> Option<FilterAction> {
+        [
+            FilterAction::SendBack,
+            FilterAction::Strip,
+            FilterAction::Flag,
+        ]
+        .get(usize::from(code))
+        .copied()
+    }
+}
+
+impl FilterField {
+    /// Every field, in bit order.
+    pub const ALL: [FilterField; 7] = [
+        FilterField::Text,
+        FilterField::Evidence,
+        FilterField::Case,
+        FilterField::Content,
+        FilterField::NewString,
+        FilterField::NewSource,
+        FilterField::Edits,
+    ];
+
+    /// The field's bit in a stored field set.
+    pub fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+
+    /// The input key.
+    pub fn key(self) -> &'static str {
+        match self {
+            FilterField::Text => "text",
+            FilterField::Evidence => "evidence",
+            FilterField::Case => "case",
+            FilterField::Content => "content",
+            FilterField::NewString => "new_string",
+            FilterField::NewSource => "new_source",
+            FilterField::Edits => "edits",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_round_trip() {
+        assert_eq!(
+            Runner::from_code(Runner::Direct.code()),
+            Some(Runner::Direct)
+        );
+        assert_eq!(RuleKind::from_code(2), None);
+        for mode in [
+            FilterMode::Finders,
+            FilterMode::Classifier,
+            FilterMode::Both,
+        ] {
+            assert_eq!(FilterMode::from_code(mode.code()), Some(mode));
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! The hook pipeline as a library function: payload bytes in, the harness's
+//! reply out. `Payload → Call → Query → Hit → Job → Outcome → Answer → Reply`:
+//! read the payload, look up what fires in the index (recompiled only when
+//! stale or damaged), run it (`.async` conditions detached first, the others
+//! in parallel), merge the outcomes and shape the reply for the harness.
+//!
+//! It fails open everywhere: a bad payload, a broken index, a crashing or
+//! hanging condition never blocks the call; only an explicit decision does.
+//! Calls where something fired or went wrong leave one line in the hook log.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use hookdex_harness::{reply, Payload, Reply};
+use hookdex_model::{RuleKind, Runner, Target};
+use serde_json::json;
+
+use crate::call::Call;
+use crate::exec::{self, Job, Stdin};
+use crate::load::{self, Verify};
+use crate::lookup;
+use crate::merge;
+use crate::outcome::{self, Outcome};
+use crate::settings::Settings;
+use crate::{contract, log};
+
+/// Answers one hook call: `bytes` is the payload a harness of `target` sent,
+/// `event` the `--event` it named (if any), and `var` reads the environment.
+pub fn hook(
+    target: Target,
+    event: Option<&str>,
+    bytes: &[u8],
+    var: &dyn Fn(&str) -> Option<OsString>,
+) -> Reply {
+    let started = Instant::now();
+    let process_cwd = || std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let payload = match Payload::parse(target, bytes, event) {
+        Ok(payload) => payload,
+        Err(reason) => {
+            let settings = Settings::from_vars(target, &process_cwd(), var);
+            let log = Log::new(&settings, target, None, started);
+            log.write(&[], None, &[format!("payload ignored: {reason}")]);
+            return Reply::default();
+        }
+    };
+    let cwd = payload
+        .cwd
+        .as_deref()
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_dir())
+        .unwrap_or_else(process_cwd);
+    let settings = Settings::from_vars(target, &cwd, var);
+    let log = Log::new(&settings, target, Some(&payload), started);
+    let calls: Vec<(Payload, Call)> = payload
+        .calls()
+        .into_iter()
+        .map(|p| {
+            let call = Call::of(target, &p);
+            (p, call)
+        })
+        .collect();
+    let fired = match fired_rules(&settings, &calls) {
+        Ok(fired) => fired,
+        Err(reason) => {
+            log.write(&[], None, &[reason]);
+            return Reply::default();
+        }
+    };
+    if fired.iter().all(Vec::is_empty) {
+        return Reply::default();
+    }
+    let mut ran = Ran::default();
+    for ((single, call), fired) in calls.iter().zip(&fired) {
+        run_call(target, &settings, single, call, fired, &mut ran);
+    }
+    if ran.fired.is_empty() {
+        if !ran.notes.is_empty() {
+            log.write(&[], None, &ran.notes);
+        }
+        return Reply::default();
+    }
+    let mut merged = merge::merge(
+        payload.step(),
+        &payload.tool_input,
+        payload.permission_mode.as_deref(),
+        &ran.outcomes,
+    );
+    if calls.len() > 1 && merged.updated_input.take().is_some() {
+        merged.note(
+            "hookdex: an input rewrite cannot apply to a batch of calls; it was dropped".into(),
+        );
+    }
+    merged.log.extend(ran.notes);
+    let reply = reply(target, &payload, &calls[0].1.tool.name, &mut merged);
+    let fired: Vec<&str> = ran.fired.iter().map(String::as_str).collect();
+    log.write(&fired, merged.decision.map(|d| d.as_str()), &merged.log);
+    reply
+}
+
+/// What the conditions of every call of a payload did.
+#[derive(Default)]
+struct Ran {
+    /// (condition file name, outcome) of synchronous conditions, in order.
+    outcomes: Vec<(String, Outcome)>,
+    /// Every condition started, async ones included.
+    fired: Vec<String>,
+    /// Lines for the hook log.
+    notes: Vec<String>,
+}
+
+/// A rule that fires, copied out of the index so it can run after the
+/// mapping is released.
+struct Fired {
+    file: PathBuf,
+    file_name: String,
+    runner: Runner,
+    is_async: bool,
+    kind: RuleKind,
+    layer_label: String,
+}
+
+/// The rules that run for each call, read from the index in one pass
+/// (recompiled once if the lookup finds it damaged).
+fn fired_rules(settings: &Settings, calls: &[(Payload, Call)]) -> Result<Vec<Vec<Fired>>, String> {
+    load::with_index(&settings.view, Verify::Lazy, |index| {
+        let trust = settings.trust(&index.meta()?);
+        calls
+            .iter()
+            .map(|(_, call)| {
+                lookup::fires(index, &call.query(), &trust, settings.conditions_enabled)?
+                    .into_iter()
+                    .map(|judged| {
+                        let rule = judged.rule;
+                        let layer = index.layer(usize::from(rule.layer))?;
+                        Ok(Fired {
+                            file: PathBuf::from(rule.file),
+                            file_name: rule.file_name().to_string(),
+                            runner: rule.runner,
+                            is_async: rule.is_async,
+                            kind: rule.kind,
+                            layer_label: layer.label.to_string(),
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// Runs the conditions that fire for one call: `.async` ones detached
+/// first, then the others in parallel.
+fn run_call(
+    target: Target,
+    settings: &Settings,
+    payload: &Payload,
+    call: &Call,
+    fired: &[Fired],
+    ran: &mut Ran,
+) {
+    let mut runnable = Vec::new();
+    for rule in fired {
+        if rule.kind == RuleKind::Filter {
+            ran.notes.push(format!(
+                "{}: filters do not run in the hook yet",
+                rule.file_name
+            ));
+            continue;
+        }
+        runnable.push(rule);
+    }
+    if runnable.is_empty() {
+        return;
+    }
+    let stdin = match Stdin::new(contract::stdin(payload, call).to_string().as_bytes()) {
+        Ok(stdin) => stdin,
+        Err(err) => {
+            ran.notes
+                .push(format!("cannot write the payload for conditions: {err}"));
+            return;
+        }
+    };
+    let job = |rule: &Fired| Job {
+        file: rule.file.clone(),
+        runner: rule.runner,
+        env: contract::env(target, payload, call, &rule.file_name, &rule.layer_label),
+    };
+    let config = &settings.exec;
+    for rule in runnable.iter().filter(|r| r.is_async) {
+        ran.fired.push(rule.file_name.clone());
+        if let Err(err) = exec::spawn_detached(&job(rule), config, &stdin) {
+            ran.notes.push(format!(
+                "{}: async condition not started: {err}",
+                rule.file_name
+            ));
+        }
+    }
+    let sync: Vec<&Fired> = runnable.into_iter().filter(|r| !r.is_async).collect();
+    let jobs: Vec<Job> = sync.iter().map(|rule| job(rule)).collect();
+    let executions = exec::run_all(&jobs, config, &stdin);
+    for (rule, run) in sync.iter().zip(&executions) {
+        ran.fired.push(rule.file_name.clone());
+        ran.outcomes.push((
+            rule.file_name.clone(),
+            outcome::interpret(payload.step(), run),
+        ));
+    }
+}
+
+/// The hook log line of one call, filled in as the call goes.
+struct Log<'p> {
+    home: &'p Path,
+    target: Target,
+    payload: Option<&'p Payload>,
+    started: Instant,
+}
+
+impl<'p> Log<'p> {
+    fn new(
+        settings: &'p Settings,
+        target: Target,
+        payload: Option<&'p Payload>,
+        started: Instant,
+    ) -> Log<'p> {
+        Log {
+            home: &settings.view.home,
+            target,
+            payload,
+            started,
+        }
+    }
+
+    /// Appends the line: what fired, the decision sent, and the notes.
+    fn write(&self, fired: &[&str], decision: Option<&str>, notes: &[String]) {
+        let payload = self.payload;
+        let entry = json!({
+            "ts_ms": log::now_ms(),
+            "target": self.target.as_str(),
+            "event": payload.map(|p| p.event.as_str()),
+            "tool": payload.map(|p| p.tool_name.as_str()),
+            "session_id": payload.and_then(|p| p.session_id.as_deref()),
+            "tool_use_id": payload.and_then(|p| p.tool_use_id.as_deref()),
+            "fired": fired,
+            "decision": decision,
+            "notes": notes,
+            "ms": self.started.elapsed().as_secs_f64() * 1000.0,
+        });
+        log::append(self.home, &entry);
+    }
+}

@@ -1,0 +1,93 @@
+//! `list` and `show` as data: the layers with their trust, every rule that
+//! is not overridden with its [`RunVerdict`], and the files that did not parse.
+
+use hookdex_index::{Index, Invalid, Layer, Rule};
+use hookdex_model::{LayerKind, RunVerdict, Step, Trust};
+
+use crate::lookup;
+use crate::settings::Settings;
+
+/// What `hookdex list` shows.
+#[derive(Clone, Debug)]
+pub struct Listing<'a> {
+    /// The directory layer's trust verdict.
+    pub trust: Trust,
+    /// Every layer, with whether its rules may run (only the directory
+    /// layer can be untrusted).
+    pub layers: Vec<(Layer<'a>, bool)>,
+    /// Rules not overridden, in execution order, with their verdict.
+    pub active: Vec<(Rule<'a>, RunVerdict)>,
+    /// Files that did not parse.
+    pub invalid: Vec<Invalid<'a>>,
+}
+
+/// The listing of `index` under `settings`, limited to `step` if given.
+///
+/// # Errors
+///
+/// When the index is damaged.
+pub fn list<'a>(
+    index: &Index<'a>,
+    settings: &Settings,
+    step: Option<Step>,
+) -> Result<Listing<'a>, hookdex_index::Error> {
+    let trust = settings.trust(&index.meta()?);
+    let mut layers = Vec::with_capacity(index.layer_count());
+    for i in 0..index.layer_count() {
+        let layer = index.layer(i)?;
+        let trusted = layer.kind != LayerKind::Directory || trust.is_trusted();
+        layers.push((layer, trusted));
+    }
+    let mut active = Vec::new();
+    for id in 0..index.rule_count() as u32 {
+        let rule = index.rule(id)?;
+        let verdict = lookup::verdict(&rule, &trust, settings.conditions_enabled);
+        let overridden = matches!(verdict, RunVerdict::Overridden { .. });
+        if !overridden && step.is_none_or(|s| s == rule.step) {
+            active.push((rule, verdict));
+        }
+    }
+    let mut invalid = Vec::with_capacity(index.invalid_count());
+    for i in 0..index.invalid_count() {
+        invalid.push(index.invalid(i)?);
+    }
+    Ok(Listing {
+        trust,
+        layers,
+        active,
+        invalid,
+    })
+}
+
+/// The rules `name` designates (by override key, file name, name part or
+/// path) among those active here: not overridden, and not held back by an
+/// untrusted repository (a rule `CONDITIONS_ENABLED=false` switched off
+/// still has a body to show).
+///
+/// # Errors
+///
+/// When the index is damaged.
+pub fn find<'a>(
+    index: &Index<'a>,
+    settings: &Settings,
+    name: &str,
+) -> Result<Vec<Rule<'a>>, hookdex_index::Error> {
+    let trust = settings.trust(&index.meta()?);
+    let wanted = name.to_ascii_lowercase();
+    let mut found = Vec::new();
+    for id in 0..index.rule_count() as u32 {
+        let rule = index.rule(id)?;
+        let matches = rule.key == wanted
+            || rule.file_name().eq_ignore_ascii_case(name)
+            || rule.name.eq_ignore_ascii_case(name)
+            || rule.file == name;
+        let shown = matches!(
+            lookup::verdict(&rule, &trust, settings.conditions_enabled),
+            RunVerdict::Runs | RunVerdict::Disabled
+        );
+        if matches && shown {
+            found.push(rule);
+        }
+    }
+    Ok(found)
+}

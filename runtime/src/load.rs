@@ -1,0 +1,209 @@
+//! Load-or-recompile: opens the index for a view, recompiling in process
+//! when it is missing, stale, truncated, corrupt or from another version,
+//! and writing the new one atomically. This is the one place the read path
+//! meets the compiler, and it recompiles only for damage or staleness —
+//! never because a reader's own work failed on a sound index.
+
+use hookdex_compiler::View;
+use hookdex_index::{Freshness, Index, IndexFile};
+
+use crate::error::Error;
+
+/// How the index in hand came to be.
+#[derive(Clone, Debug)]
+pub enum IndexState {
+    /// Mapped from disk; every recorded path stats the same.
+    Fresh {
+        /// Paths checked.
+        checked: usize,
+    },
+    /// Recompiled in process and written to disk.
+    Recompiled {
+        /// Why the file on disk could not be used.
+        why: String,
+    },
+    /// Recompiled in process but not written (the cache is not writable).
+    InMemory {
+        /// Why the file on disk could not be used.
+        why: String,
+        /// Why it could not be written.
+        write_error: String,
+    },
+}
+
+impl IndexState {
+    /// Whether the file on disk was used as it was.
+    pub fn is_fresh(&self) -> bool {
+        matches!(self, IndexState::Fresh { .. })
+    }
+
+    /// One line for `explain`.
+    pub fn describe(&self) -> String {
+        match self {
+            IndexState::Fresh { checked } => format!("fresh ({checked} paths checked)"),
+            IndexState::Recompiled { why } => format!("recompiled ({why})"),
+            IndexState::InMemory { why, write_error } => {
+                format!("compiled in memory ({why}; not written: {write_error})")
+            }
+        }
+    }
+}
+
+/// How much of an index on disk to verify before using it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verify {
+    /// Header and small sections now; other blocks as a lookup reads them
+    /// (the hook path: cost does not grow with the index).
+    Lazy,
+    /// Every block now (commands that read the whole index).
+    Full,
+}
+
+/// The index for `view`, from disk when fresh, else freshly compiled.
+pub fn load(view: &View, verify: Verify) -> (IndexFile, IndexState) {
+    let path = view.index_path();
+    let why = match IndexFile::open(&path) {
+        Err(err) => err.to_string(),
+        Ok(file) => match file.index().and_then(|index| check(&index, verify)) {
+            Ok(Ok(checked)) => return (file, IndexState::Fresh { checked }),
+            Ok(Err(stale)) => stale,
+            Err(err) => err.to_string(),
+        },
+    };
+    recompile(view, why)
+}
+
+/// Runs `read` on the index for `view`, parsing it once: from disk when
+/// fresh, else freshly compiled. When `read` finds the file on disk damaged
+/// where it reads (lazy verification), the index is recompiled and `read`
+/// runs again on the new one; an error of `read` that is not damage is
+/// returned as it is, with no recompile.
+///
+/// # Errors
+///
+/// What `read` returned that is not damage of the file on disk, or any
+/// error on a freshly compiled index.
+pub fn with_index<T>(
+    view: &View,
+    verify: Verify,
+    read: impl Fn(&Index<'_>) -> Result<T, hookdex_index::Error>,
+) -> Result<T, Error> {
+    let path = view.index_path();
+    let why = match IndexFile::open(&path) {
+        Err(err) => err.to_string(),
+        Ok(file) => match file.index() {
+            Err(err) => err.to_string(),
+            Ok(index) => match check(&index, verify) {
+                Err(err) => err.to_string(),
+                Ok(Err(stale)) => stale,
+                Ok(Ok(_)) => match read(&index) {
+                    Err(err) if err.is_damage() => err.to_string(),
+                    answer => return answer.map_err(Error::Index),
+                },
+            },
+        },
+    };
+    let (file, _) = recompile(view, why);
+    let index = file.index()?;
+    Ok(read(&index)?)
+}
+
+/// Verifies `index` as asked and stats its recorded paths: `Ok(paths
+/// checked)` when fresh, `Err(what changed)` when stale.
+fn check(index: &Index<'_>, verify: Verify) -> Result<Result<usize, String>, hookdex_index::Error> {
+    if verify == Verify::Full {
+        index.verify_all()?;
+    }
+    Ok(match index.freshness()? {
+        Freshness::Fresh { checked } => Ok(checked),
+        Freshness::Stale { path, was, now } => Err(format!(
+            "{} changed: {} -> {}",
+            path.display(),
+            was.describe(),
+            now.describe()
+        )),
+    })
+}
+
+/// Compiles `view` in process and writes the index atomically; `why` says
+/// what was wrong with the one on disk.
+pub fn recompile(view: &View, why: String) -> (IndexFile, IndexState) {
+    let path = view.index_path();
+    let compiled = hookdex_compiler::compile(view);
+    let state = match IndexFile::write_atomic(&path, &compiled.bytes) {
+        Ok(()) => IndexState::Recompiled { why },
+        Err(err) => IndexState::InMemory {
+            why,
+            write_error: err.to_string(),
+        },
+    };
+    (IndexFile::from_bytes(&path, &compiled.bytes), state)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::ffi::OsString;
+    use std::path::Path;
+
+    use hookdex_model::Target;
+
+    use super::*;
+
+    fn view(root: &Path) -> View {
+        View::from_vars(Target::Claude, root, |name| {
+            Some(OsString::from(match name {
+                "HOME" => root.to_path_buf(),
+                "HOOKDEX_HOME" => root.join("home"),
+                "HOOKDEX_CACHE_DIR" => root.join("cache"),
+                "HOOKDEX_MANAGED_DIR" => root.join("managed"),
+                _ => return None,
+            }))
+        })
+    }
+
+    #[test]
+    fn a_reader_error_that_is_not_damage_does_not_recompile() {
+        let dir = tempfile::tempdir().unwrap();
+        let view = view(dir.path());
+        let (_, state) = load(&view, Verify::Full);
+        assert!(matches!(state, IndexState::Recompiled { .. }), "{state:?}");
+        let written = std::fs::metadata(view.index_path())
+            .unwrap()
+            .modified()
+            .unwrap();
+        let calls = Cell::new(0);
+        let result: Result<(), Error> = with_index(&view, Verify::Lazy, |_| {
+            calls.set(calls.get() + 1);
+            Err(hookdex_index::Error::from(std::io::Error::other(
+                "the reader's own failure",
+            )))
+        });
+        assert!(result.is_err());
+        assert_eq!(calls.get(), 1, "read once, not again after a recompile");
+        let now = std::fs::metadata(view.index_path())
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert_eq!(written, now, "the index on disk was not rewritten");
+    }
+
+    #[test]
+    fn damage_found_by_the_reader_recompiles_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let view = view(dir.path());
+        load(&view, Verify::Full);
+        let calls = Cell::new(0);
+        let answer = with_index(&view, Verify::Lazy, |_| {
+            calls.set(calls.get() + 1);
+            if calls.get() == 1 {
+                // What a reader meets in a damaged block: a corrupt-index error.
+                Index::parse(b"garbage, not an index").map(|_| 0)
+            } else {
+                Ok(7)
+            }
+        });
+        assert_eq!(answer.unwrap(), 7);
+        assert_eq!(calls.get(), 2, "read, recompile, read again");
+    }
+}

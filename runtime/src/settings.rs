@@ -1,0 +1,137 @@
+//! Settings, read once per process from the environment: where things are
+//! (the [`View`]: `HOOKDEX_*`), and how conditions run (`CONDITIONS_*`).
+//! Everything else in the engine takes them as a value, so tests inject an
+//! environment instead of changing the process's.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use hookdex_compiler::View;
+use hookdex_index::Meta;
+use hookdex_model::{Target, Trust};
+
+/// The longest `CONDITIONS_TIMEOUT_SEC` honoured: a larger value (or `inf`)
+/// means "as long as the harness waits", and a day is longer than any does.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// How conditions run for one call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecConfig {
+    /// Working directory.
+    pub cwd: PathBuf,
+    /// Per-script timeout (`CONDITIONS_TIMEOUT_SEC`, default 10, at most [`MAX_TIMEOUT`]).
+    pub timeout: Duration,
+    /// Scripts running at once (`CONDITIONS_MAX_PARALLEL`, default 8).
+    pub max_parallel: usize,
+}
+
+/// Everything the engine reads from the environment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Which rules apply, and which index file answers.
+    pub view: View,
+    /// `CONDITIONS_ENABLED` (`false`, `0`, `no`, `off` turn every layer but managed off).
+    pub conditions_enabled: bool,
+    /// `CONDITIONS_TRUSTED_OWNERS`, as given.
+    pub trusted_owners: String,
+    /// How conditions run.
+    pub exec: ExecConfig,
+}
+
+impl Settings {
+    /// The settings for a call made in `cwd`, reading variables through `var`.
+    pub fn from_vars(
+        target: Target,
+        cwd: &Path,
+        var: impl Fn(&str) -> Option<OsString>,
+    ) -> Settings {
+        let text = |name: &str| var(name).map(|v| v.to_string_lossy().trim().to_string());
+        let conditions_enabled = !matches!(
+            text("CONDITIONS_ENABLED")
+                .map(|v| v.to_ascii_lowercase())
+                .as_deref(),
+            Some("false" | "0" | "no" | "off")
+        );
+        let timeout = text("CONDITIONS_TIMEOUT_SEC")
+            .and_then(|v| v.parse::<f64>().ok())
+            .filter(|s| *s > 0.0)
+            .map_or(Duration::from_secs(10), |s| {
+                Duration::try_from_secs_f64(s).map_or(MAX_TIMEOUT, |d| d.min(MAX_TIMEOUT))
+            });
+        let max_parallel = text("CONDITIONS_MAX_PARALLEL")
+            .and_then(|v| v.parse::<usize>().ok())
+            .filter(|n| *n > 0)
+            .unwrap_or(8);
+        Settings {
+            view: View::from_vars(target, cwd, &var),
+            conditions_enabled,
+            trusted_owners: text("CONDITIONS_TRUSTED_OWNERS").unwrap_or_default(),
+            exec: ExecConfig {
+                cwd: cwd.to_path_buf(),
+                timeout,
+                max_parallel,
+            },
+        }
+    }
+
+    /// The settings from the process environment for a call made in `cwd`.
+    pub fn from_env(target: Target, cwd: &Path) -> Settings {
+        Settings::from_vars(target, cwd, |name| std::env::var_os(name))
+    }
+
+    /// The directory layer's trust verdict for the index's recorded owners.
+    pub fn trust(&self, meta: &Meta<'_>) -> Trust {
+        Trust::decide(
+            meta.directory_owner,
+            meta.bundle_owner,
+            &self.trusted_owners,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(pairs: &[(&str, &str)]) -> Settings {
+        Settings::from_vars(Target::Claude, Path::new("/"), |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| OsString::from(v))
+        })
+    }
+
+    #[test]
+    fn timeouts_never_overflow() {
+        let timeout = |v: &str| settings(&[("CONDITIONS_TIMEOUT_SEC", v)]).exec.timeout;
+        assert_eq!(timeout("2.5"), Duration::from_millis(2500));
+        assert_eq!(timeout("1e30"), MAX_TIMEOUT);
+        assert_eq!(timeout("inf"), MAX_TIMEOUT);
+        assert_eq!(timeout("NaN"), Duration::from_secs(10));
+        assert_eq!(timeout("-3"), Duration::from_secs(10));
+        assert_eq!(timeout("soon"), Duration::from_secs(10));
+    }
+
+    #[test]
+    fn switches_and_lists() {
+        assert!(settings(&[]).conditions_enabled);
+        for off in ["false", "0", "No", " off "] {
+            assert!(
+                !settings(&[("CONDITIONS_ENABLED", off)]).conditions_enabled,
+                "{off}"
+            );
+        }
+        assert_eq!(
+            settings(&[("CONDITIONS_MAX_PARALLEL", "0")])
+                .exec
+                .max_parallel,
+            8
+        );
+        assert_eq!(
+            settings(&[("CONDITIONS_TRUSTED_OWNERS", "acme")]).trusted_owners,
+            "acme"
+        );
+    }
+}

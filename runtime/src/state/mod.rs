@@ -1,0 +1,31 @@
+//! Shared mutable state between hook processes: the one store that the
+//! answer cache, filter round counters, the classifier's breaker, block
+//! caps, the gate, enforcement counters and the output stash will share.
+//! Nothing lives here yet; the features that need state bring it, and they
+//! follow this module's locking story rather than inventing their own.
+//!
+//! # Locking story
+//!
+//! Hook processes run concurrently (a harness fires several at once) and
+//! any of them may be killed at any moment, so no state may need a lock
+//! that a dead process could hold, and no reader may see half a write:
+//!
+//! - **Records that replace** (a counter, a breaker, a gate decision) are
+//!   one small file per key under `$HOOKDEX_HOME/state/<session>/`, written
+//!   to a temporary file in the same directory and renamed over the old one.
+//!   Readers see the old value or the new one. Two writers racing on one
+//!   key both succeed and the later rename wins: each such record is
+//!   defined so that losing a concurrent update is harmless (a round count
+//!   off by one within a burst of parallel calls), or it is not a
+//!   replace-record.
+//! - **Records that accumulate** (the stash, an audit trail) are appended
+//!   with a single `write` to an `O_APPEND` file, one line per record no
+//!   longer than `PIPE_BUF`, so concurrent appends never interleave within
+//!   a record; readers skip a torn last line.
+//! - **Where an update must not be lost** (a cap that must hold across
+//!   parallel calls), the writer takes `flock(LOCK_EX)` on the key's file
+//!   for the read-modify-write only; the kernel drops the lock when the
+//!   process dies, so a killed hook never wedges the others.
+//! - Everything is keyed by session id where the seed says state is per
+//!   session, bounded in size (old sessions are pruned by age when a new
+//!   one starts), created `0600`, and opened non-blocking as a regular file.
