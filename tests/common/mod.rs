@@ -11,6 +11,8 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+pub mod hook;
+
 /// The built binary.
 pub const BIN: &str = env!("CARGO_BIN_EXE_hookdex");
 
