@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Whole-process timing of `hookdex hook` against a bare process and against
-# the Python peer (agentihooks 2.17, when its virtualenv is there), measured
-# in one run and printed as ratios. Commands run in interleaved rounds; each
-# figure is the median round's mean per call.
+# Whole-process timing of `hookdex hook` against a bare process (/bin/true),
+# a static no-op binary (the floor for any process start here), and the
+# Python peer (agentihooks 2.17, when its virtualenv is there), measured in
+# one run and printed as ratios. Commands run in interleaved rounds; each
+# figure is the median round's mean per call. Also prints the binary's size
+# and the hook's peak RSS and page faults.
 #
 # Usage: benches/hook-process.sh [RULES] [CALLS_PER_ROUND] [ROUNDS]
 #   PEER=1 installs the peer into target/peer-venv first (from PyPI).
+#   BASELINE=/path/to/hookdex adds another build of hookdex (an older commit)
+#   to the same run, on the same index tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000}
@@ -20,6 +24,15 @@ fi
 root=$(mktemp -d "${TMPDIR:-/tmp}/hookdex-process.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 make_fixture "$root" "$n"
+# The static no-op: `int main(void) { return 0; }`, linked like hookdex.
+noop=""
+if command -v cc >/dev/null; then
+  printf 'int main(void) { return 0; }\n' > "$root/noop.c"
+  if cc -O2 -static -o "$root/noop-static" "$root/noop.c" 2>/dev/null; then
+    noop="$root/noop-static"
+  fi
+fi
+[ -n "$noop" ] || echo "no static no-op: cc -static is not available here" >&2
 # The peer reads the same rules from its runtime folder.
 mkdir -p "$HOME/.agentihooks" && ln -s "$HOOKDEX_HOME/conditions" "$HOME/.agentihooks/conditions"
 cd "$root/repo"
@@ -38,6 +51,11 @@ entries=(
   "hookdex hook, nothing fires|nothing|$calls|$bin hook --target claude"
   "hookdex hook, one bash condition fires|one|$calls|$bin hook --target claude"
 )
+[ -z "$noop" ] || entries+=("static no-op binary (cc -static)|nothing|$calls|$noop")
+if [ -n "${BASELINE:-}" ]; then
+  "$BASELINE" compile >/dev/null
+  entries+=("baseline hookdex hook ($BASELINE), nothing fires|nothing|$calls|$BASELINE hook --target claude")
+fi
 if [ -x "$venv/bin/python" ]; then
   peer_calls=$(( calls / 15 > 3 ? calls / 15 : 3 ))
   entries+=("agentihooks 2.17 (python -m hooks), nothing fires|nothing|$peer_calls|$venv/bin/python -m hooks")
@@ -68,7 +86,16 @@ for entry in "${entries[@]}"; do
   printf '%-52s %9.3f ms %9.2fx %11.2fx\n' "$name" "$(echo "$m / 1000000" | bc -l)" \
     "$(echo "$m / $base" | bc -l)" "$(echo "$m / $hook" | bc -l)"
 done
+if [ -n "$noop" ]; then
+  noop_m=$(median <<<"${samples["static no-op binary (cc -static)"]}")
+  printf 'hookdex hook, nothing fires, vs the static no-op: %.2fx\n' "$(echo "$hook / $noop_m" | bc -l)"
+fi
+echo "binary: $(stat -c %s "$bin") bytes ($bin)"
 if [ -x /usr/bin/time ]; then
-  rss=$(/usr/bin/time -f %M "$bin" hook --target claude <"$root/nothing.json" 2>&1 >/dev/null | tail -1)
-  echo "peak RSS of hookdex hook: ${rss} KiB"
+  read -r rss major minor < <(/usr/bin/time -f '%M %F %R' "$bin" hook --target claude <"$root/nothing.json" 2>&1 >/dev/null | tail -1)
+  echo "hookdex hook, nothing fires: peak RSS ${rss} KiB, page faults ${minor} minor / ${major} major"
+  if [ -n "$noop" ]; then
+    read -r rss major minor < <(/usr/bin/time -f '%M %F %R' "$noop" 2>&1 >/dev/null | tail -1)
+    echo "static no-op: peak RSS ${rss} KiB, page faults ${minor} minor / ${major} major"
+  fi
 fi

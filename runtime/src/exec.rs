@@ -117,11 +117,11 @@ fn command(job: &Job, config: &ExecConfig, stdin: &Stdin) -> std::io::Result<Com
 ///
 /// # Errors
 ///
-/// A one-line reason when it cannot be started.
-pub fn spawn_detached(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Result<(), String> {
-    let mut cmd = command(job, config, stdin).map_err(|e| e.to_string())?;
+/// When it cannot be started.
+pub fn spawn_detached(job: &Job, config: &ExecConfig, stdin: &Stdin) -> std::io::Result<()> {
+    let mut cmd = command(job, config, stdin)?;
     cmd.stdout(Stdio::null()).stderr(Stdio::null());
-    cmd.spawn().map(drop).map_err(|e| e.to_string())
+    cmd.spawn().map(drop)
 }
 
 /// Runs every job, at most `config.max_parallel` at once, and returns their
@@ -290,6 +290,7 @@ fn wait_until(child: &Child, deadline: Option<Instant>) -> Ended {
 /// Whether `child` has exited, leaving it a zombie (`WNOWAIT`): until it is
 /// reaped its pid, and so its process group id, cannot be given to another
 /// process, which makes killing the group afterwards safe.
+#[allow(unsafe_code)]
 fn has_exited(child: &Child) -> std::io::Result<bool> {
     let pid = libc::id_t::from(child.id());
     // SAFETY: `siginfo_t` is plain data, valid when zeroed.
@@ -322,6 +323,7 @@ fn finish_of(status: std::process::ExitStatus) -> Finish {
 
 /// SIGKILL to the child's whole process group (the child leads it). Call
 /// it only before the child is reaped.
+#[allow(unsafe_code)]
 fn kill_group(child: &Child) {
     let Ok(pgid) = libc::pid_t::try_from(child.id()) else {
         return;

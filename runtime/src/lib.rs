@@ -11,6 +11,8 @@
 //! harness reply; the engine calls the compiler only to recompile a stale
 //! or damaged index.
 #![deny(missing_docs)]
+// `unsafe` is allowed only in `exec`'s two process-group calls, argued there.
+#![deny(unsafe_code)]
 
 pub mod call;
 pub mod contract;

@@ -1,8 +1,9 @@
 //! `hookdex hook --target T [--event E]`: the command every harness runs on
 //! every tool call. It reads the payload, hands it to the engine's hook
 //! pipeline and prints the reply. Nothing here may stop the call: a panic
-//! is logged and exits 0, and a reply that cannot be written is lost, not
-//! a crash.
+//! is logged and exits 0, and a reply that cannot be written (the harness
+//! closed the pipe) is lost with exit 0, not a death by SIGPIPE, which some
+//! harnesses read as a deny.
 
 use std::io::{Read, Write};
 
@@ -13,6 +14,7 @@ use super::CmdResult;
 /// Reads the payload, runs what fires, and prints the harness's reply.
 pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     std::panic::set_hook(Box::new(fail_open));
+    ignore_sigpipe();
     let mut bytes = Vec::new();
     if std::io::stdin().read_to_end(&mut bytes).is_err() {
         return Ok(0);
@@ -23,6 +25,19 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     let _ = stdout.write_all(reply.stdout.as_bytes());
     let _ = stdout.flush();
     Ok(reply.exit)
+}
+
+/// A write to a closed pipe fails with EPIPE instead of killing the process.
+/// Conditions are unaffected: std resets SIGPIPE to its default in every
+/// child it spawns.
+#[allow(unsafe_code)]
+fn ignore_sigpipe() {
+    // SAFETY: signal(2) only changes this process's disposition of SIGPIPE;
+    // SIG_IGN installs no handler, so no code runs in signal context, and
+    // the process has no other thread yet that could race on it.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
 }
 
 /// The panic hook of `hookdex hook`: one line in the hook log, then exit 0,

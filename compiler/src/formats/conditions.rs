@@ -57,11 +57,10 @@ fn scan_disk(dir: &Path, dir_index: usize) -> Scanned {
     for (file_name, path) in names {
         let name = match filename::classify(&file_name) {
             FileClass::Ignored => continue,
-            FileClass::Invalid(reason) => {
-                scanned.invalid.push(RuleError::new(
-                    path.display().to_string(),
-                    RuleErrorKind::Name(reason),
-                ));
+            FileClass::Invalid(kind) => {
+                scanned
+                    .invalid
+                    .push(RuleError::new(path.display().to_string(), kind));
                 continue;
             }
             FileClass::Rule(name) => name,
@@ -116,10 +115,8 @@ fn scan_package(rel: &str, dir_index: usize, root: &Path) -> Scanned {
         let shown = format!("package:rules/{path}");
         let name = match filename::classify(&file_name) {
             FileClass::Ignored => continue,
-            FileClass::Invalid(reason) => {
-                scanned
-                    .invalid
-                    .push(RuleError::new(shown, RuleErrorKind::Name(reason)));
+            FileClass::Invalid(kind) => {
+                scanned.invalid.push(RuleError::new(shown, kind));
                 continue;
             }
             FileClass::Rule(name) => name,

@@ -4,6 +4,7 @@
 
 use hookdex_model::{Alternative, RuleKind, Step};
 
+use crate::error::RuleErrorKind;
 use crate::formats::matcher;
 
 /// What a file in a conditions directory is.
@@ -13,8 +14,8 @@ pub enum FileClass {
     Ignored,
     /// A rule file whose name parses.
     Rule(RuleName),
-    /// A file that does not parse, with the reason.
-    Invalid(String),
+    /// A file whose name does not parse, with the reason.
+    Invalid(RuleErrorKind),
 }
 
 /// The parts of a rule filename.
@@ -49,7 +50,7 @@ pub fn classify(file_name: &str) -> FileClass {
     }
     match parse(file_name) {
         Ok(name) => FileClass::Rule(name),
-        Err(reason) => FileClass::Invalid(reason),
+        Err(reason) => FileClass::Invalid(RuleErrorKind::Name(reason)),
     }
 }
 
@@ -261,6 +262,7 @@ mod tests {
                     );
                 }
                 FileClass::Invalid(reason) if ext.is_empty() => {
+                    let reason = reason.to_string();
                     assert!(reason.contains("no extension"), "{file}: {reason}")
                 }
                 other => panic!("{file}: {other:?}"),
@@ -300,7 +302,10 @@ mod tests {
         ];
         for (file, want) in cases {
             match classify(file) {
-                FileClass::Invalid(reason) => assert!(reason.contains(want), "{file}: {reason}"),
+                FileClass::Invalid(reason) => {
+                    let reason = reason.to_string();
+                    assert!(reason.contains(want), "{file}: {reason}")
+                }
                 other => panic!("{file}: {other:?}"),
             }
         }

@@ -9,8 +9,9 @@ use hookdex_model::Alternative;
 /// # Errors
 ///
 /// A one-line reason when an alternative is empty, has characters outside
-/// `[a-z0-9_.-]`, or names an empty MCP server, MCP tool or cli.
-pub fn parse(matcher: &str) -> Result<Vec<Alternative>, String> {
+/// `[a-z0-9_.-]`, or names an empty MCP server, MCP tool or cli; the
+/// filename grammar reports it as [`RuleErrorKind::Name`](crate::RuleErrorKind::Name).
+pub(crate) fn parse(matcher: &str) -> Result<Vec<Alternative>, String> {
     let lower = matcher.to_ascii_lowercase();
     let mut alternatives = Vec::new();
     for part in lower.split('+') {

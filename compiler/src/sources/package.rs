@@ -54,3 +54,32 @@ pub fn materialize(
     tmp.persist(&dest).map_err(|e| e.error)?;
     Ok(dest)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_package_hash_follows_every_file_it_embeds() {
+        // Recomputed here from the embedded table: a package rule edited,
+        // added, removed or made executable changes the hash, and with it
+        // the index key and the materialized root.
+        let mut digest = Vec::new();
+        for (path, contents, exec) in PACKAGE_FILES {
+            let parts: [&[u8]; 3] = [path.as_bytes(), contents, &[u8::from(*exec)]];
+            for part in parts {
+                digest.extend((part.len() as u64).to_le_bytes());
+                digest.extend_from_slice(part);
+            }
+        }
+        assert!(!PACKAGE_FILES.is_empty());
+        assert_eq!(PACKAGE_HASH, xxhash_rust::xxh3::xxh3_64(&digest));
+        let root = materialized_root(Path::new("/c"));
+        assert!(
+            root.to_string_lossy()
+                .ends_with(&format!("{PACKAGE_HASH:016x}")),
+            "{}",
+            root.display()
+        );
+    }
+}

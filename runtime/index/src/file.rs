@@ -29,6 +29,7 @@ impl IndexFile {
     /// # Errors
     ///
     /// When the file cannot be opened or mapped.
+    #[allow(unsafe_code)]
     pub fn open(path: &Path) -> Result<IndexFile, Error> {
         let file = File::open(path).map_err(|e| Error::from(e).with_path(path))?;
         // SAFETY: `Mmap::map` is unsafe because another process could change

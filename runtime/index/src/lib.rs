@@ -54,6 +54,8 @@
 //! stamp, and the index is fresh when every one still stats the same
 //! ([`Index::freshness`]).
 #![deny(missing_docs)]
+// The one `unsafe` block is the mapping (`IndexFile::open`), argued there.
+#![deny(unsafe_code)]
 
 mod data;
 mod dfa;

@@ -419,3 +419,28 @@ fn foreign_files_are_named_as_such() {
         ErrorKind::ForeignVersion(_)
     ));
 }
+
+#[test]
+fn the_automata_tag_names_the_built_regex_automata_version() {
+    let version = AUTOMATA_TAG
+        .strip_prefix("regex-automata ")
+        .and_then(|rest| rest.strip_suffix(" dense"))
+        .unwrap_or_else(|| panic!("{AUTOMATA_TAG}"));
+    let parts: Vec<&str> = version.split('.').collect();
+    assert_eq!(
+        parts.len(),
+        3,
+        "a full version, not a hand-written `0.4`: {version}"
+    );
+    assert!(parts.iter().all(|p| p.parse::<u32>().is_ok()), "{version}");
+    // A file written by another automata version is foreign, not corrupt.
+    let mut bytes = sample().to_bytes();
+    bytes[40] ^= 1;
+    let header_end = 104 + 14 * 32;
+    let hash = xxhash_rust::xxh3::xxh3_64(&bytes[40..header_end]);
+    bytes[32..40].copy_from_slice(&hash.to_le_bytes());
+    assert!(matches!(
+        aligned(&bytes).index().unwrap_err().kind(),
+        ErrorKind::ForeignVersion(_)
+    ));
+}
