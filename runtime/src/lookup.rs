@@ -21,11 +21,7 @@ pub fn verdict(rule: &Rule<'_>, trust: &Trust, enabled: bool) -> RunVerdict {
 }
 
 /// Every candidate of `query`, in execution order, with its verdict.
-///
-/// # Errors
-///
-/// When a block the lookup reads is damaged.
-pub fn judge<'a>(
+fn judge<'a>(
     index: &Index<'a>,
     query: &Query<'_>,
     trust: &Trust,

@@ -43,16 +43,14 @@ fn ignore_sigpipe() {
 /// The panic hook of `hookdex hook`: one line in the hook log, then exit 0,
 /// so a bug in hookdex never blocks a tool call.
 fn fail_open(info: &std::panic::PanicHookInfo<'_>) {
-    let home = std::env::var_os("HOOKDEX_HOME")
-        .filter(|h| !h.is_empty())
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".hookdex")));
-    if let Some(home) = home {
-        let entry = serde_json::json!({
-            "ts_ms": hookdex_runtime::log::now_ms(),
-            "notes": [format!("hookdex panicked; the call was let through: {info}")],
-        });
-        hookdex_runtime::log::append(&home, &entry);
-    }
+    // The view's own rule for `$HOOKDEX_HOME`; "/" keeps it from searching for a repository.
+    let view = hookdex_compiler::View::from_vars(Target::Claude, std::path::Path::new("/"), |n| {
+        std::env::var_os(n)
+    });
+    let entry = serde_json::json!({
+        "ts_ms": hookdex_runtime::log::now_ms(),
+        "notes": [format!("hookdex panicked; the call was let through: {info}")],
+    });
+    hookdex_runtime::log::append(&view.home, &entry);
     std::process::exit(0);
 }

@@ -25,6 +25,9 @@ pub enum ErrorKind {
     ForeignVersion(String),
     /// A checksum, a bound or a reference inside the file is wrong.
     Corrupt(String),
+    /// A DFA search gave up on this input (a Unicode word boundary next to
+    /// non-ASCII text); the index is sound.
+    SearchGaveUp(String),
 }
 
 impl Error {
@@ -57,7 +60,7 @@ impl Error {
     /// writing is not damage; neither is anything a caller does with a good index.
     pub fn is_damage(&self) -> bool {
         match &self.kind {
-            ErrorKind::Io(_) => false,
+            ErrorKind::Io(_) | ErrorKind::SearchGaveUp(_) => false,
             ErrorKind::Truncated
             | ErrorKind::BadMagic
             | ErrorKind::ForeignVersion(_)
@@ -85,6 +88,7 @@ impl fmt::Display for Error {
                 write!(f, "index written by another version: {what}")
             }
             ErrorKind::Corrupt(what) => write!(f, "index is corrupt: {what}"),
+            ErrorKind::SearchGaveUp(why) => write!(f, "search gave up: {why}"),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! sets and its finders, with the DFAs they search with.
 
 use hookdex_model::{FilterAction, FilterField, FilterMode};
-use regex_automata::dfa::{regex::Regex, Automaton};
+use regex_automata::dfa::Automaton;
 use regex_automata::{Anchored, Input};
 use zerocopy::little_endian::U32;
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
@@ -218,8 +218,10 @@ pub enum Finder<'a> {
         source: &'a str,
         /// Its reason.
         reason: Option<&'a str>,
-        /// The forward and reverse DFAs, validated.
-        regex: Box<Regex<Dfa<'a>>>,
+        /// Finds where a match ends (validated).
+        forward: Box<Dfa<'a>>,
+        /// Finds, from its end, where that match starts (validated).
+        reverse: Box<Dfa<'a>>,
     },
     /// A named finder.
     Script {
@@ -251,53 +253,67 @@ impl Finder<'_> {
     ///
     /// # Errors
     ///
-    /// When the search gives up (a Unicode word boundary next to non-ASCII
-    /// text); callers fail open.
-    pub fn find_all(&self, text: &str) -> Result<Vec<(usize, usize)>, FinderGaveUp> {
-        let Finder::Regex { regex, .. } = self else {
+    /// [`SearchGaveUp`](crate::ErrorKind::SearchGaveUp) when a DFA gives up
+    /// (a Unicode word boundary next to non-ASCII text), and
+    /// [`Corrupt`](crate::ErrorKind::Corrupt) when the reverse DFA finds no
+    /// start for a match the forward one found, which only a damaged index
+    /// does (regex-automata's own `Regex` panics there). Callers fail open.
+    pub fn find_all(&self, text: &str) -> Result<Vec<(usize, usize)>, Error> {
+        let Finder::Regex {
+            forward, reverse, ..
+        } = self
+        else {
             return Ok(Vec::new());
         };
+        let gave_up = |e: regex_automata::MatchError| {
+            Error::new(crate::ErrorKind::SearchGaveUp(e.to_string()))
+        };
         let mut spans = Vec::new();
-        let mut input = Input::new(text);
-        loop {
-            let found = regex
-                .try_search(&input)
-                .map_err(|e| FinderGaveUp(e.to_string()))?;
-            let Some(m) = found else { break };
-            if m.end() > m.start() {
-                spans.push((m.start(), m.end()));
-            }
-            let next = if m.end() > m.start() {
-                m.end()
-            } else {
-                m.end() + 1
-            };
-            if next > text.len() {
+        let mut from = 0;
+        while from <= text.len() {
+            let input = Input::new(text).range(from..);
+            let Some(end) = forward.try_search_fwd(&input).map_err(gave_up)? else {
                 break;
+            };
+            let back = Input::new(text)
+                .range(from..end.offset())
+                .anchored(Anchored::Yes);
+            let start = reverse
+                .try_search_rev(&back)
+                .map_err(gave_up)?
+                .ok_or_else(|| Error::corrupt("finder DFAs disagree"))?
+                .offset();
+            if end.offset() > start {
+                spans.push((start, end.offset()));
+                from = end.offset();
+            } else {
+                from = end.offset() + 1;
             }
-            input.set_start(next);
         }
         Ok(spans)
     }
 }
 
-/// A finder's search stopped before the end of the text (a Unicode word
-/// boundary next to non-ASCII text, which a DFA cannot decide).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FinderGaveUp(pub String);
-
-impl std::fmt::Display for FinderGaveUp {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "finder gave up: {}", self.0)
-    }
-}
-
-impl std::error::Error for FinderGaveUp {}
-
 impl<'a> Index<'a> {
     /// How many filters the index holds.
     pub fn filter_count(&self) -> usize {
         self.filters.records::<FilterRecord>()
+    }
+
+    /// Checks that every filter record names a rule, in increasing order
+    /// (the lookup is a binary search), and reads it whole.
+    pub(crate) fn verify_filters(&self) -> Result<(), Error> {
+        let mut last = None;
+        for i in 0..self.filter_count() {
+            let r: &FilterRecord = self.filters.record(i)?;
+            let rule = r.rule.get();
+            if rule as usize >= self.rule_count() || last.is_some_and(|l| l >= rule) {
+                return Err(Error::corrupt(format!("filter {i}: rule {rule}")));
+            }
+            last = Some(rule);
+            self.read_filter(r)?;
+        }
+        Ok(())
     }
 
     /// The filter of rule `rule`, if that rule is a filter.
@@ -341,10 +357,8 @@ impl<'a> Index<'a> {
                 REGEX => Finder::Regex {
                     source,
                     reason,
-                    regex: Box::new(
-                        Regex::builder()
-                            .build_from_dfas(self.dfa(f.forward)?, self.dfa(f.reverse)?),
-                    ),
+                    forward: Box::new(self.dfa(f.forward)?),
+                    reverse: Box::new(self.dfa(f.reverse)?),
                 },
                 SCRIPT => Finder::Script {
                     name: source,

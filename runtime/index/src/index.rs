@@ -96,14 +96,47 @@ impl<'a> Index<'a> {
         Ok(index)
     }
 
-    /// Verifies every block of every section: for commands that read the
-    /// whole index (`list`, `explain`), so a bad block means a recompile
-    /// rather than an error halfway through.
+    /// Verifies every block of every section and every reference between
+    /// records: for commands that read the whole index (`list`, `explain`),
+    /// so any damage means a recompile rather than an error halfway through.
     ///
     /// # Errors
     ///
-    /// [`Corrupt`](crate::ErrorKind::Corrupt) naming the first section that fails.
+    /// [`Corrupt`](crate::ErrorKind::Corrupt) naming the first thing that fails.
     pub fn verify_all(&self) -> Result<(), Error> {
+        self.verify_blocks()?;
+        self.verify_references()
+    }
+
+    /// Reads every record once through its checked accessor: each layer,
+    /// rule and alternative, invalid file, table slot and posting, filter
+    /// and DFA.
+    fn verify_references(&self) -> Result<(), Error> {
+        self.meta()?;
+        for i in 0..self.path_count() {
+            self.path(i)?;
+        }
+        for i in 0..self.layer_count() {
+            self.layer(i)?;
+        }
+        for id in 0..self.rule_count() as u32 {
+            let rule = self.rule(id)?;
+            self.alternatives(&rule)?;
+            let has_filter = self.filter(id)?.is_some();
+            if has_filter != (rule.kind == hookdex_model::RuleKind::Filter) {
+                return Err(Error::corrupt(format!("rule {id}: filter record")));
+            }
+        }
+        for i in 0..self.invalid_count() {
+            self.invalid(i)?;
+        }
+        for &step in Step::ALL {
+            self.verify_tables(step)?;
+        }
+        self.verify_filters()
+    }
+
+    fn verify_blocks(&self) -> Result<(), Error> {
         for section in [
             &self.meta,
             &self.strings,

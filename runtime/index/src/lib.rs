@@ -77,9 +77,7 @@ pub use crate::data::IndexData;
 pub use crate::dfa::Dfa;
 pub use crate::error::{Error, ErrorKind};
 pub use crate::file::IndexFile;
-pub use crate::filter::{
-    Filter, FilterData, Finder, FinderData, FinderGaveUp, GlobSet, GlobSetData,
-};
+pub use crate::filter::{Filter, FilterData, Finder, FinderData, GlobSet, GlobSetData};
 pub use crate::header::{AUTOMATA_TAG, FORMAT_VERSION};
 pub use crate::index::Index;
 pub use crate::invalid::{Invalid, InvalidData, NO_LAYER};

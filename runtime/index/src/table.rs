@@ -215,6 +215,30 @@ impl<'a> Index<'a> {
         Ok(None)
     }
 
+    /// Checks every slot and posting of `step`'s tables.
+    pub(crate) fn verify_tables(&self, step: Step) -> Result<(), Error> {
+        let tables: &StepRecord = self.steps.record(usize::from(step.code()))?;
+        let mut hits = Vec::new();
+        self.push_posting(tables.any, Via::Any, &mut hits)?;
+        for table in [tables.names, tables.programs, tables.prefixes] {
+            let (first, capacity) = (table.first.get() as usize, table.capacity.get() as usize);
+            if capacity != 0 && !capacity.is_power_of_two() {
+                return Err(Error::corrupt("table capacity"));
+            }
+            for at in first..first.saturating_add(capacity) {
+                let slot: &SlotRecord = self.names.record(at)?;
+                if !slot.name.is_empty() {
+                    let name = self.str(&slot.name)?;
+                    if hash(name.as_bytes()) != slot.hash.get() {
+                        return Err(Error::corrupt(format!("table slot `{name}`: hash")));
+                    }
+                    self.push_posting(slot.posting, Via::Any, &mut hits)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Every rule whose matcher matches `query`, in execution order, whether
     /// or not it runs here: which of them run is
     /// [`hookdex_model::RunVerdict`]'s to say.

@@ -375,7 +375,7 @@ fn a_crafted_dfa_with_good_checksums_is_refused_not_trusted() {
     data.filters = vec![filter(5, garbage)];
     let file = aligned(&data.to_bytes());
     let index = file.index().unwrap();
-    index.verify_all().unwrap();
+    assert!(index.verify_all().unwrap_err().is_damage());
     let err = index.filter(5).unwrap_err();
     assert!(err.is_damage(), "{err}");
     assert!(err.to_string().contains("DFA"), "{err}");
@@ -390,7 +390,10 @@ fn references_out_of_range_are_corruption_not_panics() {
     data.invalid[0].layer = 12;
     let file = aligned(&data.to_bytes());
     let index = file.index().unwrap();
-    index.verify_all().unwrap();
+    // Every checksum holds, yet a full verification finds the references,
+    // so `list` and `explain` recompile instead of failing halfway.
+    let err = index.verify_all().unwrap_err();
+    assert!(err.is_damage(), "{err}");
     assert!(index.rule(0).unwrap_err().is_damage());
     assert!(index.rule(2).unwrap_err().is_damage());
     assert!(index.invalid(0).unwrap_err().is_damage());
@@ -443,4 +446,50 @@ fn the_automata_tag_names_the_built_regex_automata_version() {
         aligned(&bytes).index().unwrap_err().kind(),
         ErrorKind::ForeignVersion(_)
     ));
+}
+
+#[test]
+fn finder_dfas_that_disagree_are_damage_not_a_panic() {
+    // A crafted index can pair a forward DFA with a reverse one that never
+    // finds the start (regex-automata's `Regex` panics there).
+    let forward = {
+        let dfa = dense::DFA::new("because").unwrap();
+        let (bytes, pad) = dfa.to_bytes_native_endian();
+        bytes[pad..].to_vec()
+    };
+    let mut data = sample();
+    data.filters[0].finders = vec![FinderData::Regex {
+        source: "because".into(),
+        reason: None,
+        forward,
+        reverse: glob_dfa("x"),
+    }];
+    let file = aligned(&data.to_bytes());
+    let index = file.index().unwrap();
+    let filter = index.filter(5).unwrap().unwrap();
+    let err = filter.finders[0].find_all("it works because it does").unwrap_err();
+    assert!(err.is_damage(), "{err}");
+}
+
+#[test]
+fn finders_find_every_match_with_their_own_dfas() {
+    let regex = regex_automata::dfa::regex::Regex::new(r"(?i-u)because|which means|x*").unwrap();
+    let serialized = |dfa: &dense::DFA<Vec<u32>>| {
+        let (bytes, pad) = dfa.to_bytes_native_endian();
+        bytes[pad..].to_vec()
+    };
+    let mut data = sample();
+    data.filters[0].finders = vec![FinderData::Regex {
+        source: "because".into(),
+        reason: None,
+        forward: serialized(regex.forward()),
+        reverse: serialized(regex.reverse()),
+    }];
+    let file = aligned(&data.to_bytes());
+    let index = file.index().unwrap();
+    let filter = index.filter(5).unwrap().unwrap();
+    let text = "Because xx, which means BECAUSE";
+    let spans = filter.finders[0].find_all(text).unwrap();
+    let found: Vec<&str> = spans.iter().map(|&(s, e)| &text[s..e]).collect();
+    assert_eq!(found, ["Because", "xx", "which means", "BECAUSE"]);
 }
