@@ -429,3 +429,34 @@ fn an_unwritable_cache_still_answers() {
     assert!(out.status.success());
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn recovers_from_a_forged_index_whose_checksums_hold() {
+    // Whoever can write the cache can write consistent checksums; a bad
+    // reference between records must still mean a recompile, not an error.
+    let s = Scratch::new();
+    rule(&s.runtime(), "pre-bash.git-g.sh");
+    let args = ["--tool", "Bash", "--command", "git push"];
+    warm(&s);
+    let want = s.explain(&args).fires();
+    let view =
+        hookdex_compiler::View::from_vars(hookdex_model::Target::Claude, &s.cwd, |n| s.var(n));
+    let mut data = hookdex_compiler::compile(&view).data;
+    data.rules[0].layer = 99;
+    let forged = data.to_bytes();
+    for command in [
+        &["list"][..],
+        &["show", "pre-bash.git-g"],
+        &["explain", "--tool", "Bash"],
+    ] {
+        std::fs::write(s.index_file(), &forged).unwrap();
+        let out = s.run(command);
+        assert_success(&out, command);
+        assert_ne!(
+            std::fs::read(s.index_file()).unwrap(),
+            forged,
+            "{command:?} left the forged index in place"
+        );
+    }
+    assert_eq!(s.explain(&args).fires(), want);
+}

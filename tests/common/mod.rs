@@ -69,6 +69,16 @@ impl Scratch {
         }
     }
 
+    /// The value of `name` in the commands' environment (`None` when unset),
+    /// for building the same view in process.
+    pub fn var(&self, name: &str) -> Option<std::ffi::OsString> {
+        match self.env.get(name) {
+            Some(value) => Some(value.into()),
+            None if name == "PATH" => std::env::var_os("PATH"),
+            None => None,
+        }
+    }
+
     /// `root/rel`.
     pub fn path(&self, rel: &str) -> PathBuf {
         self.root.join(rel)

@@ -467,7 +467,9 @@ fn finder_dfas_that_disagree_are_damage_not_a_panic() {
     let file = aligned(&data.to_bytes());
     let index = file.index().unwrap();
     let filter = index.filter(5).unwrap().unwrap();
-    let err = filter.finders[0].find_all("it works because it does").unwrap_err();
+    let err = filter.finders[0]
+        .find_all("it works because it does")
+        .unwrap_err();
     assert!(err.is_damage(), "{err}");
 }
 
