@@ -44,10 +44,10 @@ pub fn explain<'a>(
     let lookup_ns = started.elapsed().as_nanos() as u64;
     let mut verdicts = Vec::with_capacity(index.rule_count());
     let mut missed = Vec::new();
-    for judged in fired {
-        let rule = judged.rule;
+    for hit in fired {
+        let rule = index.rule(hit.rule)?;
         let layer = index.layer(usize::from(rule.layer))?;
-        match path_verdict(index, judged.hit.rule, path)? {
+        match path_verdict(index, hit.rule, path)? {
             Some(Err(reason)) => missed.push(Verdict {
                 why: reason,
                 rule,
@@ -56,8 +56,8 @@ pub fn explain<'a>(
             }),
             globs => verdicts.push(Verdict {
                 why: match globs {
-                    Some(Ok(globs)) => format!("{}; paths: {globs}", via_text(judged.hit.via)),
-                    _ => via_text(judged.hit.via),
+                    Some(Ok(globs)) => format!("{}; paths: {globs}", via_text(hit.via)),
+                    _ => via_text(hit.via),
                 },
                 rule,
                 layer,

@@ -130,8 +130,8 @@ fn fired_rules(settings: &Settings, calls: &[(Payload, Call)]) -> Result<Vec<Vec
             .map(|(_, call)| {
                 lookup::fires(index, &call.query(), &trust, settings.conditions_enabled)?
                     .into_iter()
-                    .map(|judged| {
-                        let rule = judged.rule;
+                    .map(|hit| {
+                        let rule = index.rule(hit.rule)?;
                         let layer = index.layer(usize::from(rule.layer))?;
                         Ok(Fired {
                             file: PathBuf::from(rule.file),

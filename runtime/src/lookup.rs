@@ -4,41 +4,13 @@
 use hookdex_index::{Error, Hit, Index, Query, Rule};
 use hookdex_model::{RunVerdict, Trust};
 
-/// A candidate rule with its verdict.
-#[derive(Clone, Debug)]
-pub struct Judged<'a> {
-    /// Why it is a candidate.
-    pub hit: Hit<'a>,
-    /// The rule.
-    pub rule: Rule<'a>,
-    /// Whether it runs here.
-    pub verdict: RunVerdict,
-}
-
 /// The verdict for `rule` under `trust`, with conditions `enabled` or not.
 pub fn verdict(rule: &Rule<'_>, trust: &Trust, enabled: bool) -> RunVerdict {
     RunVerdict::of(&rule.standing(), trust, enabled)
 }
 
-/// Every candidate of `query`, in execution order, with its verdict.
-fn judge<'a>(
-    index: &Index<'a>,
-    query: &Query<'_>,
-    trust: &Trust,
-    enabled: bool,
-) -> Result<Vec<Judged<'a>>, Error> {
-    index
-        .candidates(query)?
-        .into_iter()
-        .map(|hit| {
-            let rule = index.rule(hit.rule)?;
-            let verdict = verdict(&rule, trust, enabled);
-            Ok(Judged { hit, rule, verdict })
-        })
-        .collect()
-}
-
-/// The rules that run for `query`, in execution order.
+/// The candidates of `query` that run, in execution order. Only what the
+/// verdict needs is read per candidate; [`Index::rule`] reads the rest.
 ///
 /// # Errors
 ///
@@ -48,8 +20,18 @@ pub fn fires<'a>(
     query: &Query<'_>,
     trust: &Trust,
     enabled: bool,
-) -> Result<Vec<Judged<'a>>, Error> {
-    let mut judged = judge(index, query, trust, enabled)?;
-    judged.retain(|j| j.verdict.runs());
-    Ok(judged)
+) -> Result<Vec<Hit<'a>>, Error> {
+    let mut hits = index.candidates(query)?;
+    let mut damage = None;
+    hits.retain(|hit| match index.standing(hit.rule) {
+        Ok(standing) => RunVerdict::of(&standing, trust, enabled).runs(),
+        Err(err) => {
+            damage.get_or_insert(err);
+            false
+        }
+    });
+    match damage {
+        Some(err) => Err(err),
+        None => Ok(hits),
+    }
 }

@@ -182,14 +182,7 @@ impl<'a> Index<'a> {
     pub fn rule(&self, id: u32) -> Result<Rule<'a>, Error> {
         let r: &RuleRecord = self.rules.record(id as usize)?;
         let bad = |what: &str| Error::corrupt(format!("rule {id}: {what}"));
-        let layer = r.layer.get();
-        if usize::from(layer) >= self.layer_count() {
-            return Err(bad("layer out of range"));
-        }
-        let overridden = r.overridden_by.get();
-        if overridden != NOT_OVERRIDDEN && overridden as usize >= self.rule_count() {
-            return Err(bad("overriding rule out of range"));
-        }
+        let standing = self.standing_of(id, r)?;
         Ok(Rule {
             id,
             file: self.str(&r.file)?,
@@ -197,15 +190,41 @@ impl<'a> Index<'a> {
             matcher: self.str(&r.matcher)?,
             name: self.str(&r.name)?,
             ext: self.str(&r.ext)?,
-            layer,
-            layer_kind: LayerKind::from_code(r.layer_kind).ok_or_else(|| bad("layer kind"))?,
+            layer: r.layer.get(),
+            layer_kind: standing.layer,
             step: Step::from_code(r.step).ok_or_else(|| bad("step"))?,
             kind: RuleKind::from_code(r.kind).ok_or_else(|| bad("kind"))?,
             is_async: r.flags & ASYNC != 0,
-            shadowed_by_directory: r.flags & SHADOWED_BY_DIRECTORY != 0,
+            shadowed_by_directory: standing.shadowed_by_directory,
             runner: Runner::from_code(r.runner).ok_or_else(|| bad("runner"))?,
-            overridden_by: (overridden != NOT_OVERRIDDEN).then_some(overridden),
+            overridden_by: standing.overridden_by,
             alternatives: r.alternatives,
+        })
+    }
+
+    /// What decides whether rule `id` runs, read without its strings (the
+    /// lookup's hot path; [`Index::rule`] reads the rest).
+    ///
+    /// # Errors
+    ///
+    /// As [`Index::rule`].
+    pub fn standing(&self, id: u32) -> Result<Standing, Error> {
+        self.standing_of(id, self.rules.record(id as usize)?)
+    }
+
+    fn standing_of(&self, id: u32, r: &RuleRecord) -> Result<Standing, Error> {
+        let bad = |what: &str| Error::corrupt(format!("rule {id}: {what}"));
+        if usize::from(r.layer.get()) >= self.layer_count() {
+            return Err(bad("layer out of range"));
+        }
+        let overridden = r.overridden_by.get();
+        if overridden != NOT_OVERRIDDEN && overridden as usize >= self.rule_count() {
+            return Err(bad("overriding rule out of range"));
+        }
+        Ok(Standing {
+            layer: LayerKind::from_code(r.layer_kind).ok_or_else(|| bad("layer kind"))?,
+            overridden_by: (overridden != NOT_OVERRIDDEN).then_some(overridden),
+            shadowed_by_directory: r.flags & SHADOWED_BY_DIRECTORY != 0,
         })
     }
 
