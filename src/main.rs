@@ -11,8 +11,8 @@
 // The test harness brings its own `main`, which calls none of this.
 #![cfg_attr(not(test), no_main)]
 #![cfg_attr(test, allow(dead_code, unused_imports))]
-// Only the exported C `main` (`#[no_mangle]`) and the hook's SIGPIPE
-// disposition need `unsafe_code`, each argued where it is.
+// Only the exported C `main` (`#[no_mangle]`) and the hook's signal
+// dispositions need `unsafe_code`, each argued where it is.
 #![deny(unsafe_code)]
 
 mod cmd;

@@ -107,3 +107,32 @@ fn conditions_start_with_sigpipe_at_its_default() {
         "SIGPIPE is ignored in the condition: {context}"
     );
 }
+
+#[test]
+fn a_panic_is_logged_and_lets_the_call_through() {
+    if !cfg!(debug_assertions) {
+        // The fault injection exists only in debug builds of the binary.
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            b"tests/hook_panics.rs: a_panic_is_logged_and_lets_the_call_through SKIPPED: release build\n",
+        );
+        return;
+    }
+    let mut s = Scratch::new();
+    condition(&s.runtime(), "pre-bash-deny.sh", "exit 2\n");
+    s.set_env("HOOKDEX_DEBUG_PANIC", "1");
+    let hooked = hook_bytes(
+        &s,
+        "claude",
+        None,
+        pre_bash(&s, "claude", "ls").to_string().as_bytes(),
+    );
+    assert_eq!(hooked.reply, Value::Null, "a panic is no decision");
+    let logged = hook_log(&s);
+    assert!(
+        logged.iter().any(|l| l["notes"][0]
+            .as_str()
+            .is_some_and(|n| n.contains("hookdex panicked"))),
+        "{logged:?}"
+    );
+}

@@ -3,14 +3,56 @@
 
 use hookdex_harness::Payload;
 use hookdex_model::Target;
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
 use crate::call::Call;
 
-/// The JSON a script reads on stdin: the payload with the normalized tool
-/// name, the command as one string, and Claude's event name.
+/// What a condition script reads on stdin: the payload in the agentihooks
+/// shape, with the call's normalized tool name (`harness_tool_name` keeps
+/// the harness's spelling), its shell command as one string when there is
+/// one, and `hook_event_name` in Claude's spelling.
 pub fn stdin(payload: &Payload, call: &Call) -> Value {
-    payload.normalized(&call.tool.name, call.command.as_deref())
+    let (tool, command) = (&call.tool.name, call.command.as_deref());
+    let mut out = Map::new();
+    out.insert("tool_name".into(), json!(tool.as_str()));
+    out.insert("harness_tool_name".into(), json!(payload.tool_name));
+    let mut input = payload.tool_input.clone();
+    // A list command (Codex's exec form) reaches scripts as one string.
+    if let (Some(command), Some(object)) = (command, input.as_object_mut()) {
+        if object.get("command").is_some_and(Value::is_array) {
+            object.insert("command".into(), json!(command));
+        }
+    }
+    out.insert("tool_input".into(), input);
+    if let Some(response) = &payload.tool_response {
+        // A bare string result (Codex's shell) reaches scripts as `stdout`.
+        let response = match response {
+            Value::String(text) => json!({ "stdout": text }),
+            other => other.clone(),
+        };
+        out.insert("tool_response".into(), response);
+    }
+    let optional = [
+        ("tool_use_id", &payload.tool_use_id),
+        ("session_id", &payload.session_id),
+        ("cwd", &payload.cwd),
+        ("transcript_path", &payload.transcript_path),
+        ("permission_mode", &payload.permission_mode),
+    ];
+    for (key, value) in optional {
+        out.insert(
+            key.into(),
+            value.as_deref().map_or(Value::Null, |v| json!(v)),
+        );
+    }
+    out.insert("hook_event_name".into(), json!(payload.event.as_str()));
+    // Event payloads carry their own fields (prompt, source, stop_hook_active, …).
+    if let Value::Object(raw) = &payload.raw {
+        for (key, value) in raw {
+            out.entry(key.clone()).or_insert_with(|| value.clone());
+        }
+    }
+    Value::Object(out)
 }
 
 /// The `AH_*` variables a script gets on top of the inherited environment:
@@ -39,13 +81,34 @@ pub fn env(
         ("AH_CONDITION_SOURCE".into(), source.into()),
     ];
     vars.into_iter()
-        .map(|(name, value)| (name, value.replace('\0', "")))
+        .map(|(name, value)| match value.contains('\0') {
+            true => (name, value.replace('\0', "")),
+            false => (name, value),
+        })
         .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scripts_read_the_normalized_name() {
+        let payload = Payload::parse(
+            Target::Codex,
+            br#"{"hook_event_name":"PreToolUse","tool_name":"exec","tool_input":{"command":["git","log"]},"turn_id":"x"}"#,
+            None,
+        )
+        .unwrap();
+        let call = Call::of(Target::Codex, &payload);
+        assert_eq!(call.programs, vec!["git".to_string()]);
+        let normalized = stdin(&payload, &call);
+        assert_eq!(normalized["tool_name"], "bash");
+        assert_eq!(normalized["harness_tool_name"], "exec");
+        assert_eq!(normalized["hook_event_name"], "PreToolUse");
+        assert_eq!(normalized["turn_id"], "x");
+        assert_eq!(normalized["tool_input"]["command"], "git log");
+    }
 
     #[test]
     fn nul_bytes_never_reach_the_environment() {

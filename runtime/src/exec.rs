@@ -210,8 +210,11 @@ fn run_one(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Execution {
     }
     let ended = ended.unwrap_or_else(|| wait_until(&child, deadline));
     // Whatever the script left behind in its group goes with it. The leader
-    // has not been reaped yet, so the group id cannot have been reused.
-    kill_group(&child);
+    // has not been reaped yet, so the group id cannot have been reused;
+    // when waiting failed, that is not known, and the group is left alone.
+    if !matches!(ended, Ended::Unknown(_)) {
+        kill_group(&child);
+    }
     let status = child.wait();
     let finish = match (ended, status) {
         (Ended::TimedOut, _) => Finish::TimedOut,
@@ -322,7 +325,9 @@ fn finish_of(status: std::process::ExitStatus) -> Finish {
 }
 
 /// SIGKILL to the child's whole process group (the child leads it). Call
-/// it only before the child is reaped.
+/// it only while the child is known to be unreaped: running, or seen
+/// exited by [`has_exited`] (which requires SIGCHLD not to be ignored; the
+/// hook sets it to its default).
 #[allow(unsafe_code)]
 fn kill_group(child: &Child) {
     let Ok(pgid) = libc::pid_t::try_from(child.id()) else {
@@ -330,8 +335,9 @@ fn kill_group(child: &Child) {
     };
     // SAFETY: kill(2) has no memory effects. A negative pid signals the
     // process group `pgid`, which this child leads (it was started with
-    // `process_group(0)`); every caller runs before `child.wait()`, so the
-    // leader exists (running or a zombie) and the id names no other group.
+    // `process_group(0)`); every caller runs before `child.wait()` and only
+    // when the leader is known to exist (running, or a zombie that
+    // `has_exited` saw), so the id names no other group.
     unsafe {
         libc::kill(-pgid, libc::SIGKILL);
     }

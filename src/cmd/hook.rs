@@ -14,10 +14,16 @@ use super::CmdResult;
 /// Reads the payload, runs what fires, and prints the harness's reply.
 pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     std::panic::set_hook(Box::new(fail_open));
-    ignore_sigpipe();
+    set_signal_dispositions();
     let mut bytes = Vec::new();
     if std::io::stdin().read_to_end(&mut bytes).is_err() {
         return Ok(0);
+    }
+    // Fault injection for the panic hook's own test (tests/hook_panics.rs);
+    // release builds do not have it.
+    #[cfg(debug_assertions)]
+    if std::env::var_os("HOOKDEX_DEBUG_PANIC").is_some() {
+        panic!("HOOKDEX_DEBUG_PANIC is set");
     }
     let reply = hookdex_runtime::hook::hook(target, event, &bytes, &|name| std::env::var_os(name));
     // A harness that closed our stdout gets nothing; that is not a failure.
@@ -27,16 +33,19 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     Ok(reply.exit)
 }
 
-/// A write to a closed pipe fails with EPIPE instead of killing the process.
-/// Conditions are unaffected: std resets SIGPIPE to its default in every
-/// child it spawns.
+/// SIGPIPE ignored: a write to a closed pipe fails with EPIPE instead of
+/// killing the process (conditions are unaffected: std resets SIGPIPE to
+/// its default in every child it spawns). SIGCHLD at its default: a harness
+/// that left it ignored would have the kernel reap our conditions, and the
+/// hook must see a condition exit, unreaped, before it kills its group.
 #[allow(unsafe_code)]
-fn ignore_sigpipe() {
-    // SAFETY: signal(2) only changes this process's disposition of SIGPIPE;
-    // SIG_IGN installs no handler, so no code runs in signal context, and
-    // the process has no other thread yet that could race on it.
+fn set_signal_dispositions() {
+    // SAFETY: signal(2) only changes this process's dispositions; SIG_IGN
+    // and SIG_DFL install no handler, so no code runs in signal context,
+    // and the process has no other thread yet that could race on them.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        libc::signal(libc::SIGCHLD, libc::SIG_DFL);
     }
 }
 

@@ -7,11 +7,10 @@ mod settings_file;
 
 use std::path::{Path, PathBuf};
 
-use hookdex_compiler::sources::find_repo_root;
+use hookdex_compiler::sources::{find_repo_root, state};
 use hookdex_harness::{harness, HookSettings};
 use hookdex_model::Target;
 use hookdex_runtime::settings::Settings;
-use serde_json::{json, Map, Value};
 
 use self::settings_file::{Doc, Saved};
 use super::CmdResult;
@@ -50,39 +49,6 @@ fn bundle_path(dir: &Path) -> Result<String, String> {
     Ok(utf8(&abs)?.to_string())
 }
 
-/// Merges the bundle and the `--profile` chain into the state object `root`.
-fn link(
-    root: &mut Map<String, Value>,
-    target: Target,
-    bundle: Option<&str>,
-    profiles: &[String],
-) -> Result<(), String> {
-    // `insert` on an existing key keeps its place; a new one goes last.
-    if let Some(bundle) = bundle {
-        root.insert("bundle".into(), bundle.into());
-    }
-    // `--profile ''` clears the chain; no flag leaves it alone.
-    if !profiles.is_empty() {
-        let chain = profiles
-            .iter()
-            .map(|p| p.trim())
-            .filter(|p| !p.is_empty())
-            .map(Value::from)
-            .collect();
-        root.entry("targets")
-            .or_insert(json!({}))
-            .as_object_mut()
-            .and_then(|t| {
-                t.entry(target.as_str())
-                    .or_insert(json!({}))
-                    .as_object_mut()
-            })
-            .ok_or_else(|| format!("\"targets.{target}\" is not an object"))?
-            .insert("profiles".into(), Value::Array(chain));
-    }
-    Ok(())
-}
-
 /// `path` as text, since JSON holds nothing else.
 fn utf8(path: &Path) -> Result<&str, String> {
     path.to_str()
@@ -111,7 +77,7 @@ pub fn run(
         .install(&mut settings.root, target, exe, &command)
         .map_err(|e| format!("{}: {e}", settings.path.display()))?;
     let mut state = Doc::load(Settings::from_env(target, &cwd).view.state_path())?;
-    link(&mut state.root, target, bundle.as_deref(), &profiles)
+    state::link(&mut state.root, target, bundle.as_deref(), &profiles)
         .map_err(|e| format!("{}: {e}", state.path.display()))?;
 
     for doc in [&settings, &state] {

@@ -41,7 +41,12 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
                 "kind": r.kind.as_str(),
                 "runs": verdict.runs(),
             })).collect::<Vec<_>>(),
-            "invalid": invalid.iter().map(|i| json!({"file": i.file, "reason": i.reason})).collect::<Vec<_>>(),
+            "invalid": invalid.iter().map(|i| json!({
+                "file": i.file,
+                "reason": i.reason,
+                "line": i.at.map(|(line, _)| line),
+                "column": i.at.map(|(_, column)| column),
+            })).collect::<Vec<_>>(),
         });
         if let Some(fires) = fires {
             out["fires"] = Value::Array(fires);

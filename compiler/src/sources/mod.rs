@@ -6,7 +6,7 @@
 
 pub mod git;
 pub mod package;
-mod state;
+pub mod state;
 mod view;
 
 use std::collections::BTreeMap;

@@ -1,16 +1,19 @@
-//! `$HOOKDEX_HOME/state.json`, as `hookdex init` writes it: the linked
-//! bundle, the profile chain, linked profile paths, and per-target overrides.
+//! `$HOOKDEX_HOME/state.json`: the linked bundle, the profile chain, linked
+//! profile paths and per-target overrides — read here for every compile,
+//! and written here ([`link`]) for `hookdex init`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use hookdex_model::Target;
 use serde::Deserialize;
+use serde_json::{json, Map, Value};
 
 use crate::error::{RuleError, RuleErrorKind};
 
 /// `$HOOKDEX_HOME/state.json`, as written by `hookdex init`.
 #[derive(Debug, Default, Deserialize)]
-pub(super) struct State {
+pub(crate) struct State {
     pub(super) bundle: Option<PathBuf>,
     #[serde(default)]
     pub(super) profiles: Vec<String>,
@@ -33,7 +36,7 @@ impl State {
     /// # Errors
     ///
     /// When the file is not valid state JSON (the caller goes on without it).
-    pub(super) fn read(path: &Path) -> Result<State, RuleError> {
+    pub(crate) fn read(path: &Path) -> Result<State, RuleError> {
         let Ok(bytes) = std::fs::read(path) else {
             return Ok(State::default());
         };
@@ -47,4 +50,44 @@ impl State {
             .at(Some((err.line() as u32, err.column() as u32)))
         })
     }
+}
+
+/// Merges the bundle and the `--profile` chain into the state object `root`.
+///
+/// # Errors
+///
+/// When `targets` or `targets.<target>` is there but is not an object.
+pub fn link(
+    root: &mut Map<String, Value>,
+    target: Target,
+    bundle: Option<&str>,
+    profiles: &[String],
+) -> Result<(), RuleErrorKind> {
+    // `insert` on an existing key keeps its place; a new one goes last.
+    if let Some(bundle) = bundle {
+        root.insert("bundle".into(), bundle.into());
+    }
+    // `--profile ''` clears the chain; no flag leaves it alone.
+    if !profiles.is_empty() {
+        let chain = profiles
+            .iter()
+            .map(|p| p.trim())
+            .filter(|p| !p.is_empty())
+            .map(Value::from)
+            .collect();
+        root.entry("targets")
+            .or_insert(json!({}))
+            .as_object_mut()
+            .and_then(|t| {
+                t.entry(target.as_str())
+                    .or_insert(json!({}))
+                    .as_object_mut()
+            })
+            .ok_or_else(|| RuleErrorKind::Key {
+                key: format!("targets.{target}"),
+                reason: "is not an object".into(),
+            })?
+            .insert("profiles".into(), Value::Array(chain));
+    }
+    Ok(())
 }

@@ -1,10 +1,10 @@
 //! Reading what a harness sends a hook: each harness's spelling (Claude and
 //! Codex snake_case, Copilot camelCase with `toolArgs` as a string or an
 //! object, Gemini `BeforeTool`/`AfterTool`, Cursor `preToolUse`) into one
-//! [`Payload`], and the normalized JSON that condition scripts read on stdin.
+//! [`Payload`]. What condition scripts read is the engine's script contract.
 
-use hookdex_model::{Event, Step, Target, ToolName};
-use serde_json::{json, Map, Value};
+use hookdex_model::{Event, Step, Target};
+use serde_json::{json, Value};
 
 use crate::event_of;
 
@@ -195,53 +195,6 @@ impl Payload {
                 .to_ascii_lowercase()
         }
     }
-
-    /// What condition scripts read on stdin: the payload in the agentihooks
-    /// shape, with the normalized `tool` name (`harness_tool_name` keeps the
-    /// harness's spelling), the shell `command` as one string when there is
-    /// one, and `hook_event_name` in Claude's spelling.
-    pub fn normalized(&self, tool: &ToolName, command: Option<&str>) -> Value {
-        let mut out = Map::new();
-        out.insert("tool_name".into(), json!(tool.as_str()));
-        out.insert("harness_tool_name".into(), json!(self.tool_name));
-        let mut input = self.tool_input.clone();
-        // A list command (Codex's exec form) reaches scripts as one string.
-        if let (Some(command), Some(object)) = (command, input.as_object_mut()) {
-            if object.get("command").is_some_and(Value::is_array) {
-                object.insert("command".into(), json!(command));
-            }
-        }
-        out.insert("tool_input".into(), input);
-        if let Some(response) = &self.tool_response {
-            // A bare string result (Codex's shell) reaches scripts as `stdout`.
-            let response = match response {
-                Value::String(text) => json!({ "stdout": text }),
-                other => other.clone(),
-            };
-            out.insert("tool_response".into(), response);
-        }
-        let optional = [
-            ("tool_use_id", &self.tool_use_id),
-            ("session_id", &self.session_id),
-            ("cwd", &self.cwd),
-            ("transcript_path", &self.transcript_path),
-            ("permission_mode", &self.permission_mode),
-        ];
-        for (key, value) in optional {
-            out.insert(
-                key.into(),
-                value.as_deref().map_or(Value::Null, |v| json!(v)),
-            );
-        }
-        out.insert("hook_event_name".into(), json!(self.event.as_str()));
-        // Event payloads carry their own fields (prompt, source, stop_hook_active, …).
-        if let Value::Object(raw) = &self.raw {
-            for (key, value) in raw {
-                out.entry(key.clone()).or_insert_with(|| value.clone());
-            }
-        }
-        Value::Object(out)
-    }
 }
 
 /// Why a payload was ignored.
@@ -365,22 +318,6 @@ mod tests {
                 "{bad}"
             );
         }
-    }
-
-    #[test]
-    fn scripts_read_the_normalized_name() {
-        let payload = Payload::parse(
-            Target::Codex,
-            br#"{"hook_event_name":"PreToolUse","tool_name":"exec","tool_input":{"command":["git","log"]},"turn_id":"x"}"#,
-            None,
-        )
-        .unwrap();
-        let normalized = payload.normalized(&ToolName::new("bash"), Some("git log"));
-        assert_eq!(normalized["tool_name"], "bash");
-        assert_eq!(normalized["harness_tool_name"], "exec");
-        assert_eq!(normalized["hook_event_name"], "PreToolUse");
-        assert_eq!(normalized["turn_id"], "x");
-        assert_eq!(normalized["tool_input"]["command"], "git log");
     }
 
     #[test]

@@ -1,8 +1,13 @@
 //! The DFA section: serialized regex-automata dense DFAs, loaded only with
-//! full validation (`DFA::from_bytes`), once per DFA per opened index.
+//! full validation (`DFA::from_bytes`), once per DFA per opened index, and
+//! copied out of the mapping when loaded.
 //!
 //! A damaged or crafted cache file can therefore make a DFA fail to load,
-//! never make a search read out of bounds: there is no unchecked load.
+//! never make a search read out of bounds: there is no unchecked load, and
+//! the bytes a search walks are the bytes that were validated, even if the
+//! mapped file were rewritten in place afterwards.
+
+use std::rc::Rc;
 
 use regex_automata::dfa::dense;
 
@@ -10,8 +15,8 @@ use crate::error::Error;
 use crate::strings::Span;
 use crate::Index;
 
-/// A dense DFA read in place from the index.
-pub type Dfa<'a> = dense::DFA<&'a [u32]>;
+/// A dense DFA validated from the index and owned by the reader.
+pub type Dfa = Rc<dense::DFA<Vec<u32>>>;
 
 /// Appends `dfa` (native-endian serialized bytes) to the DFA section at an
 /// 8-aligned offset.
@@ -22,22 +27,23 @@ pub(crate) fn put(dfas: &mut Vec<u8>, dfa: &[u8]) -> Span {
     Span::new(start, dfa.len())
 }
 
-impl<'a> Index<'a> {
-    /// The DFA at `span`: its blocks verified, then validated in full the
-    /// first time it is asked for.
+impl Index<'_> {
+    /// The DFA at `span`: its blocks verified, then validated in full and
+    /// copied the first time it is asked for.
     ///
     /// # Errors
     ///
     /// When the bytes fail their checksums or do not validate as a DFA.
-    pub(crate) fn dfa(&self, span: Span) -> Result<Dfa<'a>, Error> {
+    pub(crate) fn dfa(&self, span: Span) -> Result<Dfa, Error> {
         let (start, len) = span.range();
         if let Some(dfa) = self.dfas.borrow().get(&start) {
-            return Ok(dfa.clone());
+            return Ok(Rc::clone(dfa));
         }
         let bytes = self.dfa.get(start, len)?;
         let (dfa, _) =
             dense::DFA::from_bytes(bytes).map_err(|e| Error::corrupt(format!("DFA: {e}")))?;
-        self.dfas.borrow_mut().insert(start, dfa.clone());
+        let dfa = Rc::new(dfa.to_owned());
+        self.dfas.borrow_mut().insert(start, Rc::clone(&dfa));
         Ok(dfa)
     }
 }

@@ -35,11 +35,16 @@ impl IndexFile {
         // SAFETY: `Mmap::map` is unsafe because another process could change
         // the file while it is mapped. hookdex never writes an index in place:
         // `write_atomic` writes a new inode and renames it over the path, so
-        // this mapping keeps the old inode's bytes. A process that truncates
-        // or rewrites the file in place anyway (not hookdex) can at worst
-        // change bytes under a reader, which every read verifies by checksum
-        // and bounds before use, or raise SIGBUS on a truncated page, which
-        // ends the process without a decision (the harness fails open).
+        // this mapping keeps the old inode's bytes. A process that rewrites
+        // the file in place anyway (not hookdex) changes bytes under a
+        // reader; what that can do is bounded by how they are read: records
+        // are plain integers read through zerocopy (any bit pattern is a
+        // value, and every reference is bounds-checked where used), strings
+        // are UTF-8-checked on every read, and DFAs are copied out of the
+        // mapping when validated (`dfa.rs`), so no search walks unvalidated
+        // bytes. Truncating it in place raises SIGBUS on the lost pages,
+        // which ends the process by a signal: a harness sees the hook fail,
+        // never a decision it did not make.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::from(e).with_path(path))?;
         Ok(IndexFile {
             path: path.to_path_buf(),

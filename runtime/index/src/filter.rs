@@ -206,7 +206,7 @@ pub struct Filter<'a> {
 pub struct GlobSet<'a> {
     /// The globs, one per line.
     pub globs: &'a str,
-    dfa: Dfa<'a>,
+    dfa: Dfa,
 }
 
 /// One finder.
@@ -219,9 +219,9 @@ pub enum Finder<'a> {
         /// Its reason.
         reason: Option<&'a str>,
         /// Finds where a match ends (validated).
-        forward: Box<Dfa<'a>>,
+        forward: Dfa,
         /// Finds, from its end, where that match starts (validated).
-        reverse: Box<Dfa<'a>>,
+        reverse: Dfa,
     },
     /// A named finder.
     Script {
@@ -357,8 +357,8 @@ impl<'a> Index<'a> {
                 REGEX => Finder::Regex {
                     source,
                     reason,
-                    forward: Box::new(self.dfa(f.forward)?),
-                    reverse: Box::new(self.dfa(f.reverse)?),
+                    forward: self.dfa(f.forward)?,
+                    reverse: self.dfa(f.reverse)?,
                 },
                 SCRIPT => Finder::Script {
                     name: source,

@@ -33,7 +33,7 @@ pub struct Index<'a> {
     pub(crate) globs: Section<'a>,
     pub(crate) dfa: Section<'a>,
     /// DFAs validated so far, by offset in the DFA section.
-    pub(crate) dfas: RefCell<HashMap<usize, Dfa<'a>>>,
+    pub(crate) dfas: RefCell<HashMap<usize, Dfa>>,
 }
 
 impl std::fmt::Debug for Index<'_> {
@@ -122,6 +122,10 @@ impl<'a> Index<'a> {
         for id in 0..self.rule_count() as u32 {
             let rule = self.rule(id)?;
             self.alternatives(&rule)?;
+            // The rule carries its layer's kind for the lookup; it must agree.
+            if self.layer(usize::from(rule.layer))?.kind != rule.layer_kind {
+                return Err(Error::corrupt(format!("rule {id}: layer kind")));
+            }
             let has_filter = self.filter(id)?.is_some();
             if has_filter != (rule.kind == hookdex_model::RuleKind::Filter) {
                 return Err(Error::corrupt(format!("rule {id}: filter record")));

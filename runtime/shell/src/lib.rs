@@ -427,8 +427,9 @@ impl<'a> Scanner<'a> {
             "type",
             "other-user",
             "command-timeout",
+            "chroot",
         ];
-        let mut j = self.options(j, b"ughpCDrtUT", &long);
+        let mut j = self.options(j, b"ughpCDRrtUT", &long);
         while j < self.words.len() && is_assignment(self.raw(j)) {
             j += 1;
         }

@@ -1,3 +1,5 @@
+//! The splitter's table of command lines and the programs each must yield.
+
 use super::programs;
 
 /// One command line per row, with the exact programs it must yield.
@@ -6,6 +8,8 @@ const CASES: &[(&str, &[&str])] = &[
     ("cd repo && git push", &["cd", "git"]),
     ("grep \"a; rm x\" f | wc -l", &["grep", "wc"]),
     ("FOO=1 sudo -u bob git status", &["git"]),
+    ("sudo -R /srv git push", &["git"]),
+    ("sudo --chroot /srv -u bob git push", &["git"]),
     ("timeout 30 /usr/bin/python3 -m x", &["python3"]),
     // Operators.
     ("", &[]),

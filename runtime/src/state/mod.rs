@@ -19,9 +19,10 @@
 //!   off by one within a burst of parallel calls), or it is not a
 //!   replace-record.
 //! - **Records that accumulate** (the stash, an audit trail) are appended
-//!   with a single `write` to an `O_APPEND` file, one line per record no
-//!   longer than `PIPE_BUF`, so concurrent appends never interleave within
-//!   a record; readers skip a torn last line.
+//!   as one whole line per `write` to an `O_APPEND` file: the kernel moves
+//!   the offset and writes the line in one step on a local filesystem, so
+//!   concurrent appends do not interleave; records stay small, and readers
+//!   skip a torn last line (a full disk, a network filesystem).
 //! - **Where an update must not be lost** (a cap that must hold across
 //!   parallel calls), the writer takes `flock(LOCK_EX)` on the key's file
 //!   for the read-modify-write only; the kernel drops the lock when the
