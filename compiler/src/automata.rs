@@ -1,7 +1,7 @@
 //! Builds the DFAs the index carries: filter `paths` glob sets and inline
-//! finder regexes. Every DFA is serialized in native endianness and then
-//! fully validated with `DFA::from_bytes`, so the runtime may load it
-//! without validation.
+//! finder regexes. Every DFA is serialized in native endianness and
+//! validated with `DFA::from_bytes` here, so a rule that would not load is
+//! refused at compile time (readers validate again when they load it).
 
 use hookdex_index::GlobSetData;
 use regex_automata::dfa::{dense, regex::Regex, StartKind};
@@ -29,17 +29,18 @@ const SET_LIMIT: usize = 256 << 10;
 ///
 /// # Errors
 ///
-/// A `paths` error naming the glob that is invalid or too large on its own.
-pub fn glob_sets(globs: &[String]) -> Result<Vec<GlobSetData>, RuleErrorKind> {
+/// A `paths` error naming the glob that is invalid or too large on its own,
+/// with that glob's position in `globs`.
+pub fn glob_sets(globs: &[String]) -> Result<Vec<GlobSetData>, (usize, RuleErrorKind)> {
     if globs.is_empty() {
         return Ok(Vec::new());
     }
     let mut regexes = Vec::with_capacity(globs.len());
-    for glob in globs {
+    for (at, glob) in globs.iter().enumerate() {
         let compiled = globset::GlobBuilder::new(glob)
             .literal_separator(true)
             .build()
-            .map_err(|e| paths_error(format!("`{glob}`: {}", e.kind())))?;
+            .map_err(|e| (at, paths_error(format!("`{glob}`: {}", e.kind()))))?;
         regexes.push(compiled.regex().to_string());
     }
     if let Ok(dfa) = glob_dfa(&regexes, SET_LIMIT) {
@@ -51,9 +52,12 @@ pub fn glob_sets(globs: &[String]) -> Result<Vec<GlobSetData>, RuleErrorKind> {
     globs
         .iter()
         .zip(&regexes)
-        .map(|(glob, regex)| {
-            let dfa = glob_dfa(std::slice::from_ref(regex), SIZE_LIMIT)
-                .map_err(|e| paths_error(format!("`{glob}` is too large for an automaton: {e}")))?;
+        .enumerate()
+        .map(|(at, (glob, regex))| {
+            let dfa = glob_dfa(std::slice::from_ref(regex), SIZE_LIMIT).map_err(|e| {
+                let reason = format!("`{glob}` is too large for an automaton: {e}");
+                (at, paths_error(reason))
+            })?;
             Ok(GlobSetData {
                 globs: vec![glob.clone()],
                 dfa,
@@ -132,10 +136,9 @@ mod tests {
         let sets = glob_sets(&many).unwrap();
         assert!(!sets.is_empty());
         assert_eq!(sets.iter().map(|s| s.globs.len()).sum::<usize>(), 12);
-        assert!(glob_sets(&["a[".into()])
-            .unwrap_err()
-            .to_string()
-            .contains("`a[`"));
+        let (at, err) = glob_sets(&["*.rs".into(), "a[".into()]).unwrap_err();
+        assert_eq!(at, 1);
+        assert!(err.to_string().contains("`a[`"), "{err}");
     }
 
     #[test]

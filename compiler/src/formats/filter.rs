@@ -5,6 +5,7 @@
 use hookdex_index::{FilterData, FinderData};
 use hookdex_model::{FilterAction, FilterField, FilterMode};
 use serde::Deserialize;
+use serde_saphyr::{Location, Spanned};
 
 use crate::automata;
 use crate::error::RuleErrorKind;
@@ -12,19 +13,18 @@ use crate::error::RuleErrorKind;
 /// A filter file as written.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FilterSpec {
+pub(crate) struct FilterSpec {
     /// Globs matched against the tool's path and its file name.
     #[serde(default)]
-    pub paths: Vec<String>,
+    pub paths: Vec<Spanned<String>>,
     /// Input keys whose text is checked.
     #[serde(default)]
     pub fields: Vec<FilterField>,
     /// Finders that flag spans.
     #[serde(default)]
-    pub finders: Vec<Finder>,
-    /// How findings are judged.
-    #[serde(default)]
-    pub mode: FilterMode,
+    pub finders: Vec<Spanned<Finder>>,
+    /// How findings are judged (default `both`).
+    pub mode: Option<Spanned<FilterMode>>,
     /// What the text must be, in plain words.
     #[serde(default)]
     pub intent: String,
@@ -36,15 +36,15 @@ pub struct FilterSpec {
     #[serde(default)]
     pub action: FilterAction,
     /// Send-backs per target before the text passes flagged.
-    pub max_rounds: Option<u32>,
+    pub max_rounds: Option<Spanned<u32>>,
 }
 
 /// One finder: an inline regex or a named script.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Finder {
+pub(crate) struct Finder {
     /// An inline regular expression.
-    pub regex: Option<String>,
+    pub regex: Option<Spanned<String>>,
     /// A named finder (`string_literals`, or a `_finders/<name>` script).
     pub script: Option<String>,
     /// The reason attached to each finding.
@@ -59,7 +59,7 @@ pub struct Finder {
 /// What is wrong and, for YAML errors, where (1-based line and column): the
 /// YAML error, an unknown key, a bad value, an invalid glob or regex, or a
 /// finder with neither `regex` nor `script`.
-pub fn compile(text: &str) -> Result<FilterData, (RuleErrorKind, Option<(u32, u32)>)> {
+pub(crate) fn compile(text: &str) -> Result<FilterData, (RuleErrorKind, Option<(u32, u32)>)> {
     let options = serde_saphyr::options! { strict_booleans: true };
     let spec: FilterSpec = if text.trim().is_empty() {
         serde_saphyr::from_str_with_options("{}", options)
@@ -67,29 +67,43 @@ pub fn compile(text: &str) -> Result<FilterData, (RuleErrorKind, Option<(u32, u3
         serde_saphyr::from_str_with_options(text, options)
     }
     .map_err(|e| yaml_error(&e))?;
-    let key = |key: &str, reason: &str| {
+    let key = |key: &str, reason: &str, at: &Location| {
         (
             RuleErrorKind::Key {
                 key: key.into(),
                 reason: reason.into(),
             },
-            None,
+            place(at),
         )
     };
-    if spec.max_rounds == Some(0) {
-        return Err(key("max_rounds", "must be at least 1"));
+    if let Some(rounds) = spec.max_rounds.as_ref().filter(|r| r.value == 0) {
+        return Err(key("max_rounds", "must be at least 1", &rounds.referenced));
     }
-    if spec.mode == FilterMode::Finders && spec.finders.is_empty() {
-        return Err(key("mode", "`finders` needs at least one finder"));
+    let mode = spec
+        .mode
+        .as_ref()
+        .map_or(FilterMode::default(), |m| m.value);
+    if let (Some(written), true) = (&spec.mode, mode == FilterMode::Finders) {
+        if spec.finders.is_empty() {
+            return Err(key(
+                "mode",
+                "`finders` needs at least one finder",
+                &written.referenced,
+            ));
+        }
     }
-    let globs = automata::glob_sets(&spec.paths).map_err(|e| (e, None))?;
+    let paths: Vec<String> = spec.paths.iter().map(|p| p.value.clone()).collect();
+    let globs = automata::glob_sets(&paths)
+        .map_err(|(at, kind)| (kind, place(&spec.paths[at].referenced)))?;
     let mut finders = Vec::with_capacity(spec.finders.len());
-    for finder in spec.finders {
+    for entry in spec.finders {
+        let finder = entry.value;
         finders.push(match (finder.regex, finder.script) {
             (Some(source), None) => {
-                let (forward, reverse) = automata::finder(&source).map_err(|e| (e, None))?;
+                let (forward, reverse) =
+                    automata::finder(&source.value).map_err(|e| (e, place(&source.referenced)))?;
                 FinderData::Regex {
-                    source,
+                    source: source.value,
                     reason: finder.reason,
                     forward,
                     reverse,
@@ -103,16 +117,17 @@ pub fn compile(text: &str) -> Result<FilterData, (RuleErrorKind, Option<(u32, u3
                 return Err(key(
                     "finders",
                     "each entry needs exactly one of `regex` or `script`",
+                    &entry.referenced,
                 ))
             }
         });
     }
     Ok(FilterData {
         rule: u32::MAX,
-        mode: spec.mode,
+        mode,
         action: spec.action,
         fields: spec.fields.iter().fold(0, |set, f| set | f.bit()),
-        max_rounds: spec.max_rounds.unwrap_or(3),
+        max_rounds: spec.max_rounds.map_or(3, |r| r.value),
         intent: spec.intent,
         intent_from: spec.intent_from,
         question: spec.question,
@@ -121,12 +136,14 @@ pub fn compile(text: &str) -> Result<FilterData, (RuleErrorKind, Option<(u32, u3
     })
 }
 
+/// A known location as 1-based `(line, column)`.
+fn place(at: &Location) -> Option<(u32, u32)> {
+    (at.line() > 0).then(|| (at.line() as u32, at.column() as u32))
+}
+
 /// A YAML error as one line without its position, and the position apart.
 fn yaml_error(err: &serde_saphyr::Error) -> (RuleErrorKind, Option<(u32, u32)>) {
-    let span = err
-        .location()
-        .filter(|l| l.line() > 0)
-        .map(|l| (l.line() as u32, l.column() as u32));
+    let span = err.location().as_ref().and_then(place);
     let text = err.without_snippet().to_string();
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let message = match text.rfind(" at line ") {
@@ -171,6 +188,22 @@ mod tests {
             let err = compile(text).unwrap_err().0.to_string();
             assert!(err.contains(want), "{text}: {err}");
             assert!(!err.contains('\n'), "{err}");
+        }
+    }
+
+    #[test]
+    fn checks_after_parsing_point_at_their_value() {
+        let cases = [
+            ("intent: x\nmax_rounds: 0\n", "max_rounds", 2),
+            ("intent: x\n\nmode: finders\n", "mode", 3),
+            ("paths:\n  - '*.rs'\n  - 'a['\n", "paths", 3),
+            ("finders:\n  - script: x\n  - regex: '('\n", "finders", 3),
+            ("finders:\n  - script: x\n  - reason: y\n", "finders", 3),
+        ];
+        for (text, key, line) in cases {
+            let (kind, span) = compile(text).unwrap_err();
+            assert!(kind.to_string().starts_with(key), "{text}: {kind}");
+            assert_eq!(span.map(|(l, _)| l), Some(line), "{text}: {kind}");
         }
     }
 
