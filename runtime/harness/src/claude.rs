@@ -60,7 +60,6 @@ impl Harness for Claude {
             user_dir: ".claude",
             user_dir_var: None,
             user_file: "settings.json",
-            events: ["PreToolUse", "PostToolUse"],
             layout: Layout::Grouped {
                 timeout: HookSettings::TIMEOUT_SEC,
             },

@@ -57,7 +57,6 @@ impl Harness for Codex {
             user_dir: ".codex",
             user_dir_var: Some("CODEX_HOME"),
             user_file: "hooks.json",
-            events: ["PreToolUse", "PostToolUse"],
             layout: Layout::Grouped {
                 timeout: HookSettings::TIMEOUT_SEC,
             },

@@ -79,7 +79,6 @@ impl Harness for Copilot {
             user_dir: ".copilot",
             user_dir_var: Some("COPILOT_HOME"),
             user_file: "hooks/hookdex.json",
-            events: ["preToolUse", "postToolUse"],
             layout: Layout::Copilot,
         }
     }

@@ -64,7 +64,6 @@ impl Harness for Cursor {
             user_dir: ".cursor",
             user_dir_var: None,
             user_file: "hooks.json",
-            events: ["preToolUse", "postToolUse"],
             layout: Layout::Cursor,
         }
     }

@@ -65,7 +65,6 @@ impl Harness for Gemini {
             user_dir: ".gemini",
             user_dir_var: None,
             user_file: "settings.json",
-            events: ["BeforeTool", "AfterTool"],
             // Gemini counts hook timeouts in milliseconds.
             layout: Layout::Grouped {
                 timeout: HookSettings::TIMEOUT_SEC * 1000,

@@ -64,6 +64,14 @@ pub trait Harness: Sync {
     /// Where `hookdex init` writes the hook settings and how they are spelled.
     fn settings(&self) -> &'static HookSettings;
 
+    /// The harness's name for `event`: its own spelling, else Claude Code's.
+    fn event_name(&self, event: Event) -> &'static str {
+        self.events()
+            .iter()
+            .find(|(_, e)| *e == event)
+            .map_or(event.as_str(), |(name, _)| name)
+    }
+
     /// Normalizes a tool name this harness sent (see [`tools`]).
     fn normalize_tool(&self, name: &str, nested_command: Option<&str>) -> Normalized {
         tools::normalize(self.target(), name, nested_command)

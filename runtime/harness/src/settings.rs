@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use hookdex_model::Target;
+use hookdex_model::{Event, Target};
 use serde_json::{json, Map, Value};
 
 /// Where one harness keeps its hook settings and how it spells them.
@@ -20,8 +20,6 @@ pub struct HookSettings {
     pub user_dir_var: Option<&'static str>,
     /// The settings file under that directory.
     pub user_file: &'static str,
-    /// The harness's names for the pre-tool and post-tool events.
-    pub events: [&'static str; 2],
     /// How the handlers of one event are listed.
     pub(crate) layout: Layout,
 }
@@ -108,7 +106,9 @@ impl HookSettings {
                 key: "hooks".into(),
                 expected: "an object",
             })?;
-        for event in self.events {
+        let harness = crate::harness(target);
+        let events = [Event::PreToolUse, Event::PostToolUse].map(|e| harness.event_name(e));
+        for event in events {
             let list = hooks
                 .entry(event)
                 .or_insert(json!([]))
