@@ -72,7 +72,8 @@ pub trait Harness: Sync {
             .map_or(event.as_str(), |(name, _)| name)
     }
 
-    /// Normalizes a tool name this harness sent (see [`tools`]).
+    /// Normalizes a tool name this harness sent: its own table first, then
+    /// Claude Code's, then the other harnesses', then lowercased.
     fn normalize_tool(&self, name: &str, nested_command: Option<&str>) -> Normalized {
         tools::normalize(self.target(), name, nested_command)
     }
