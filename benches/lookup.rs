@@ -1,6 +1,7 @@
 //! In-process benchmarks of the read path and the compiler: "what fires" at
 //! 10, 1,000 and 100,000 rules, the same with the index opened, verified and
 //! checked for freshness from scratch, and a compile of 10,000 rule files.
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 
