@@ -7,7 +7,7 @@ use hookdex_index::IndexFile;
 use hookdex_model::Target;
 use serde_json::json;
 
-use super::{current_settings, print_json, CmdResult};
+use super::{current_settings, invalid_json, print_json, CmdResult};
 
 /// Compiles the current view (or checks it), printing a report.
 pub fn run(target: Target, bundle: Option<PathBuf>, check: bool, json: bool) -> CmdResult {
@@ -45,12 +45,7 @@ pub fn run(target: Target, bundle: Option<PathBuf>, check: bool, json: bool) -> 
             "layers": data.layers.iter().map(|l| json!({
                 "label": l.label, "dir": l.dir, "count": l.count,
             })).collect::<Vec<_>>(),
-            "invalid": invalid.iter().map(|i| json!({
-                "file": i.file,
-                "reason": i.reason,
-                "line": i.at.map(|(line, _)| line),
-                "column": i.at.map(|(_, column)| column),
-            })).collect::<Vec<_>>(),
+            "invalid": invalid.iter().map(|i| invalid_json(&i.file, &i.reason, i.at)).collect::<Vec<_>>(),
             "paths": data.paths.len(),
             "elapsed_ms": elapsed_ms,
         }));

@@ -7,7 +7,7 @@ use hookdex_runtime::list::list;
 use hookdex_runtime::settings::Settings;
 use serde_json::{json, Value};
 
-use super::{current_settings, open, print_json, CallArgs, CmdResult};
+use super::{current_settings, invalid_json, open, print_json, CallArgs, CmdResult};
 
 /// Lists layers, active rules and invalid files; with a call, what fires.
 pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: bool) -> CmdResult {
@@ -41,12 +41,7 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
                 "kind": r.kind.as_str(),
                 "runs": verdict.runs(),
             })).collect::<Vec<_>>(),
-            "invalid": invalid.iter().map(|i| json!({
-                "file": i.file,
-                "reason": i.reason,
-                "line": i.at.map(|(line, _)| line),
-                "column": i.at.map(|(_, column)| column),
-            })).collect::<Vec<_>>(),
+            "invalid": invalid.iter().map(|i| invalid_json(i.file, i.reason, i.at)).collect::<Vec<_>>(),
         });
         if let Some(fires) = fires {
             out["fires"] = Value::Array(fires);

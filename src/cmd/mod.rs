@@ -65,6 +65,17 @@ impl CallArgs {
     }
 }
 
+/// An invalid file as `compile --json` and `list --json` print it:
+/// `{"file", "reason", "line", "column"}` (the place `null` when unknown).
+pub fn invalid_json(file: &str, reason: &str, at: Option<(u32, u32)>) -> Value {
+    json!({
+        "file": file,
+        "reason": reason,
+        "line": at.map(|(line, _)| line),
+        "column": at.map(|(_, column)| column),
+    })
+}
+
 /// Prints `value` as pretty JSON on stdout.
 pub fn print_json(value: &Value) {
     println!(

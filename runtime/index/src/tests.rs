@@ -161,6 +161,11 @@ fn glob_dfa(regex: &str) -> Vec<u8> {
         .configure(dense::Config::new().start_kind(StartKind::Anchored))
         .build(regex)
         .unwrap();
+    serialized(&dfa)
+}
+
+/// `dfa`'s bytes as the index stores them.
+fn serialized(dfa: &dense::DFA<Vec<u32>>) -> Vec<u8> {
     let (bytes, pad) = dfa.to_bytes_native_endian();
     bytes[pad..].to_vec()
 }
@@ -452,11 +457,7 @@ fn the_automata_tag_names_the_built_regex_automata_version() {
 fn finder_dfas_that_disagree_are_damage_not_a_panic() {
     // A crafted index can pair a forward DFA with a reverse one that never
     // finds the start (regex-automata's `Regex` panics there).
-    let forward = {
-        let dfa = dense::DFA::new("because").unwrap();
-        let (bytes, pad) = dfa.to_bytes_native_endian();
-        bytes[pad..].to_vec()
-    };
+    let forward = serialized(&dense::DFA::new("because").unwrap());
     let mut data = sample();
     data.filters[0].finders = vec![FinderData::Regex {
         source: "because".into(),
@@ -476,10 +477,6 @@ fn finder_dfas_that_disagree_are_damage_not_a_panic() {
 #[test]
 fn finders_find_every_match_with_their_own_dfas() {
     let regex = regex_automata::dfa::regex::Regex::new(r"(?i-u)because|which means|x*").unwrap();
-    let serialized = |dfa: &dense::DFA<Vec<u32>>| {
-        let (bytes, pad) = dfa.to_bytes_native_endian();
-        bytes[pad..].to_vec()
-    };
     let mut data = sample();
     data.filters[0].finders = vec![FinderData::Regex {
         source: "because".into(),
