@@ -177,8 +177,9 @@ fn an_async_condition_starts_cannot_change_the_call_and_is_not_waited_for() {
         hooked.reply,
         json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "sync context"}})
     );
+    // `echo … > file` creates the file before it writes the line: wait for the line.
     let started = eventually(Duration::from_secs(5), || {
-        out.join("async.started").exists()
+        std::fs::read_to_string(out.join("async.started")).is_ok_and(|t| t.ends_with('\n'))
     });
     assert!(started, "the async condition never started");
     assert_eq!(
