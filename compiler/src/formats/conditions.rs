@@ -89,21 +89,14 @@ fn scan_disk(dir: &Path, dir_index: usize) -> Scanned {
                 std::fs::read(&path).map_err(|e| RuleErrorKind::Unreadable(e.to_string()))?;
             String::from_utf8(bytes).map_err(|_| RuleErrorKind::NotUtf8)
         };
-        let (runner, filter) = match compile_rule(&name, stamp.is_executable(), read) {
-            Ok(parts) => parts,
-            Err((kind, span)) => {
-                scanned.invalid.push(RuleError::new(file, kind).at(span));
-                continue;
-            }
-        };
-        scanned.rules.push(RuleSpec {
-            file,
+        let found = Found {
+            shown: file.clone(),
             file_name,
             dir_index,
             name,
-            runner,
-            filter,
-        });
+            executable: stamp.is_executable(),
+        };
+        scanned.admit(found, read, || Ok(file));
     }
     scanned
 }
@@ -122,36 +115,64 @@ fn scan_package(rel: &str, dir_index: usize, root: &Path) -> Scanned {
             FileClass::Rule(name) => name,
         };
         let read = || String::from_utf8(contents.to_vec()).map_err(|_| RuleErrorKind::NotUtf8);
-        let (runner, filter) = match compile_rule(&name, executable, read) {
-            Ok(parts) => parts,
-            Err((kind, span)) => {
-                scanned.invalid.push(RuleError::new(shown, kind).at(span));
-                continue;
-            }
-        };
-        let file = match package::materialize(root, path, contents, executable) {
-            Ok(dest) => dest.display().to_string(),
-            Err(err) => {
-                scanned.invalid.push(RuleError::new(
-                    shown,
+        let materialize = || {
+            package::materialize(root, path, contents, executable)
+                .map(|dest| dest.display().to_string())
+                .map_err(|err| {
                     RuleErrorKind::Unreadable(format!(
                         "cannot materialize under {}: {err}",
                         root.display()
-                    )),
-                ));
-                continue;
-            }
+                    ))
+                })
         };
-        scanned.rules.push(RuleSpec {
-            file,
+        let found = Found {
+            shown,
             file_name,
             dir_index,
             name,
-            runner,
-            filter,
-        });
+            executable,
+        };
+        scanned.admit(found, read, materialize);
     }
     scanned
+}
+
+/// A file whose name parsed as a rule, before its contents are read.
+struct Found {
+    /// The file as shown to people (`package:rules/...` for package files).
+    shown: String,
+    file_name: String,
+    dir_index: usize,
+    name: RuleName,
+    executable: bool,
+}
+
+impl Scanned {
+    /// Gives `found` its runner and, for a filter, its compiled form, and
+    /// keeps it as a rule run from the path `file` gives; or keeps why it
+    /// cannot be used. `read` gives the file's text when it is needed.
+    fn admit(
+        &mut self,
+        found: Found,
+        read: impl FnOnce() -> Result<String, RuleErrorKind>,
+        file: impl FnOnce() -> Result<String, RuleErrorKind>,
+    ) {
+        let compiled = compile_rule(&found.name, found.executable, read)
+            .and_then(|parts| Ok((parts, file().map_err(|kind| (kind, None))?)));
+        match compiled {
+            Ok(((runner, filter), file)) => self.rules.push(RuleSpec {
+                file,
+                file_name: found.file_name,
+                dir_index: found.dir_index,
+                name: found.name,
+                runner,
+                filter,
+            }),
+            Err((kind, span)) => self
+                .invalid
+                .push(RuleError::new(found.shown, kind).at(span)),
+        }
+    }
 }
 
 /// What is wrong with a rule file's contents, and where.
