@@ -116,6 +116,10 @@ enum Command {
         /// The profile chain (comma list).
         #[arg(long, value_name = "A,B", value_delimiter = ',')]
         profile: Vec<String>,
+        /// Codex: do not record the hooks as trusted in config.toml (Codex
+        /// then skips them until they are trusted in its own review).
+        #[arg(long)]
+        no_trust: bool,
     },
     /// Print the body of one active rule (by key, file name or name).
     Show {
@@ -169,13 +173,16 @@ fn run() -> c_int {
             // One line, as every other error: clap's first line names the
             // argument and the reason.
             let text = err.render().to_string();
-            eprintln!(
-                "hookdex: {}",
-                text.lines()
-                    .next()
-                    .unwrap_or("usage error")
-                    .trim_start_matches("error: ")
-            );
+            let line = text
+                .lines()
+                .next()
+                .unwrap_or("usage error")
+                .trim_start_matches("error: ");
+            eprintln!("hookdex: {line}");
+            // Harnesses read a non-zero hook exit as a deny.
+            if std::env::args().nth(1).as_deref() == Some("hook") {
+                return cmd::hook::usage_error(line);
+            }
             return 2;
         }
     };
@@ -231,7 +238,8 @@ fn run() -> c_int {
             scope,
             bundle,
             profile,
-        } => cmd::init::run(target, scope, bundle, profile),
+            no_trust,
+        } => cmd::init::run(target, scope, bundle, profile, !no_trust),
     };
     match result {
         Ok(code) => code,

@@ -88,13 +88,18 @@ fn git_short_log_rewrites_and_allows_on_every_harness() {
             reason.contains("pre-bash.git-short_log.py"),
             "{target}: the reason names the rule: {reason}"
         );
+        // The model is told what ran, where there is a pre context channel.
+        let told = "hookdex: this call's input was rewritten by pre-bash.git-short_log.py before it ran; it ran as: git log --oneline -20";
         let want = match target {
             "claude" | "codex" => json!({"hookSpecificOutput": {
                 "hookEventName": "PreToolUse",
                 "permissionDecision": "allow",
                 "updatedInput": full,
+                "additionalContext": told,
             }}),
-            "copilot" => json!({"permissionDecision": "allow", "modifiedArgs": full}),
+            "copilot" => {
+                json!({"permissionDecision": "allow", "modifiedArgs": full, "additionalContext": told})
+            }
             "gemini" => json!({"decision": "allow", "hookSpecificOutput": {"tool_input": full}}),
             _ => json!({"decision": "allow", "updated_input": full}),
         };
@@ -104,6 +109,10 @@ fn git_short_log_rewrites_and_allows_on_every_harness() {
         assert_eq!(reply, Value::Null, "{target}: git log -p");
     }
 }
+
+/// How a replacement output is marked where it travels as a post block.
+const FEEDBACK: &str =
+    "hookdex replaced this tool's output (hook feedback; the original is withheld):";
 
 fn pytest_lines(n: usize) -> Vec<String> {
     (1..=n)
@@ -133,18 +142,23 @@ fn pytest_trim_on(target: &str) {
             "updatedToolOutput": {"stdout": kept, "stderr": "", "interrupted": false, "isImage": false},
             "additionalContext": note,
         }}),
-        // Codex's Bash result is a plain string; the replacement is one too.
-        "codex" => json!({"hookSpecificOutput": {
-            "hookEventName": "PostToolUse",
-            "updatedToolOutput": kept,
-            "additionalContext": note,
-        }}),
+        // Codex rejects `updatedToolOutput`; a block withholds the output
+        // and carries the replacement as hook feedback.
+        "codex" => json!({
+            "decision": "block",
+            "reason": format!("{FEEDBACK}\n{kept}"),
+            "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": note},
+        }),
         "copilot" => json!({
             "modifiedResult": {"resultType": "success", "textResultForLlm": kept},
             "additionalContext": note,
         }),
-        // Gemini cannot replace a result: the output goes, the context stays.
-        "gemini" => json!({"hookSpecificOutput": {"additionalContext": note}}),
+        // Gemini's AfterTool deny replaces the result with its reason.
+        "gemini" => json!({
+            "decision": "deny",
+            "reason": format!("{FEEDBACK}\n{kept}"),
+            "hookSpecificOutput": {"additionalContext": note},
+        }),
         // Cursor's postToolUse only replaces MCP output and has no context channel.
         _ => Value::Null,
     };
@@ -220,15 +234,13 @@ fn degradations_are_noted_in_the_hook_log() {
             "{target}: dropped context not logged: {notes}"
         );
     }
-    // Gemini and Cursor: no output replacement.
+    // Cursor: no output replacement.
     let lines = pytest_lines(80).join("\n");
-    for target in ["gemini", "cursor"] {
-        let mut payload = fixture(&s, &format!("{target}-post-bash"));
-        set_output(&mut payload, &lines);
-        hook(&s, target, &payload);
-        let notes = last_notes(&s, target);
-        assert!(notes.contains("tool_output dropped"), "{target}: {notes}");
-    }
+    let mut payload = fixture(&s, "cursor-post-bash");
+    set_output(&mut payload, &lines);
+    hook(&s, "cursor", &payload);
+    let notes = last_notes(&s, "cursor");
+    assert!(notes.contains("tool_output dropped"), "cursor: {notes}");
     // Codex: ask becomes deny.
     hook(&s, "codex", &pre_bash(&s, "codex", "make deploy"));
     let notes = last_notes(&s, "codex");
@@ -312,13 +324,22 @@ fn mcp_output_replacement_per_harness() {
     for target in ["claude", "codex", "gemini", "cursor"] {
         let reply = hook(&s, target, &fixture(&s, &format!("{target}-post-mcp")));
         let want = match target {
-            "claude" | "codex" => json!({"hookSpecificOutput": {
+            "claude" => json!({"hookSpecificOutput": {
                 "hookEventName": "PostToolUse",
                 "updatedMCPToolOutput": "[redacted]",
                 "additionalContext": note,
             }}),
-            // Gemini cannot replace a result.
-            "gemini" => json!({"hookSpecificOutput": {"additionalContext": note}}),
+            // Codex reports `updatedMCPToolOutput` unsupported; the block carries it.
+            "codex" => json!({
+                "decision": "block",
+                "reason": format!("{FEEDBACK}\n[redacted]"),
+                "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": note},
+            }),
+            "gemini" => json!({
+                "decision": "deny",
+                "reason": format!("{FEEDBACK}\n[redacted]"),
+                "hookSpecificOutput": {"additionalContext": note},
+            }),
             // Cursor's generic MCP tool is `MCP`, which `mcp__github` does not match.
             _ => Value::Null,
         };

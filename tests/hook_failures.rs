@@ -149,11 +149,67 @@ fn post_exit_2_blocks_per_harness() {
         let want = match target {
             "claude" | "codex" => json!({"decision": "block", "reason": reason}),
             "gemini" => json!({"decision": "deny", "reason": reason}),
+            // Copilot withholds the output through `modifiedResult`.
             "copilot" => {
-                json!({"additionalContext": format!("hookdex: blocked after the tool ran: {reason}")})
+                json!({"modifiedResult": {"resultType": "denied", "textResultForLlm": reason}})
             }
             _ => Value::Null,
         };
         assert_eq!(reply, want, "{target}");
+    }
+}
+
+#[test]
+fn a_broken_hook_command_exits_0_with_a_log_line_and_a_note() {
+    let s = Scratch::new();
+    condition(
+        &s.runtime(),
+        "pre-bash.ls-deny.sh",
+        "echo '{\"decision\": \"deny\"}'\n",
+    );
+    let payload = pre_bash(&s, "claude", "ls").to_string();
+    for (args, note) in [
+        (&["hook"][..], false),
+        (&["hook", "--target", "vim"][..], false),
+        (&["hook", "--target=codexx"][..], false),
+        (&["hook", "--target", "codex", "--frobnicate"][..], true),
+        (&["hook", "--target=gemini", "--event"][..], true),
+        (
+            &["hook", "--target", "copilot", "--evnt", "preToolUse"][..],
+            false,
+        ),
+    ] {
+        let out = s.run_stdin(args, payload.as_bytes());
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: a harness reads non-zero as a deny"
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if note {
+            let reply: Value = serde_json::from_str(&stdout).unwrap();
+            let message = reply["systemMessage"].as_str().unwrap();
+            assert!(
+                message.contains("hook command is broken"),
+                "{args:?}: {message}"
+            );
+            assert_eq!(
+                reply.as_object().unwrap().len(),
+                1,
+                "a note decides nothing: {reply}"
+            );
+        } else {
+            // No channel to the person (Copilot), or no target to shape it for.
+            assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        }
+        let last = hook_log(&s).pop().expect("a log line");
+        let logged = last["notes"].to_string();
+        assert!(
+            logged.contains("no rule ran")
+                && logged.contains(args[args.len() - 1].trim_start_matches("--target=")),
+            "{args:?}: {logged}"
+        );
     }
 }

@@ -64,6 +64,19 @@ fn deny_beats_ask_beats_allow_across_layers() {
             "{target}: no ask there: {reply}"
         );
     }
+    // Gemini CLI asks only a person at a terminal: headless, a deny that
+    // says approval is needed; with HOOKDEX_INTERACTIVE=1, the ask.
+    let gemini = hook(&s, "gemini", &pre_bash(&s, "gemini", "make deploy"));
+    assert_eq!(gemini["decision"], "deny", "{gemini}");
+    assert!(
+        gemini["reason"]
+            .as_str()
+            .unwrap()
+            .contains("needs approval"),
+        "{gemini}"
+    );
+    let mut s = s;
+    s.set_env("HOOKDEX_INTERACTIVE", "1");
     let gemini = hook(&s, "gemini", &pre_bash(&s, "gemini", "make deploy"));
     assert_eq!(gemini["decision"], "ask", "{gemini}");
 

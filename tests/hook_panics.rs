@@ -127,7 +127,18 @@ fn a_panic_is_logged_and_lets_the_call_through() {
         None,
         pre_bash(&s, "claude", "ls").to_string().as_bytes(),
     );
-    assert_eq!(hooked.reply, Value::Null, "a panic is no decision");
+    // No decision: only a note for the person.
+    let keys: Vec<&String> = hooked.reply.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        ["systemMessage"],
+        "a panic is no decision: {}",
+        hooked.reply
+    );
+    assert!(hooked.reply["systemMessage"]
+        .as_str()
+        .unwrap()
+        .contains("no guardrail ran"));
     let logged = hook_log(&s);
     assert!(
         logged.iter().any(|l| l["notes"][0]

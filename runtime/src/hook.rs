@@ -12,7 +12,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use hookdex_harness::{reply, Payload, Reply};
+use hookdex_harness::{notice, reply, Payload, Reply};
+use hookdex_index::Query;
 use hookdex_model::{RuleKind, Runner, Target};
 use serde_json::json;
 
@@ -41,7 +42,10 @@ pub fn hook(
             let settings = Settings::from_vars(target, &process_cwd(), var);
             let log = Log::new(&settings, target, None, started);
             log.write(&[], None, &[format!("payload ignored: {reason}")]);
-            return Reply::default();
+            return notice(
+                target,
+                &format!("hookdex could not read this call ({reason}); no rule ran for it"),
+            );
         }
     };
     let cwd = payload
@@ -63,8 +67,11 @@ pub fn hook(
     let fired = match fired_rules(&settings, &calls) {
         Ok(fired) => fired,
         Err(reason) => {
+            let message = format!(
+                "hookdex could not look up its rules ({reason}); no rule ran for this call"
+            );
             log.write(&[], None, &[reason]);
-            return Reply::default();
+            return notice(target, &message);
         }
     };
     if fired.iter().all(Vec::is_empty) {
@@ -92,7 +99,13 @@ pub fn hook(
         );
     }
     merged.log.extend(ran.notes);
-    let reply = reply(target, &payload, &calls[0].1.tool.name, &mut merged);
+    let reply = reply(
+        target,
+        &payload,
+        &calls[0].1.tool.name,
+        &mut merged,
+        settings.reply,
+    );
     let fired: Vec<&str> = ran.fired.iter().map(String::as_str).collect();
     log.write(&fired, merged.decision.map(|d| d.as_str()), &merged.log);
     reply
@@ -127,9 +140,24 @@ fn fired_rules(settings: &Settings, calls: &[(Payload, Call)]) -> Result<Vec<Vec
         let trust = settings.trust(&index.meta()?);
         calls
             .iter()
-            .map(|(_, call)| {
-                lookup::fires(index, &call.query(), &trust, settings.conditions_enabled)?
-                    .into_iter()
+            .map(|(payload, call)| {
+                let mut hits = Vec::new();
+                for &step in payload.event.rule_steps() {
+                    let query = Query {
+                        step,
+                        ..call.query()
+                    };
+                    hits.extend(lookup::fires(
+                        index,
+                        &query,
+                        &trust,
+                        settings.conditions_enabled,
+                    )?);
+                }
+                // Each step's hits are in execution order; so is their union.
+                hits.sort_by_key(|hit| hit.rule);
+                hits.dedup_by_key(|hit| hit.rule);
+                hits.into_iter()
                     .map(|hit| {
                         let rule = index.rule(hit.rule)?;
                         let layer = index.layer(usize::from(rule.layer))?;

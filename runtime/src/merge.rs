@@ -20,12 +20,13 @@ pub fn merge(
 ) -> Answer {
     let mut answer = Answer::default();
     let mut notes = Vec::new();
+    let mut warnings = Vec::new();
     let mut patch = Map::new();
     let mut patchers = Vec::new();
     let mut writers = Vec::new();
     for (name, outcome) in outcomes {
         if let Some(failure) = &outcome.failure {
-            notes.push(format!("hookdex: condition {name} skipped ({failure})"));
+            warnings.push(format!("hookdex: condition {name} skipped ({failure})"));
             continue;
         }
         for ignored in &outcome.ignored {
@@ -84,6 +85,9 @@ pub fn merge(
     for note in notes {
         answer.note(note);
     }
+    for warning in warnings {
+        answer.warn(warning);
+    }
     answer
 }
 
@@ -104,7 +108,7 @@ fn apply_rewrite(
         Value::Object(full)
     };
     match answer.decision {
-        Some(Permission::Deny) => {}
+        Some(Permission::Deny) => return,
         Some(Permission::Allow | Permission::Ask) => answer.updated_input = Some(rewritten()),
         None if permission_mode == Some("bypassPermissions") => {
             answer.updated_input = Some(rewritten());
@@ -115,6 +119,17 @@ fn apply_rewrite(
             "hookdex: the input rewrite from {} was dropped: a rewrite needs \"decision\": \"allow\" or \"ask\" outside bypassPermissions",
             patchers.join(", ")
         )),
+    }
+    if answer.updated_input.is_some() {
+        // The model should know that what ran is not what it asked for.
+        let what = match patch.get("command").and_then(Value::as_str) {
+            Some(command) => format!("; it ran as: {command}"),
+            None => String::new(),
+        };
+        notes.push(format!(
+            "hookdex: this call's input was rewritten by {} before it ran{what}",
+            patchers.join(", ")
+        ));
     }
 }
 

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hookdex_compiler::View;
+use hookdex_harness::ReplyOptions;
 use hookdex_index::Meta;
 use hookdex_model::{Target, Trust};
 
@@ -37,6 +38,8 @@ pub struct Settings {
     pub trusted_owners: String,
     /// How conditions run.
     pub exec: ExecConfig,
+    /// How replies are shaped (`HOOKDEX_INTERACTIVE`).
+    pub reply: ReplyOptions,
 }
 
 impl Settings {
@@ -63,7 +66,15 @@ impl Settings {
             .and_then(|v| v.parse::<usize>().ok())
             .filter(|n| *n > 0)
             .unwrap_or(8);
+        let on = |name: &str| {
+            text(name).is_some_and(|v| {
+                matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on")
+            })
+        };
         Settings {
+            reply: ReplyOptions {
+                interactive: on("HOOKDEX_INTERACTIVE"),
+            },
             view: View::from_vars(target, cwd, &var),
             conditions_enabled,
             trusted_owners: text("CONDITIONS_TRUSTED_OWNERS").unwrap_or_default(),

@@ -1,6 +1,9 @@
-//! `hookdex init --target T [--scope user|project] [--bundle DIR] [--profile a,b]`:
-//! wires a harness to run `hookdex hook` on its pre- and post-tool events, and
-//! links a bundle and profile chain in `state.json`; both files are merged, never replaced.
+//! `hookdex init --target T [--scope user|project] [--bundle DIR] [--profile a,b] [--no-trust]`:
+//! wires a harness to run `hookdex hook` on its tool events, and links a
+//! bundle and profile chain in `state.json`; every file is merged, never
+//! replaced. What a harness needs beyond its hook list to really run the
+//! hooks is done too, and said: Codex's trust records, Gemini's hook `env`,
+//! and for Copilot's project scope, how to trust the folder.
 //! Members keep their document order (serde_json's `preserve_order`).
 
 mod settings_file;
@@ -8,11 +11,11 @@ mod settings_file;
 use std::path::{Path, PathBuf};
 
 use hookdex_compiler::sources::{find_repo_root, state};
-use hookdex_harness::{harness, HookSettings};
+use hookdex_harness::{codex_trust_entries, harness, record_codex_trust, HookSettings};
 use hookdex_model::Target;
 use hookdex_runtime::settings::Settings;
 
-use self::settings_file::{Doc, Saved};
+use self::settings_file::{Doc, Saved, TomlDoc};
 use super::CmdResult;
 
 /// Where harness settings are written.
@@ -55,12 +58,24 @@ fn utf8(path: &Path) -> Result<&str, String> {
         .ok_or_else(|| format!("{}: path is not UTF-8", path.display()))
 }
 
-/// Writes the harness's hook settings and `state.json`.
+/// The hookdex configuration in force (`HOOKDEX_*`, `CONDITIONS_*`), for
+/// harnesses that would strip it from a hook's environment.
+fn configuration_in_force() -> Vec<(String, String)> {
+    let mut vars: Vec<(String, String)> = std::env::vars()
+        .filter(|(k, _)| k.starts_with("HOOKDEX_") || k.starts_with("CONDITIONS_"))
+        .collect();
+    vars.sort();
+    vars
+}
+
+/// Writes the harness's hook settings and `state.json`; for Codex, unless
+/// `trust` is false, records the hooks as trusted in its `config.toml`.
 pub fn run(
     target: Target,
     scope: Scope,
     bundle: Option<PathBuf>,
     profiles: Vec<String>,
+    trust: bool,
 ) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
     let exe = std::env::current_exe()
@@ -70,22 +85,101 @@ pub fn run(
     let command = format!("{} hook --target {target}", hookdex_shell::quote(exe));
     let hooks = harness(target).settings();
     let bundle = bundle.as_deref().map(bundle_path).transpose()?;
+    let env = configuration_in_force();
 
-    // Both files are edited in memory first, so a refusal writes neither.
+    // Every file is edited in memory first, so a refusal writes none.
     let mut settings = Doc::load(settings_path(hooks, scope, &cwd)?)?;
     hooks
-        .install(&mut settings.root, target, exe, &command)
+        .install(&mut settings.root, target, exe, &command, &env)
         .map_err(|e| format!("{}: {e}", settings.path.display()))?;
     let mut state = Doc::load(Settings::from_env(target, &cwd).view.state_path())?;
     state::link(&mut state.root, target, bundle.as_deref(), &profiles)
         .map_err(|e| format!("{}: {e}", state.path.display()))?;
+    let codex = match target {
+        Target::Codex => Some(codex_config(hooks, &settings, exe, trust)?),
+        _ => None,
+    };
 
     for doc in [&settings, &state] {
-        let verb = match doc.save()? {
-            Saved::Wrote => "wrote",
-            Saved::Unchanged => "unchanged",
-        };
-        println!("{verb} {}", doc.path.display());
+        report(doc.save()?, &doc.path);
+    }
+    if let Some((config, notes)) = codex {
+        report(config.save()?, &config.path);
+        notes.iter().for_each(|n| println!("{n}"));
+    }
+    match target {
+        Target::Gemini if !env.is_empty() => println!(
+            "note: the hooks carry {} in their own env: Gemini CLI strips them from a hook's \
+             environment under strict sanitization (rerun init when they change)",
+            env.iter()
+                .map(|(k, _)| k.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Target::Copilot if scope == Scope::Project => println!(
+            "note: Copilot CLI loads {} only in a trusted folder and skips it silently otherwise: \
+             trust the folder when Copilot asks, or start it with --trust-folder (headless: \
+             COPILOT_ALLOW_ALL=true); the user scope (the default) always loads",
+            settings.path.display()
+        ),
+        _ => {}
     }
     Ok(0)
+}
+
+fn report(saved: Saved, path: &Path) {
+    let verb = match saved {
+        Saved::Wrote => "wrote",
+        Saved::Unchanged => "unchanged",
+    };
+    println!("{verb} {}", path.display());
+}
+
+/// Codex's `config.toml`, edited: hookdex's handlers recorded as trusted
+/// (Codex 0.171.0 skips untrusted hooks silently), and the hooks feature
+/// switched on where it was switched off. Returns what to tell the user.
+fn codex_config(
+    hooks: &HookSettings,
+    settings: &Doc,
+    exe: &str,
+    trust: bool,
+) -> Result<(TomlDoc, Vec<String>), String> {
+    let user = hooks
+        .user_path(|name| std::env::var_os(name))
+        .ok_or("HOME is not set")?;
+    let path =
+        std::path::absolute(user.with_file_name("config.toml")).map_err(|e| e.to_string())?;
+    let mut config = TomlDoc::load(path)?;
+    let mut notes = Vec::new();
+    for flag in ["hooks", "codex_hooks"] {
+        let off = config
+            .doc
+            .get("features")
+            .and_then(|f| f.get(flag))
+            .and_then(|v| v.as_bool());
+        if off == Some(false) {
+            config.doc["features"][flag] = toml_edit::value(true);
+            notes.push(format!(
+                "switched [features] {flag} on: Codex runs no hooks without it"
+            ));
+        }
+    }
+    if trust {
+        let entries = codex_trust_entries(&settings.path, &settings.root, exe);
+        record_codex_trust(&mut config.doc, &entries)
+            .map_err(|e| format!("{}: {e}", config.path.display()))?;
+        notes.push(format!(
+            "trusted hookdex's {} hook handlers in {}: Codex skips untrusted hooks silently \
+             (--no-trust leaves them to Codex's own review)",
+            entries.len(),
+            config.path.display()
+        ));
+    } else {
+        notes.push(
+            "note: Codex skips these hooks until you trust them (its /hooks review), or rerun \
+             init without --no-trust"
+                .into(),
+        );
+    }
+    Ok((config, notes))
 }

@@ -21,6 +21,9 @@ pub struct Answer {
     pub tool_output: Option<Value>,
     /// Post: the call is blocked with this reason.
     pub block: Option<String>,
+    /// Notes for the person running the session (a rule that crashed,
+    /// timed out or was skipped), shown where the harness has a channel.
+    pub user_notes: Vec<String>,
     /// Lines for the hook log only.
     pub log: Vec<String>,
 }
@@ -33,6 +36,7 @@ impl Answer {
             && self.updated_input.is_none()
             && self.tool_output.is_none()
             && self.block.is_none()
+            && self.user_notes.is_empty()
     }
 
     /// The reasons joined, or one naming the conditions that decided.
@@ -57,5 +61,17 @@ impl Answer {
     pub fn note(&mut self, note: String) {
         self.log.push(note.clone());
         self.contexts.push(note);
+    }
+
+    /// Adds a one-line note for the agent and for the person running the
+    /// session: a guardrail did not do its job.
+    pub fn warn(&mut self, note: String) {
+        self.user_notes.push(note.clone());
+        self.note(note);
+    }
+
+    /// The notes for the person, one per line.
+    pub fn user_message(&self) -> Option<String> {
+        (!self.user_notes.is_empty()).then(|| self.user_notes.join("\n"))
     }
 }

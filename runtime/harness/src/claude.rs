@@ -4,7 +4,7 @@
 //! `hookEventName`, `permissionDecision`, `permissionDecisionReason`,
 //! `updatedInput` (the full input) and `additionalContext`; on post,
 //! top-level `decision: "block"` + `reason`, and `updatedToolOutput`
-//! (`updatedMCPToolOutput` for MCP tools).
+//! (`updatedMCPToolOutput` for MCP tools); `systemMessage` for the person.
 
 use hookdex_model::{Event, Permission, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
@@ -63,6 +63,14 @@ impl Harness for Claude {
             layout: Layout::Grouped {
                 timeout: HookSettings::TIMEOUT_SEC,
             },
+            // A failing command sends PostToolUseFailure, not PostToolUse
+            // (2.1.332); post rules see both.
+            events: &[
+                Event::PreToolUse,
+                Event::PostToolUse,
+                Event::PostToolUseFailure,
+            ],
+            handler_env: false,
         }
     }
 }
@@ -116,6 +124,9 @@ pub(crate) fn render(
     }
     if let Some(context) = answer.context() {
         specific.insert("additionalContext".into(), json!(context));
+    }
+    if let Some(message) = answer.user_message() {
+        out.insert("systemMessage".into(), json!(message));
     }
     if specific.len() > 1 {
         out.insert("hookSpecificOutput".into(), Value::Object(specific));

@@ -1,13 +1,13 @@
 //! OpenAI Codex CLI: its tool names, its `hooks.json`, and Claude's reply
-//! format with what Codex lacks: no `ask`, a rewrite only with `allow`, and
-//! no bare `allow`.
+//! format with what Codex lacks: no `ask`, a rewrite only with `allow`, no
+//! bare `allow`, and no output replacement (it travels as a post block).
 
 use hookdex_model::{Event, Target, ToolName};
 
 use crate::answer::Answer;
 use crate::claude::{render, BareAllow};
 use crate::payload::Payload;
-use crate::reply::{Capabilities, Reply};
+use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
 use crate::settings::{HookSettings, Layout};
 use crate::{Harness, Shape};
 
@@ -41,8 +41,14 @@ impl Harness for Codex {
 
     fn capabilities(&self, _shape: Shape) -> Capabilities {
         Capabilities {
-            ask: false,
+            ask: Ask::No,
             rewrite_without_allow: false,
+            // 0.171.0: the PostToolUse output schema has no
+            // `updatedToolOutput` (a reply carrying it is dropped whole, block
+            // and context too) and reports `updatedMCPToolOutput` unsupported;
+            // a block withholds the output and shows the reason.
+            post_output: OutputChannel::Block,
+            mcp_output: OutputChannel::Block,
             ..Capabilities::ALL
         }
     }
@@ -60,6 +66,8 @@ impl Harness for Codex {
             layout: Layout::Grouped {
                 timeout: HookSettings::TIMEOUT_SEC,
             },
+            events: &[Event::PreToolUse, Event::PostToolUse],
+            handler_env: false,
         }
     }
 }

@@ -2,7 +2,8 @@
 //! `hooks/hookdex.json`, and its two reply formats. A camelCase payload gets
 //! flat `permissionDecision`, `permissionDecisionReason`, `modifiedArgs`
 //! (the full arguments) and `additionalContext`, and on post
-//! `modifiedResult`; a PascalCase payload gets Claude's format.
+//! `modifiedResult` (a replacement, or a block that withholds the output);
+//! a PascalCase payload gets Claude's format.
 
 use hookdex_model::{Event, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
@@ -10,7 +11,7 @@ use serde_json::{json, Map, Value};
 use crate::answer::Answer;
 use crate::claude::{self, BareAllow};
 use crate::payload::Payload;
-use crate::reply::{output_text, Capabilities, Reply};
+use crate::reply::{output_text, Ask, Capabilities, Reply};
 use crate::settings::{HookSettings, Layout};
 use crate::{Harness, Shape};
 
@@ -57,10 +58,15 @@ impl Harness for Copilot {
 
     fn capabilities(&self, shape: Shape) -> Capabilities {
         match shape {
-            Shape::Snake => Capabilities::ALL,
+            Shape::Snake => Capabilities {
+                user_message: false,
+                ..Capabilities::ALL
+            },
+            // 1.0.102: `ask` is a deny; `modifiedResult` is honoured, so a
+            // post block withholds the output; no user channel is known.
             Shape::CopilotCamel => Capabilities {
-                ask: false,
-                post_block: false,
+                ask: Ask::No,
+                user_message: false,
                 ..Capabilities::ALL
             },
         }
@@ -80,6 +86,9 @@ impl Harness for Copilot {
             user_dir_var: Some("COPILOT_HOME"),
             user_file: "hooks/hookdex.json",
             layout: Layout::Copilot,
+            // 1.0.102 sends postToolUse for a failed command too.
+            events: &[Event::PreToolUse, Event::PostToolUse],
+            handler_env: false,
         }
     }
 }
@@ -95,7 +104,12 @@ fn camel(payload: &Payload, answer: &Answer) -> Reply {
             out.insert("modifiedArgs".into(), input.clone());
         }
     }
-    if let Some(output) = &answer.tool_output {
+    if let Some(block) = &answer.block {
+        out.insert(
+            "modifiedResult".into(),
+            json!({"resultType": "denied", "textResultForLlm": block}),
+        );
+    } else if let Some(output) = &answer.tool_output {
         out.insert(
             "modifiedResult".into(),
             json!({"resultType": "success", "textResultForLlm": output_text(output)}),

@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 
 use crate::answer::Answer;
 use crate::payload::Payload;
-use crate::reply::{Capabilities, Reply};
+use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
 use crate::settings::{HookSettings, Layout};
 use crate::{Harness, Shape};
 
@@ -47,9 +47,10 @@ impl Harness for Cursor {
         Capabilities {
             pre_context: false,
             post_context: false,
-            ask: false,
-            post_output: false,
+            ask: Ask::No,
+            post_output: OutputChannel::None,
             post_block: false,
+            user_message: false,
             ..Capabilities::ALL
         }
     }
@@ -65,6 +66,8 @@ impl Harness for Cursor {
             user_dir_var: None,
             user_file: "hooks.json",
             layout: Layout::Cursor,
+            events: &[Event::PreToolUse, Event::PostToolUse],
+            handler_env: false,
         }
     }
 }

@@ -1,16 +1,17 @@
 //! Google Gemini CLI: its events and tool names, its `settings.json`
 //! (timeouts in milliseconds), and its format: flat `decision` (`allow`,
 //! `deny`, `ask`) and `reason`; a rewrite in `hookSpecificOutput.tool_input`
-//! (merged over the arguments); on `AfterTool`, `decision: "deny"` replaces
-//! the result with the reason, and `hookSpecificOutput.additionalContext`
-//! adds context.
+//! (0.61.0 replaces the arguments with it; it is not merged, so it is the
+//! full input); on `AfterTool`, `decision: "deny"` replaces the result with
+//! the reason, and `hookSpecificOutput.additionalContext` adds context;
+//! `systemMessage` for the person.
 
 use hookdex_model::{Event, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
 
 use crate::answer::Answer;
 use crate::payload::Payload;
-use crate::reply::{Capabilities, Reply};
+use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
 use crate::settings::{HookSettings, Layout};
 use crate::{Harness, Shape};
 
@@ -50,7 +51,11 @@ impl Harness for Gemini {
     fn capabilities(&self, _shape: Shape) -> Capabilities {
         Capabilities {
             pre_context: false,
-            post_output: false,
+            // 0.61.0 `-p`: an `ask` waits for a confirmation that never comes.
+            ask: Ask::Interactive,
+            // An AfterTool deny replaces what the model sees with the reason.
+            post_output: OutputChannel::Block,
+            mcp_output: OutputChannel::Block,
             ..Capabilities::ALL
         }
     }
@@ -69,6 +74,11 @@ impl Harness for Gemini {
             layout: Layout::Grouped {
                 timeout: HookSettings::TIMEOUT_SEC * 1000,
             },
+            events: &[Event::PreToolUse, Event::PostToolUse],
+            // In strict sanitization (0.61.0: whenever `GITHUB_SHA` is set)
+            // a hook's environment loses every variable Gemini does not
+            // know; the handler's own `env` is applied after that.
+            handler_env: true,
         }
     }
 }
@@ -90,6 +100,9 @@ fn render(payload: &Payload, answer: &Answer) -> Reply {
     }
     if let Some(context) = answer.context() {
         specific.insert("additionalContext".into(), json!(context));
+    }
+    if let Some(message) = answer.user_message() {
+        out.insert("systemMessage".into(), json!(message));
     }
     if !specific.is_empty() {
         out.insert("hookSpecificOutput".into(), Value::Object(specific));

@@ -24,6 +24,7 @@
 mod answer;
 mod claude;
 mod codex;
+mod codex_trust;
 mod copilot;
 mod cursor;
 mod gemini;
@@ -35,8 +36,9 @@ mod tools;
 use hookdex_model::{Event, Target, ToolName};
 
 pub use crate::answer::Answer;
+pub use crate::codex_trust::{codex_trust_entries, record_codex_trust, TrustEntry};
 pub use crate::payload::{Payload, PayloadError, Shape};
-pub use crate::reply::{reply, Capabilities, Reply};
+pub use crate::reply::{notice, reply, Ask, Capabilities, OutputChannel, Reply, ReplyOptions};
 pub use crate::settings::{HookSettings, SettingsError};
 pub use crate::tools::Normalized;
 

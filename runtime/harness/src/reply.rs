@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::answer::Answer;
 use crate::harness;
-use crate::payload::Payload;
+use crate::payload::{Payload, Shape};
 
 /// What the hook process prints and exits with.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -36,45 +36,117 @@ pub struct Capabilities {
     /// Context for the agent on pre.
     pub pre_context: bool,
     /// An `ask` decision.
-    pub ask: bool,
+    pub ask: Ask,
     /// A rewrite without `allow` (Codex takes `updatedInput` only with allow).
     pub rewrite_without_allow: bool,
     /// Context for the agent after a tool ran.
     pub post_context: bool,
-    /// Replacing the output of a non-MCP tool on post.
-    pub post_output: bool,
+    /// How a replacement output of a non-MCP tool reaches the model.
+    pub post_output: OutputChannel,
+    /// How a replacement output of an MCP tool reaches the model.
+    pub mcp_output: OutputChannel,
     /// Blocking on post.
     pub post_block: bool,
+    /// A message shown to the person running the session (`systemMessage`).
+    pub user_message: bool,
+}
+
+/// Whether a harness can ask the person before a call runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// It asks, or decides as it would for an ask, headless too.
+    Yes,
+    /// It cannot; an `ask` is a deny.
+    No,
+    /// It asks a person at a terminal and, headless, waits forever; an `ask`
+    /// is a deny unless the sessions are interactive ([`ReplyOptions`]).
+    Interactive,
+}
+
+/// How a replacement tool output reaches the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputChannel {
+    /// A reply field that replaces the result.
+    Field,
+    /// A post block, which withholds the result and shows the reason: the
+    /// replacement travels as the reason, marked as hook feedback.
+    Block,
+    /// No way: the replacement is dropped.
+    None,
 }
 
 impl Capabilities {
     /// Everything: Claude Code's protocol.
     pub const ALL: Capabilities = Capabilities {
         pre_context: true,
-        ask: true,
+        ask: Ask::Yes,
         rewrite_without_allow: true,
         post_context: true,
-        post_output: true,
+        post_output: OutputChannel::Field,
+        mcp_output: OutputChannel::Field,
         post_block: true,
+        user_message: true,
     };
+}
+
+/// What the person running hookdex asked of replies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReplyOptions {
+    /// The sessions are interactive (`HOOKDEX_INTERACTIVE=1`): keep `ask`
+    /// where the harness asks a person at a terminal ([`Ask::Interactive`]).
+    pub interactive: bool,
 }
 
 /// Shapes `answer` for the harness that sent `payload`; `tool` is the
 /// normalized tool name. What the harness cannot carry is dropped from
 /// `answer`, with a line in its log saying so.
-pub fn reply(target: Target, payload: &Payload, tool: &ToolName, answer: &mut Answer) -> Reply {
-    degrade(target, payload, tool, answer);
+pub fn reply(
+    target: Target,
+    payload: &Payload,
+    tool: &ToolName,
+    answer: &mut Answer,
+    options: ReplyOptions,
+) -> Reply {
+    degrade(target, payload, tool, answer, options);
     if answer.is_empty() {
         return Reply::default();
     }
     harness(target).render(payload, tool, answer)
 }
 
-fn degrade(target: Target, payload: &Payload, tool: &ToolName, answer: &mut Answer) {
+/// A reply carrying only `message` for the person running the session, for
+/// when hookdex could not answer the call itself (a broken hook command, an
+/// unreadable payload, an internal fault): empty where the harness has no
+/// channel to the user. It never decides anything.
+pub fn notice(target: Target, message: &str) -> Reply {
+    if harness(target).capabilities(Shape::Snake).user_message {
+        Reply::json(serde_json::json!({ "systemMessage": message }))
+    } else {
+        Reply::default()
+    }
+}
+
+fn degrade(
+    target: Target,
+    payload: &Payload,
+    tool: &ToolName,
+    answer: &mut Answer,
+    options: ReplyOptions,
+) {
     let caps = harness(target).capabilities(payload.shape);
-    if answer.decision == Some(Permission::Ask) && !caps.ask {
+    let asks = match caps.ask {
+        Ask::Yes => true,
+        Ask::No => false,
+        Ask::Interactive => options.interactive,
+    };
+    if answer.decision == Some(Permission::Ask) && !asks {
         answer.decision = Some(Permission::Deny);
-        let why = format!("hookdex: {target} cannot ask the user, so the call is denied");
+        let why = match caps.ask {
+            Ask::Interactive => format!(
+                "hookdex: this call needs approval, and {target} cannot ask for it in this session (HOOKDEX_INTERACTIVE=1 lets it ask), so it is denied"
+            ),
+            _ => format!("hookdex: {target} cannot ask the user, so the call is denied"),
+        };
         answer.reasons.insert(0, why);
         answer.log.push(format!("ask turned into deny on {target}"));
     }
@@ -91,11 +163,28 @@ fn degrade(target: Target, payload: &Payload, tool: &ToolName, answer: &mut Answ
             ));
         }
     }
-    if answer.tool_output.is_some() && !caps.post_output && !tool.is_mcp() {
-        answer.tool_output = None;
-        answer.log.push(format!(
-            "{target} cannot replace a tool's output; tool_output dropped"
-        ));
+    if let Some(output) = answer.tool_output.take() {
+        let channel = if tool.is_mcp() {
+            caps.mcp_output
+        } else {
+            caps.post_output
+        };
+        match channel {
+            OutputChannel::Field => answer.tool_output = Some(output),
+            OutputChannel::Block => {
+                let feedback = format!(
+                    "hookdex replaced this tool's output (hook feedback; the original is withheld):\n{}",
+                    output_text(&output)
+                );
+                answer.block = Some(match answer.block.take() {
+                    Some(reason) => format!("{reason}\n\n{feedback}"),
+                    None => feedback,
+                });
+            }
+            OutputChannel::None => answer.log.push(format!(
+                "{target} cannot replace a tool's output; tool_output dropped"
+            )),
+        }
     }
     if let Some(block) = answer.block.take() {
         if caps.post_block {
@@ -119,6 +208,13 @@ fn degrade(target: Target, payload: &Payload, tool: &ToolName, answer: &mut Answ
         answer.log.push(format!(
             "{target} has no context channel at {}; dropped: {}",
             payload.step().as_str(),
+            dropped.join(" | ")
+        ));
+    }
+    if !caps.user_message && !answer.user_notes.is_empty() {
+        let dropped = std::mem::take(&mut answer.user_notes);
+        answer.log.push(format!(
+            "{target} has no channel to the user; not shown: {}",
             dropped.join(" | ")
         ));
     }

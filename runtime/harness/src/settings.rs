@@ -22,6 +22,11 @@ pub struct HookSettings {
     pub user_file: &'static str,
     /// How the handlers of one event are listed.
     pub(crate) layout: Layout,
+    /// The events hookdex's handler is installed on.
+    pub events: &'static [Event],
+    /// Whether the handler carries hookdex's variables in its own `env`
+    /// (for a harness that strips them from a hook's environment).
+    pub(crate) handler_env: bool,
 }
 
 /// How a harness lists the handlers of one event.
@@ -79,9 +84,12 @@ impl HookSettings {
         Some(dir.join(self.user_file))
     }
 
-    /// Installs `command` (which runs the binary `exe`) on both tool events
-    /// of the settings object `root`. An earlier install, under any path,
-    /// is updated where it stands; every other handler is kept.
+    /// Installs `command` (which runs the binary `exe`) on each of
+    /// [`HookSettings::events`] in the settings object `root`. An earlier
+    /// install, under any path, is updated where it stands; every other
+    /// handler is kept. `env` is the hookdex configuration in force
+    /// (`HOOKDEX_*`, `CONDITIONS_*`), written into the handler where the
+    /// harness would otherwise strip it.
     ///
     /// # Errors
     ///
@@ -92,6 +100,7 @@ impl HookSettings {
         target: Target,
         exe: &str,
         command: &str,
+        env: &[(String, String)],
     ) -> Result<(), SettingsError> {
         let grouped = matches!(self.layout, Layout::Grouped { .. });
         // The flat formats are versioned; a missing version goes first.
@@ -107,8 +116,7 @@ impl HookSettings {
                 expected: "an object",
             })?;
         let harness = crate::harness(target);
-        let events = [Event::PreToolUse, Event::PostToolUse].map(|e| harness.event_name(e));
-        for event in events {
+        for event in self.events.iter().map(|e| harness.event_name(*e)) {
             let list = hooks
                 .entry(event)
                 .or_insert(json!([]))
@@ -117,7 +125,7 @@ impl HookSettings {
                     key: format!("hooks.{event}"),
                     expected: "an array",
                 })?;
-            let handler = self.handler(command, event);
+            let handler = self.handler(command, event, env);
             let ours = |h: &Value| runs_hook(h, target, exe);
             let slot = list.iter_mut().find_map(|entry| {
                 if grouped {
@@ -140,10 +148,17 @@ impl HookSettings {
     }
 
     /// The handler that runs `command` on `event`.
-    fn handler(&self, command: &str, event: &str) -> Value {
+    fn handler(&self, command: &str, event: &str, env: &[(String, String)]) -> Value {
         match self.layout {
             Layout::Grouped { timeout } => {
-                json!({"type": "command", "command": command, "timeout": timeout})
+                let mut handler =
+                    json!({"type": "command", "command": command, "timeout": timeout});
+                if self.handler_env && !env.is_empty() {
+                    let vars: Map<String, Value> =
+                        env.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+                    handler["env"] = Value::Object(vars);
+                }
+                handler
             }
             Layout::Copilot => json!({
                 "type": "command",
@@ -157,7 +172,7 @@ impl HookSettings {
 
 /// Whether `handler` runs `hookdex hook --target <target>`: its program is
 /// this binary or any file named `hookdex`.
-fn runs_hook(handler: &Value, target: Target, exe: &str) -> bool {
+pub(crate) fn runs_hook(handler: &Value, target: Target, exe: &str) -> bool {
     ["command", "bash"]
         .iter()
         .filter_map(|key| handler.get(key)?.as_str())

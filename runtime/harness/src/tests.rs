@@ -33,8 +33,23 @@ fn pre(target: Target) -> Payload {
 }
 
 fn rendered(target: Target, payload: &Payload, answer: Answer) -> Value {
+    rendered_with(target, payload, answer, ReplyOptions::default())
+}
+
+fn rendered_with(
+    target: Target,
+    payload: &Payload,
+    answer: Answer,
+    options: ReplyOptions,
+) -> Value {
     let mut answer = answer;
-    let reply = reply(target, payload, &ToolName::new("bash"), &mut answer);
+    let reply = reply(
+        target,
+        payload,
+        &ToolName::new("bash"),
+        &mut answer,
+        options,
+    );
     assert_eq!(reply.exit, 0);
     if reply.stdout.is_empty() {
         Value::Null
@@ -92,7 +107,7 @@ fn ask_degrades_to_deny_where_there_is_no_ask() {
         (Target::Claude, true),
         (Target::Codex, false),
         (Target::Copilot, false),
-        (Target::Gemini, true),
+        (Target::Gemini, false),
         (Target::Cursor, false),
     ] {
         let out = rendered(
@@ -107,6 +122,38 @@ fn ask_degrades_to_deny_where_there_is_no_ask() {
             assert!(text.contains("cannot ask"), "{target}: {text}");
         }
     }
+    // Gemini CLI asks a person at a terminal: kept when sessions are interactive.
+    let interactive = ReplyOptions { interactive: true };
+    for (target, asks) in [(Target::Gemini, true), (Target::Codex, false)] {
+        let ask = answer(Some(Permission::Ask), "sure?", None, &[]);
+        let text = rendered_with(target, &pre(target), ask, interactive).to_string();
+        assert_eq!(text.contains("\"ask\""), asks, "{target}: {text}");
+    }
+}
+
+#[test]
+fn notes_for_the_person_go_where_the_harness_shows_them() {
+    let crashed = || {
+        let mut a = Answer::default();
+        a.warn("hookdex: condition x.sh skipped (exit 1)".into());
+        a
+    };
+    for target in [Target::Claude, Target::Codex, Target::Gemini] {
+        let out = rendered(target, &pre(target), crashed());
+        assert_eq!(
+            out["systemMessage"], "hookdex: condition x.sh skipped (exit 1)",
+            "{target}"
+        );
+    }
+    for target in [Target::Copilot, Target::Cursor] {
+        let out = rendered(target, &pre(target), crashed());
+        assert!(out.get("systemMessage").is_none(), "{target}: {out}");
+    }
+    assert_eq!(
+        notice(Target::Codex, "broken").stdout,
+        "{\"systemMessage\":\"broken\"}\n"
+    );
+    assert_eq!(notice(Target::Copilot, "broken"), Reply::default());
 }
 
 #[test]
@@ -191,10 +238,27 @@ fn post_output_and_block() {
         r#"{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{},"tool_response":{"llmContent":"long"}}"#,
         None,
     );
-    let out = rendered(Target::Gemini, &gemini_post, trimmed);
+    // Gemini and Codex withhold the output on a block: the replacement
+    // travels as its reason.
+    let out = rendered(Target::Gemini, &gemini_post, trimmed.clone());
+    assert_eq!(out["decision"], "deny", "{out}");
     assert!(
-        out.get("decision").is_none(),
-        "gemini cannot replace output: {out}"
+        out["reason"]
+            .as_str()
+            .unwrap()
+            .ends_with("withheld):\nshort"),
+        "{out}"
+    );
+    let codex_post = payload(
+        r#"{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"pytest"},"tool_response":"long"}"#,
+        None,
+    );
+    let out = rendered(Target::Codex, &codex_post, trimmed);
+    assert_eq!(out["decision"], "block", "{out}");
+    assert!(out["reason"].as_str().unwrap().contains("short"), "{out}");
+    assert!(
+        out["hookSpecificOutput"].get("updatedToolOutput").is_none(),
+        "{out}"
     );
     let block = Answer {
         block: Some("tests failed".into()),
@@ -206,11 +270,8 @@ fn post_output_and_block() {
         (Some("block"), Some("tests failed"))
     );
     let out = rendered(Target::Copilot, &copilot_post, block);
-    assert!(
-        out["additionalContext"]
-            .as_str()
-            .unwrap()
-            .contains("tests failed"),
-        "{out}"
+    assert_eq!(
+        out["modifiedResult"],
+        json!({"resultType": "denied", "textResultForLlm": "tests failed"})
     );
 }

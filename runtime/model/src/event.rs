@@ -97,6 +97,18 @@ impl Event {
             Step::Pre | Step::Post | Step::Fail | Step::Permission
         )
     }
+
+    /// The steps whose rules run on this event, in order: its own step,
+    /// and for a failed tool call (Claude Code's `PostToolUseFailure`) the
+    /// `post` rules too, since a failed command ran all the same; a `post`
+    /// rule that wants only successes reads `AH_EVENT`, and a `fail` rule
+    /// sees only failures.
+    pub fn rule_steps(self) -> &'static [Step] {
+        match self.step() {
+            Step::Fail => &[Step::Post, Step::Fail],
+            step => std::slice::from_ref(&Step::ALL[usize::from(step.code())]),
+        }
+    }
 }
 
 impl Step {

@@ -1,6 +1,7 @@
 //! The settings files `init` edits: read one as a JSON object (members in
-//! document order, via serde_json's `preserve_order`), and write it back
-//! atomically only when its text changed.
+//! document order, via serde_json's `preserve_order`) or as a TOML document
+//! (comments and layout kept, via `toml_edit`), and write it back atomically
+//! only when its text changed.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -60,12 +61,57 @@ impl Doc {
         let mut text = serde_json::to_vec_pretty(&self.root)
             .map_err(|e| format!("{}: {e}", self.path.display()))?;
         text.push(b'\n');
-        if self.original.as_deref() == Some(text.as_slice()) {
-            return Ok(Saved::Unchanged);
-        }
-        write_atomic(&self.path, &text).map_err(|e| format!("{}: {e}", self.path.display()))?;
-        Ok(Saved::Wrote)
+        save(&self.path, self.original.as_deref(), &text)
     }
+}
+
+/// A TOML file: where it is, the bytes it held, and its edited document.
+pub struct TomlDoc {
+    /// The path as given.
+    pub path: PathBuf,
+    original: Option<Vec<u8>>,
+    /// The document, edited in place by the caller.
+    pub doc: toml_edit::DocumentMut,
+}
+
+impl TomlDoc {
+    /// Reads the TOML document at `path`; a missing file is an empty one.
+    pub fn load(path: PathBuf) -> Result<TomlDoc, String> {
+        let original = match std::fs::read(&path) {
+            Ok(bytes) => Some(bytes),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+            Err(err) => return Err(format!("{}: {err}", path.display())),
+        };
+        let text = String::from_utf8_lossy(original.as_deref().unwrap_or_default());
+        let doc = text.parse().map_err(|e: toml_edit::TomlError| {
+            let first = e.to_string();
+            let first = first.lines().next().unwrap_or("not valid TOML").to_string();
+            format!("{}: {first}", path.display())
+        })?;
+        Ok(TomlDoc {
+            path,
+            original,
+            doc,
+        })
+    }
+
+    /// Writes the document back unless the file already holds exactly it.
+    pub fn save(&self) -> Result<Saved, String> {
+        save(
+            &self.path,
+            self.original.as_deref(),
+            self.doc.to_string().as_bytes(),
+        )
+    }
+}
+
+/// Writes `text` to `path` unless `original` (what it held) is the same.
+fn save(path: &Path, original: Option<&[u8]>, text: &[u8]) -> Result<Saved, String> {
+    if original == Some(text) {
+        return Ok(Saved::Unchanged);
+    }
+    write_atomic(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Saved::Wrote)
 }
 
 /// Replaces the file at `path` with `bytes` through a temporary file in the

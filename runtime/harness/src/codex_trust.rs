@@ -1,0 +1,230 @@
+//! Codex's hook trust: Codex 0.171.0 runs a non-managed hook (one in
+//! `~/.codex/hooks.json` too) only when `config.toml` records that the user
+//! trusted it, and skips it silently otherwise. The record is
+//!
+//! ```toml
+//! [hooks.state."<hooks.json path>:<event>:<group>:<handler>"]
+//! trusted_hash = "sha256:<hex>"
+//! ```
+//!
+//! where `<event>` is the snake_case event, `<group>` and `<handler>` are
+//! indexes into `hooks.<Event>` and its `hooks` list, and `<hex>` is the
+//! sha256 of the compact, key-sorted JSON of the handler normalized as Codex
+//! does (`type`, `command`, `timeout` 600 and `async` false by default,
+//! `statusMessage` when set) inside its group (`event_name`, `hooks`, and
+//! `matcher` when set). Checked against the `currentHash` that
+//! `codex app-server` reports for `hooks/list`. `hookdex init` writes these
+//! records for hookdex's own handlers because the user asked it to wire them.
+
+use std::path::Path;
+
+use hookdex_model::Target;
+use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
+use toml_edit::{DocumentMut, Item, Table};
+
+use crate::settings::runs_hook;
+
+/// One trust record for one handler.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrustEntry {
+    /// `<hooks.json path>:<event>:<group>:<handler>`.
+    pub key: String,
+    /// `sha256:<hex>`.
+    pub hash: String,
+}
+
+/// The trust records for every handler of `hooks_json` (the parsed
+/// `hooks.json` at `path`) that runs `hookdex hook --target codex` from `exe`.
+pub fn codex_trust_entries(
+    path: &Path,
+    hooks_json: &Map<String, Value>,
+    exe: &str,
+) -> Vec<TrustEntry> {
+    let mut entries = Vec::new();
+    let Some(events) = hooks_json.get("hooks").and_then(Value::as_object) else {
+        return entries;
+    };
+    for (event, groups) in events {
+        let event = snake_case(event);
+        for (g, group) in groups.as_array().into_iter().flatten().enumerate() {
+            let handlers = group.get("hooks").and_then(Value::as_array);
+            for (h, handler) in handlers.into_iter().flatten().enumerate() {
+                if !runs_hook(handler, Target::Codex, exe) {
+                    continue;
+                }
+                entries.push(TrustEntry {
+                    key: format!("{}:{event}:{g}:{h}", path.display()),
+                    hash: hash(&event, group.get("matcher"), handler),
+                });
+            }
+        }
+    }
+    entries
+}
+
+/// Records `entries` in the `config.toml` document `config`, replacing an
+/// older hash under the same key and keeping everything else as it was.
+/// Returns whether the document changed.
+///
+/// # Errors
+///
+/// When `hooks` or `hooks.state` in `config` is not a table.
+pub fn record_codex_trust(
+    config: &mut DocumentMut,
+    entries: &[TrustEntry],
+) -> Result<bool, String> {
+    let before = config.to_string();
+    let state = implicit_table(config.as_table_mut(), "hooks")?;
+    let state = implicit_table(state, "state")?;
+    for entry in entries {
+        let record = implicit_table(state, &entry.key)?;
+        record.set_implicit(false);
+        record["trusted_hash"] = toml_edit::value(entry.hash.clone());
+    }
+    Ok(config.to_string() != before)
+}
+
+/// The sub-table `key` of `table`, created (implicit, so it prints no
+/// header of its own) when missing.
+fn implicit_table<'t>(table: &'t mut Table, key: &str) -> Result<&'t mut Table, String> {
+    let item = table.entry(key).or_insert_with(|| {
+        let mut t = Table::new();
+        t.set_implicit(true);
+        Item::Table(t)
+    });
+    item.as_table_mut()
+        .ok_or_else(|| format!("\"{key}\" is not a table"))
+}
+
+/// `PreToolUse` → `pre_tool_use`.
+fn snake_case(event: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in event.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Codex's hash of one handler in its group.
+fn hash(event: &str, matcher: Option<&Value>, handler: &Value) -> String {
+    let field = |k: &str| handler.get(k).cloned();
+    let mut normalized = json!({
+        "type": field("type").unwrap_or(json!("command")),
+        "command": field("command").unwrap_or(Value::Null),
+        "timeout": field("timeout").unwrap_or(json!(600)),
+        "async": field("async").unwrap_or(json!(false)),
+    });
+    if let Some(message) = field("statusMessage") {
+        normalized["statusMessage"] = message;
+    }
+    let mut group = json!({"event_name": event, "hooks": [normalized]});
+    if let Some(matcher) = matcher.filter(|m| !m.is_null()) {
+        group["matcher"] = matcher.clone();
+    }
+    let digest = Sha256::digest(sorted(&group).to_string().as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+/// `value` with every object's keys in byte order (serde_json keeps
+/// insertion order here, so inserting sorted is sorting).
+fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), sorted(&map[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snake_case_events() {
+        assert_eq!(snake_case("PreToolUse"), "pre_tool_use");
+        assert_eq!(snake_case("PostToolUseFailure"), "post_tool_use_failure");
+    }
+
+    #[test]
+    fn the_hashes_codex_reported() {
+        // `codex app-server` 0.171.0, `hooks/list`, for this hooks.json: a
+        // two-handler group (each handler hashed alone in its group) and a
+        // second event.
+        let hooks = json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "other"},
+                {"type": "command", "command": "/bin/hookdex hook --target codex", "timeout": 60}]}],
+            "PostToolUse": [{"matcher": "*", "hooks": [
+                {"type": "command", "command": "/bin/hookdex hook --target codex", "timeout": 60}]}]}});
+        let path = Path::new("/tmp/ct/home/.codex/hooks.json");
+        let entries = codex_trust_entries(path, hooks.as_object().unwrap(), "/bin/hookdex");
+        let expect = |key: &str, hex: &str| TrustEntry {
+            key: format!("/tmp/ct/home/.codex/hooks.json:{key}"),
+            hash: format!("sha256:{hex}"),
+        };
+        assert_eq!(
+            entries,
+            [
+                expect(
+                    "pre_tool_use:0:1",
+                    "f2071f8cfce50c9625581e9bb0d3e103133249f539646bfd84b5f5ddc6c0bcb9"
+                ),
+                expect(
+                    "post_tool_use:0:0",
+                    "f77ce66f8499f567b5fa493ea41f546c90226d555fc33017ee9df324a781b826"
+                ),
+            ]
+        );
+        let other = hooks["hooks"]["PreToolUse"][0]["hooks"][0].clone();
+        assert_eq!(
+            hash("pre_tool_use", Some(&json!("Bash")), &other),
+            "sha256:e6621106064c00518265b82f59992d260d46ae23908f042147962fe0a83035f1"
+        );
+    }
+
+    #[test]
+    fn entries_name_only_hookdex_handlers_and_keep_other_config() {
+        let hooks = json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "other"}]},
+            {"matcher": "*", "hooks": [{"type": "command", "command": "/bin/hookdex hook --target codex", "timeout": 60}]}
+        ]}});
+        let entries = codex_trust_entries(
+            Path::new("/h/.codex/hooks.json"),
+            hooks.as_object().unwrap(),
+            "/bin/hookdex",
+        );
+        assert_eq!(entries.len(), 1);
+        assert_eq!(entries[0].key, "/h/.codex/hooks.json:pre_tool_use:1:0");
+        let mut config: DocumentMut = "# mine\nmodel = \"m\"\n".parse().unwrap();
+        assert!(record_codex_trust(&mut config, &entries).unwrap());
+        let text = config.to_string();
+        assert!(text.starts_with("# mine\nmodel = \"m\"\n"), "{text}");
+        assert!(
+            text.contains(
+                "[hooks.state.\"/h/.codex/hooks.json:pre_tool_use:1:0\"]\ntrusted_hash = \"sha256:"
+            ),
+            "{text}"
+        );
+        assert!(
+            !record_codex_trust(&mut config, &entries).unwrap(),
+            "a second run changes nothing"
+        );
+    }
+}
