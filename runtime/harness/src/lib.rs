@@ -38,7 +38,7 @@ pub use crate::answer::Answer;
 pub use crate::payload::{Payload, PayloadError, Shape};
 pub use crate::reply::{reply, Capabilities, Reply};
 pub use crate::settings::{HookSettings, SettingsError};
-pub use crate::tools::Normalized;
+pub use crate::tools::{known_tool, KnownTool, Normalized};
 
 /// What hookdex knows about one harness.
 pub trait Harness: Sync {
