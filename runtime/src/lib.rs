@@ -4,8 +4,9 @@
 //! that applies [`hookdex_model::RunVerdict`]), the hook pipeline as a
 //! library function ([`hook::hook`]), the condition script contract
 //! ([`contract`]), running scripts ([`exec`]), reading their answers
-//! ([`outcome`]) and merging them ([`merge`]), `explain` and `list` as data,
-//! shared state ([`state`]) and the hook log ([`log`]).
+//! ([`outcome`]) and merging them ([`merge`]), `explain` and `list` as
+//! data with `list`'s warnings ([`lint`]), shared state ([`state`]) and the
+//! hook log ([`log`]).
 //!
 //! The flow is one way: sources → compiler → index file → this engine →
 //! harness reply; the engine calls the compiler only to recompile a stale
@@ -20,6 +21,7 @@ mod error;
 pub mod exec;
 pub mod explain;
 pub mod hook;
+pub mod lint;
 pub mod list;
 pub mod load;
 pub mod log;

@@ -1,9 +1,11 @@
 //! `list` and `show` as data: the layers with their trust, every rule that
-//! is not overridden with its [`RunVerdict`], and the files that did not parse.
+//! is not overridden with its [`RunVerdict`], the files that did not parse,
+//! and the [`lint`] warnings about the rules listed.
 
 use hookdex_index::{Index, Invalid, Layer, Rule};
 use hookdex_model::{LayerKind, RunVerdict, Step, Trust};
 
+use crate::lint::{self, Warning};
 use crate::lookup;
 use crate::settings::Settings;
 
@@ -19,6 +21,8 @@ pub struct Listing<'a> {
     pub active: Vec<(Rule<'a>, RunVerdict)>,
     /// Files that did not parse.
     pub invalid: Vec<Invalid<'a>>,
+    /// Warnings about the active rules, in their order.
+    pub warnings: Vec<Warning<'a>>,
 }
 
 /// The listing of `index` under `settings`, limited to `step` if given.
@@ -39,11 +43,13 @@ pub fn list<'a>(
         layers.push((layer, trusted));
     }
     let mut active = Vec::new();
+    let mut warnings = Vec::new();
     for id in 0..index.rule_count() as u32 {
         let rule = index.rule(id)?;
         let verdict = lookup::verdict(&rule, &trust, settings.conditions_enabled);
         let overridden = matches!(verdict, RunVerdict::Overridden { .. });
         if !overridden && step.is_none_or(|s| s == rule.step) {
+            warnings.extend(lint::rule_warnings(index, &rule)?);
             active.push((rule, verdict));
         }
     }
@@ -56,6 +62,7 @@ pub fn list<'a>(
         layers,
         active,
         invalid,
+        warnings,
     })
 }
 

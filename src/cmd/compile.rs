@@ -3,13 +3,15 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use hookdex_index::IndexFile;
+use hookdex_index::{Index, IndexFile};
 use hookdex_model::Target;
 use serde_json::json;
 
-use super::{current_settings, invalid_json, print_json, CmdResult};
+use super::{current_settings, invalid_json, print_json, warnings_json, CmdResult};
 
-/// Compiles the current view (or checks it), printing a report.
+/// Compiles the current view (or checks it), printing a report; a check
+/// also reports the [`lint`](hookdex_runtime::lint) warnings, which do not
+/// change its exit code.
 pub fn run(target: Target, bundle: Option<PathBuf>, check: bool, json: bool) -> CmdResult {
     let mut view = current_settings(target).view;
     if let Some(bundle) = bundle {
@@ -34,8 +36,16 @@ pub fn run(target: Target, bundle: Option<PathBuf>, check: bool, json: bool) -> 
         .filter(|r| r.overridden_by.is_none())
         .count();
     let invalid = &data.invalid;
+    // Read back from the bytes just built, so the warnings are the ones `list` shows.
+    let warnings = if check {
+        let reread = |e: hookdex_index::Error| format!("reading the index just compiled: {e}");
+        hookdex_runtime::lint::warnings(&Index::parse(&compiled.bytes).map_err(reread)?)
+            .map_err(reread)?
+    } else {
+        Vec::new()
+    };
     if json {
-        print_json(&json!({
+        let mut out = json!({
             "index": path,
             "written": matches!(written, Some(Ok(()))),
             "check": check,
@@ -48,10 +58,17 @@ pub fn run(target: Target, bundle: Option<PathBuf>, check: bool, json: bool) -> 
             "invalid": invalid.iter().map(|i| invalid_json(&i.file, &i.reason, i.at)).collect::<Vec<_>>(),
             "paths": data.paths.len(),
             "elapsed_ms": elapsed_ms,
-        }));
+        });
+        if check {
+            out["warnings"] = warnings_json(&warnings);
+        }
+        print_json(&out);
     } else {
         for bad in invalid {
             println!("{}", bad.message());
+        }
+        for warning in &warnings {
+            eprintln!("warning: {}: {}", warning.file, warning.reason);
         }
         let verb = if check { "checked" } else { "compiled" };
         println!(

@@ -7,20 +7,21 @@ use hookdex_runtime::list::list;
 use hookdex_runtime::settings::Settings;
 use serde_json::{json, Value};
 
-use super::{current_settings, invalid_json, open, print_json, CallArgs, CmdResult};
+use super::{current_settings, invalid_json, open, print_json, warnings_json, CallArgs, CmdResult};
 
-/// Lists layers, active rules and invalid files; with a call, what fires.
+/// Lists layers, active rules, invalid files and warnings; with a call, what fires.
 pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: bool) -> CmdResult {
     let settings = current_settings(target);
     let (file, _state) = open(&settings);
     let err = |e: hookdex_index::Error| e.to_string();
     let index = file.index().map_err(err)?;
     let listing = list(&index, &settings, step).map_err(err)?;
-    let (trust, layers, active, invalid) = (
+    let (trust, layers, active, invalid, warnings) = (
         &listing.trust,
         &listing.layers,
         &listing.active,
         &listing.invalid,
+        &listing.warnings,
     );
     let fires = match &call {
         None => None,
@@ -42,6 +43,7 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
                 "runs": verdict.runs(),
             })).collect::<Vec<_>>(),
             "invalid": invalid.iter().map(|i| invalid_json(i.file, i.reason, i.at)).collect::<Vec<_>>(),
+            "warnings": warnings_json(warnings),
         });
         if let Some(fires) = fires {
             out["fires"] = Value::Array(fires);
@@ -80,6 +82,12 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
         println!("\ninvalid files");
         for bad in invalid {
             println!("  {}", bad.message());
+        }
+    }
+    if !warnings.is_empty() {
+        println!("\nwarnings");
+        for warning in warnings {
+            println!("  {}: {}", warning.file, warning.reason);
         }
     }
     if let (Some(args), Some(fires)) = (&call, fires) {

@@ -11,6 +11,7 @@ pub mod show;
 use hookdex_index::IndexFile;
 use hookdex_model::{Step, Target};
 use hookdex_runtime::call::Call;
+use hookdex_runtime::lint::Warning;
 use hookdex_runtime::load::{self, IndexState, Verify};
 use hookdex_runtime::settings::Settings;
 use serde_json::{json, Value};
@@ -74,6 +75,14 @@ pub fn invalid_json(file: &str, reason: &str, at: Option<(u32, u32)>) -> Value {
         "line": at.map(|(line, _)| line),
         "column": at.map(|(_, column)| column),
     })
+}
+
+/// Lint warnings as `[{"file", "reason"}]` (compile and list).
+pub fn warnings_json(warnings: &[Warning<'_>]) -> Value {
+    warnings
+        .iter()
+        .map(|w| json!({"file": w.file, "reason": w.reason}))
+        .collect()
 }
 
 /// Prints `value` as pretty JSON on stdout.

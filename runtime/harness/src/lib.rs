@@ -40,7 +40,7 @@ pub use crate::codex_trust::{codex_trust_entries, record_codex_trust, TrustEntry
 pub use crate::payload::{Payload, PayloadError, Shape};
 pub use crate::reply::{notice, reply, Ask, Capabilities, OutputChannel, Reply, ReplyOptions};
 pub use crate::settings::{HookSettings, SettingsError};
-pub use crate::tools::Normalized;
+pub use crate::tools::{known_tool, KnownTool, Normalized};
 
 /// What hookdex knows about one harness.
 pub trait Harness: Sync {

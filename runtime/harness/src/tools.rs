@@ -1,6 +1,7 @@
 //! Tool-name normalization: a harness's tool name to the name matchers are
 //! written against (`bash`, `edit`, `read`, `mcp__server__tool`, …), from
-//! the harnesses' own tables.
+//! the harnesses' own tables; and the vocabulary those tables make, which
+//! says whether a matcher's tool name can ever match ([`known_tool`]).
 
 use hookdex_model::{Target, ToolName};
 
@@ -53,6 +54,76 @@ pub fn normalize(target: Target, name: &str, nested_command: Option<&str>) -> No
     }
 }
 
+/// What a matcher alternative naming a tool can match, judged against every
+/// harness's table (see [`known_tool`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KnownTool {
+    /// A normalized name some harness's table yields: calls can carry it.
+    Tool,
+    /// A harness's own spelling that [`normalize`] rewrites before matching
+    /// (Gemini's `run_shell_command` is `bash`), so no call carries it.
+    Raw {
+        /// A harness that sends this name.
+        target: Target,
+        /// The normalized name it becomes, which the matcher should say.
+        normalized: &'static str,
+    },
+    /// No table has it, raw or normalized.
+    Unknown {
+        /// The normalized name nearest to it, when one is close enough to
+        /// be a likely typo.
+        nearest: Option<&'static str>,
+    },
+}
+
+/// Whether `name` (one matcher alternative, not MCP and not `bash.<cli>`)
+/// names a tool of any harness, case-insensitively, and if not, the nearest
+/// normalized name.
+///
+/// Only what the tables yield counts as known: a harness tool missing from
+/// every table still reaches matchers lowercased, so it is reported as
+/// unknown until its harness's table lists it.
+pub fn known_tool(name: &str) -> KnownTool {
+    let name = name.to_ascii_lowercase();
+    let tables = || {
+        Target::ALL
+            .into_iter()
+            .flat_map(|t| harness(t).tools().iter().map(move |entry| (t, entry)))
+    };
+    if tables().any(|(_, (_, normalized))| *normalized == name) {
+        return KnownTool::Tool;
+    }
+    if let Some((target, (_, normalized))) =
+        tables().find(|(_, (raw, _))| raw.eq_ignore_ascii_case(&name))
+    {
+        return KnownTool::Raw { target, normalized };
+    }
+    // A typo of a raw spelling (`run_shell_comand`) suggests what it normalizes to.
+    let nearest = tables()
+        .flat_map(|(_, (raw, normalized))| {
+            [
+                (raw.to_ascii_lowercase(), *normalized),
+                (normalized.to_string(), *normalized),
+            ]
+        })
+        .map(|(candidate, normalized)| (strsim::osa_distance(&name, &candidate), normalized))
+        .filter(|(distance, _)| *distance <= typo_budget(&name))
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, normalized)| normalized);
+    KnownTool::Unknown { nearest }
+}
+
+/// How many edits (insertions, deletions, substitutions, swaps of two
+/// neighbours) still look like a typo of a name this long: one for short
+/// names, where two edits reach unrelated words (`ls` to `rg`), else two.
+fn typo_budget(name: &str) -> usize {
+    if name.len() <= 4 {
+        1
+    } else {
+        2
+    }
+}
+
 /// MCP names: `mcp__server__tool` everywhere; Gemini spells them
 /// `mcp_server_tool`, which is split at the first `_` after `mcp_` (a server
 /// name with `_` in it cannot be told apart there).
@@ -74,6 +145,79 @@ fn normalize_mcp(target: Target, name: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tool_vocabulary() {
+        use KnownTool::*;
+        let cases: &[(&str, KnownTool)] = &[
+            ("bash", Tool),
+            ("Bash", Tool),
+            ("edit", Tool),
+            ("multiedit", Tool),
+            ("webfetch", Tool),
+            ("delete", Tool),
+            ("agent", Tool),
+            ("grep", Tool),
+            (
+                "run_shell_command",
+                Raw {
+                    target: Target::Gemini,
+                    normalized: "bash",
+                },
+            ),
+            (
+                "task",
+                Raw {
+                    target: Target::Claude,
+                    normalized: "agent",
+                },
+            ),
+            (
+                "apply_patch",
+                Raw {
+                    target: Target::Codex,
+                    normalized: "edit",
+                },
+            ),
+            (
+                "view",
+                Raw {
+                    target: Target::Copilot,
+                    normalized: "read",
+                },
+            ),
+            (
+                "bsh",
+                Unknown {
+                    nearest: Some("bash"),
+                },
+            ),
+            (
+                "wirte",
+                Unknown {
+                    nearest: Some("write"),
+                },
+            ),
+            (
+                "webfetc",
+                Unknown {
+                    nearest: Some("webfetch"),
+                },
+            ),
+            (
+                "run_shell_comand",
+                Unknown {
+                    nearest: Some("bash"),
+                },
+            ),
+            ("bash-my", Unknown { nearest: None }),
+            ("frobnicate", Unknown { nearest: None }),
+            ("xy", Unknown { nearest: None }),
+        ];
+        for (name, want) in cases {
+            assert_eq!(known_tool(name), *want, "{name}");
+        }
+    }
 
     #[test]
     fn names_normalize_per_target() {
