@@ -27,6 +27,7 @@ mod codex;
 mod copilot;
 mod cursor;
 mod gemini;
+mod mcp;
 mod payload;
 mod reply;
 mod settings;
@@ -35,6 +36,7 @@ mod tools;
 use hookdex_model::{Event, Target, ToolName};
 
 pub use crate::answer::Answer;
+pub use crate::mcp::McpScope;
 pub use crate::payload::{Payload, PayloadError, Shape};
 pub use crate::reply::{reply, Capabilities, Reply};
 pub use crate::settings::{HookSettings, SettingsError};
@@ -70,6 +72,16 @@ pub trait Harness: Sync {
             .iter()
             .find(|(_, e)| *e == event)
             .map_or(event.as_str(), |(name, _)| name)
+    }
+
+    /// The MCP tool `payload` calls, as `mcp__<server>__<tool>`, when this
+    /// harness spells MCP tools its own way (Gemini, Copilot, Cursor) and
+    /// the payload's tool is one. `scope` is read (settings files, the
+    /// environment) only when the tool name can be this harness's spelling
+    /// of an MCP tool; `None` otherwise, and when no configured server
+    /// accounts for the name.
+    fn mcp_tool(&self, _payload: &Payload, _scope: &McpScope<'_>) -> Option<ToolName> {
+        None
     }
 
     /// Normalizes a tool name this harness sent: its own table first, then
