@@ -79,11 +79,12 @@ impl Harness for Copilot {
 
     fn mcp_tool(&self, payload: &Payload, scope: &McpScope<'_>) -> Option<ToolName> {
         let name = payload.tool_name.as_str();
-        // Copilot CLI 1.0.102 names MCP tools `<server>-<tool>` (its prompts
-        // name `github-mcp-server-search_code`); none of its own tools has a
-        // `-` (bash, view, create, edit, glob, grep, task, list_bash,
-        // read_bash, write_agent, …, as sent to the model), so anything else
-        // is not read as MCP and costs nothing.
+        // Copilot CLI 1.0.102 sends preToolUse `toolName: "srv_a-do_thing"`
+        // for tool `do_thing` of server `srv_a` (seen running it offline with
+        // a stdio server in `~/.copilot/mcp-config.json`); none of its own
+        // tools has a `-` (bash, view, create, edit, glob, grep, task,
+        // list_bash, read_bash, write_agent, …, as sent to the model), so
+        // anything else is not read as MCP and costs nothing.
         if !name.contains('-') || name.starts_with("mcp__") {
             return None;
         }
@@ -92,7 +93,7 @@ impl Harness for Copilot {
             .iter()
             .copied()
             .chain(configured.iter().map(|s| s.name.as_str()));
-        ToolName::resolve_mcp(name, servers.map(|s| (format!("{s}-"), s)))
+        ToolName::resolve_mcp(name, servers.map(|s| (tool_prefix(s), s)))
     }
 
     fn settings(&self) -> &'static HookSettings {
@@ -109,6 +110,24 @@ impl Harness for Copilot {
 /// The server Copilot CLI 1.0.102 brings itself (when signed in), whose
 /// tools are not in any settings file.
 const BUILTIN_SERVERS: &[&str] = &["github-mcp-server"];
+
+/// What Copilot CLI 1.0.102 puts before the tools of `server`: the name with
+/// every character outside `[A-Za-z0-9_-]` turned into `-` (seen: `a/b c@d`
+/// gives `a-b-c-d-do_thing`, `my-srv.v2` gives `my-srv-v2-do_thing`), then `-`.
+pub(crate) fn tool_prefix(server: &str) -> String {
+    let mut prefix: String = server
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    prefix.push('-');
+    prefix
+}
 
 /// Where Copilot CLI 1.0.102 configures MCP servers (`mcpServers`): the
 /// user's `mcp-config.json` in `$COPILOT_HOME` (default `~/.copilot`), and

@@ -72,7 +72,10 @@ impl Harness for Gemini {
         // Gemini CLI 0.61.0 (coreToolHookTriggers.ts `extractMcpContext`)
         // sends `mcp_context {server_name, tool_name, …}` on BeforeTool and
         // AfterTool for an MCP tool whose server it has a config for: its
-        // own answer, read before any file.
+        // own answer, read before any file. Seen live: tool `do_thing` of
+        // server `srv_a` arrives as `tool_name: "mcp_srv_a_do_thing"` with
+        // `mcp_context: {server_name: "srv_a", tool_name: "do_thing",
+        // command, args}`.
         let context = payload.raw.get("mcp_context");
         let field = |key| context?.get(key)?.as_str().filter(|s| !s.is_empty());
         if let (Some(server), Some(tool)) = (field("server_name"), field("tool_name")) {
@@ -114,7 +117,8 @@ const MAX_NAME: usize = 63;
 /// What Gemini CLI 0.61.0 puts before the tools of `server`:
 /// `generateValidName(`${server}_`)` in mcp-tool.ts, which prefixes `mcp_`
 /// unless the name already starts with it and turns every UTF-16 unit
-/// outside `[a-zA-Z0-9_.:-]` into `_`.
+/// outside `[a-zA-Z0-9_.:-]` into `_` (seen live: server `a/b c` gives
+/// `mcp_a_b_c_do_thing`, a tool `x.y` stays `x.y`).
 pub(crate) fn tool_prefix(server: &str) -> String {
     let qualified = if server.starts_with(MCP_PREFIX) {
         format!("{server}_")

@@ -225,11 +225,19 @@ mod tests {
     }
 
     #[test]
+    fn copilot_prefixes_sanitize_like_copilot() {
+        use crate::copilot::tool_prefix;
+        assert_eq!(tool_prefix("srv_a"), "srv_a-");
+        assert_eq!(tool_prefix("a/b c@d"), "a-b-c-d-");
+        assert_eq!(tool_prefix("my-srv.v2"), "my-srv-v2-");
+    }
+
+    #[test]
     fn copilot_names_resolve_against_its_servers() {
         let home = Dir::new("copilot-mcp");
         home.write(
             ".copilot/mcp-config.json",
-            r#"{"mcpServers": {"srv": {}, "srv-a": {}}}"#,
+            r#"{"mcpServers": {"srv": {}, "srv-a": {}, "my-srv.v2": {}}}"#,
         );
         home.write("repo/.mcp.json", r#"{"mcpServers": {"proj": {}}}"#);
         home.write(
@@ -246,6 +254,7 @@ mod tests {
                 "github-mcp-server-search_code",
                 Some("mcp__github-mcp-server__search_code"),
             ),
+            ("my-srv-v2-do_thing", Some("mcp__my-srv.v2__do_thing")),
             ("other-tool", None),
             // Native tools have no `-` and are never taken for MCP.
             ("list_bash", None),
