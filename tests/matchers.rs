@@ -272,11 +272,18 @@ fn other_harnesses_normalize_their_tool_names() {
         fired(&s, &["--target", "codex", "--tool", "apply_patch"]),
         sorted(&["pre-any-all.sh", "pre-edit+write-files.sh"])
     );
+    // Gemini's MCP spelling is resolved against the servers in its settings.
+    let gemini_mcp = ["--target", "gemini", "--tool", "mcp_github_create_pr"];
+    assert_eq!(fired(&s, &gemini_mcp), sorted(&["pre-any-all.sh"]));
+    let settings = s.path("home/.gemini/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(
+        &settings,
+        r#"{"mcpServers": {"github": {"command": "gh-mcp"}}}"#,
+    )
+    .unwrap();
     assert_eq!(
-        fired(
-            &s,
-            &["--target", "gemini", "--tool", "mcp_github_create_pr"]
-        ),
+        fired(&s, &gemini_mcp),
         fired(&s, &["--tool", "mcp__github__create_pr"])
     );
     // Each target gets its own index file.

@@ -1,5 +1,6 @@
 //! The warm hook path under strace: no directory is listed, and the only
-//! paths stat'ed are the recorded ones plus the `.git` probe. Where strace
+//! paths stat'ed are the recorded ones plus the `.git` probe; an ordinary
+//! tool touches none of the harnesses' MCP settings files. Where strace
 //! is missing or ptrace is not allowed the test is skipped with a line on
 //! the terminal saying so; in CI (`CI=true`, where `.ci/run` installs
 //! strace) that is a failure instead.
@@ -11,15 +12,19 @@ use std::process::Command;
 
 use common::*;
 
-/// Skips the test visibly (outside the test harness's capture), or fails it in CI.
-fn skip(why: &str) {
+/// Skips `test` visibly (outside the test harness's capture), or fails it in CI.
+fn skip_test(test: &str, why: &str) {
     if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
         panic!("in CI this test must run, but {why}");
     }
     let _ = writeln!(
         std::io::stderr(),
-        "tests/syscalls.rs: a_warm_hook_lists_no_directory SKIPPED: {why}"
+        "tests/syscalls.rs: {test} SKIPPED: {why}"
     );
+}
+
+fn skip(why: &str) {
+    skip_test("a_warm_hook_lists_no_directory", why);
 }
 
 #[test]
@@ -77,6 +82,86 @@ fn a_warm_hook_lists_no_directory() {
         assert!(
             !path.contains("/conditions/"),
             "a rule file was stat'ed on the warm path: {path}"
+        );
+    }
+}
+
+#[test]
+fn ordinary_tools_read_no_mcp_settings() {
+    let test = "ordinary_tools_read_no_mcp_settings";
+    if Command::new("strace").arg("-V").output().is_err() {
+        skip_test(test, "strace is not installed (apt-get install strace)");
+        return;
+    }
+    let s = Scratch::new();
+    rule(&s.runtime(), "pre-mcp__srv__tool-x.sh");
+    let servers = r#"{"mcpServers": {"srv": {}}}"#;
+    for file in [
+        ".gemini/settings.json",
+        ".copilot/mcp-config.json",
+        ".cursor/mcp.json",
+    ] {
+        let path = s.path("home").join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, servers).unwrap();
+    }
+    assert_success(&s.run(&["compile"]), &["compile"]);
+    let repo = s.repo.display();
+    let traced = |target: &str, event: Option<&str>, payload: String| {
+        let trace = s.root.join(format!("trace-{target}"));
+        let trace_arg = trace.display().to_string();
+        let strace = ["strace", "-f", "-qq", "-e", "trace=%file", "-o", &trace_arg];
+        let mut args = vec!["hook", "--target", target];
+        args.extend(event.map(|e| ["--event", e]).into_iter().flatten());
+        let out = s.run_stdin_via(&strace, &args, payload.as_bytes());
+        let text = std::fs::read_to_string(&trace).unwrap_or_default();
+        (out.status.success() || !text.is_empty()).then_some(text)
+    };
+    let mcp_files = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| {
+                [".gemini", "mcp-config.json", "mcp.json"]
+                    .iter()
+                    .any(|f| l.contains(f))
+            })
+            .map(String::from)
+            .collect()
+    };
+    let gemini = |tool: &str| {
+        format!(
+            r#"{{"hook_event_name":"BeforeTool","tool_name":"{tool}","tool_input":{{}},"cwd":"{repo}"}}"#
+        )
+    };
+    // The control: an MCP spelling does read Gemini's settings.
+    let Some(control) = traced("gemini", None, gemini("mcp_srv_tool")) else {
+        skip_test(test, "strace could not trace");
+        return;
+    };
+    assert!(
+        !mcp_files(&control).is_empty(),
+        "the control read no settings:\n{control}"
+    );
+    let ordinary = [
+        ("gemini", None, gemini("read_file")),
+        (
+            "copilot",
+            Some("preToolUse"),
+            format!(r#"{{"toolName":"view","toolArgs":{{}},"cwd":"{repo}"}}"#),
+        ),
+        (
+            "cursor",
+            None,
+            format!(
+                r#"{{"hook_event_name":"preToolUse","tool_name":"Read","tool_input":{{}},"cwd":"{repo}"}}"#
+            ),
+        ),
+    ];
+    for (target, event, payload) in ordinary {
+        let text = traced(target, event, payload).unwrap_or_default();
+        assert_eq!(
+            mcp_files(&text),
+            Vec::<String>::new(),
+            "{target} read MCP settings"
         );
     }
 }

@@ -1,7 +1,7 @@
 //! One tool call as the index sees it: the harness's tool name normalized,
 //! the shell command pulled out of the input, and its programs.
 
-use hookdex_harness::{harness, Normalized, Payload};
+use hookdex_harness::{harness, McpScope, Normalized, Payload};
 use hookdex_index::Query;
 use hookdex_model::{Step, Target};
 use serde_json::Value;
@@ -30,6 +30,16 @@ impl Call {
     pub fn new(target: Target, step: Step, raw_tool: &str, input: &Value) -> Call {
         let nested = input.get("command").and_then(Value::as_str);
         let tool = harness(target).normalize_tool(raw_tool, nested);
+        Call::with_tool(target, step, raw_tool, tool, input)
+    }
+
+    fn with_tool(
+        target: Target,
+        step: Step,
+        raw_tool: &str,
+        tool: Normalized,
+        input: &Value,
+    ) -> Call {
         let command = tool.name.is_bash().then(|| command_of(input)).flatten();
         let programs = command
             .as_deref()
@@ -56,14 +66,26 @@ impl Call {
     }
 
     /// The call a payload makes: its tool (or, for an event step, its
-    /// matched field) normalized for `target`.
-    pub fn of(target: Target, payload: &Payload) -> Call {
-        let input = if payload.event.is_tool_event() {
-            &payload.tool_input
-        } else {
-            &Value::Null
-        };
-        Call::new(target, payload.step(), &payload.matched_name(), input)
+    /// matched field) normalized for `target`. A harness's own spelling of
+    /// an MCP tool is resolved against the servers its settings configure,
+    /// read through `scope` only when the name can be one.
+    pub fn of(target: Target, payload: &Payload, scope: &McpScope<'_>) -> Call {
+        if !payload.event.is_tool_event() {
+            return Call::new(
+                target,
+                payload.step(),
+                &payload.matched_name(),
+                &Value::Null,
+            );
+        }
+        let raw_tool = payload.matched_name();
+        match harness(target).mcp_tool(payload, scope) {
+            Some(name) => {
+                let tool = Normalized { name, via: "mcp" };
+                Call::with_tool(target, payload.step(), &raw_tool, tool, &payload.tool_input)
+            }
+            None => Call::new(target, payload.step(), &raw_tool, &payload.tool_input),
+        }
     }
 
     /// The index query for this call.

@@ -91,6 +91,14 @@ pub fn env(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hookdex_harness::McpScope;
+
+    fn no_settings() -> McpScope<'static> {
+        McpScope {
+            cwd: std::path::Path::new("/"),
+            var: &|_| None,
+        }
+    }
 
     #[test]
     fn scripts_read_the_normalized_name() {
@@ -100,7 +108,7 @@ mod tests {
             None,
         )
         .unwrap();
-        let call = Call::of(Target::Codex, &payload);
+        let call = Call::of(Target::Codex, &payload, &no_settings());
         assert_eq!(call.programs, vec!["git".to_string()]);
         let normalized = stdin(&payload, &call);
         assert_eq!(normalized["tool_name"], "bash");
@@ -118,7 +126,7 @@ mod tests {
             None,
         )
         .unwrap();
-        let call = Call::of(Target::Claude, &payload);
+        let call = Call::of(Target::Claude, &payload, &no_settings());
         let vars = env(Target::Claude, &payload, &call, "pre-bash-x.sh", "runtime");
         assert!(vars.iter().all(|(_, v)| !v.contains('\0')), "{vars:?}");
         let session = vars.iter().find(|(k, _)| k == "AH_SESSION_ID").unwrap();

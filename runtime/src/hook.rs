@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use hookdex_harness::{notice, reply, Payload, Reply};
+use hookdex_harness::{notice, reply, McpScope, Payload, Reply};
 use hookdex_index::Query;
 use hookdex_model::{RuleKind, Runner, Target};
 use serde_json::json;
@@ -56,11 +56,12 @@ pub fn hook(
         .unwrap_or_else(process_cwd);
     let settings = Settings::from_vars(target, &cwd, var);
     let log = Log::new(&settings, target, Some(&payload), started);
+    let scope = McpScope { cwd: &cwd, var };
     let calls: Vec<(Payload, Call)> = payload
         .calls()
         .into_iter()
         .map(|p| {
-            let call = Call::of(target, &p);
+            let call = Call::of(target, &p, &scope);
             (p, call)
         })
         .collect();

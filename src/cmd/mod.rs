@@ -8,6 +8,7 @@ pub mod init;
 pub mod list;
 pub mod show;
 
+use hookdex_harness::{McpScope, Payload};
 use hookdex_index::IndexFile;
 use hookdex_model::{Step, Target};
 use hookdex_runtime::call::Call;
@@ -60,9 +61,24 @@ impl CallArgs {
         Ok(input)
     }
 
-    /// The call, normalized for `target`.
+    /// The call, normalized for `target`: a harness's own spelling of an
+    /// MCP tool is resolved against its settings as the hook would.
     pub fn call(&self, target: Target) -> Result<Call, String> {
-        Ok(Call::new(target, self.step, &self.tool, &self.input()?))
+        let input = self.input()?;
+        let event = self.step.event();
+        if !event.is_tool_event() {
+            return Ok(Call::new(target, self.step, &self.tool, &input));
+        }
+        let payload =
+            json!({"hook_event_name": event.as_str(), "tool_name": self.tool, "tool_input": input});
+        let payload = Payload::parse(target, payload.to_string().as_bytes(), None)
+            .map_err(|e| e.to_string())?;
+        let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
+        let scope = McpScope {
+            cwd: &cwd,
+            var: &|name| std::env::var_os(name),
+        };
+        Ok(Call::of(target, &payload, &scope))
     }
 }
 

@@ -41,7 +41,12 @@ fn cache_dir() -> PathBuf {
 fn node_major() -> Option<u32> {
     let out = Command::new("node").arg("--version").output().ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
-    text.trim().trim_start_matches('v').split('.').next()?.parse().ok()
+    text.trim()
+        .trim_start_matches('v')
+        .split('.')
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// The client's executable, installed if the cache does not have it.

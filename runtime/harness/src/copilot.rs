@@ -3,13 +3,17 @@
 //! flat `permissionDecision`, `permissionDecisionReason`, `modifiedArgs`
 //! (the full arguments) and `additionalContext`, and on post
 //! `modifiedResult` (a replacement, or a block that withholds the output);
-//! a PascalCase payload gets Claude's format.
+//! a PascalCase payload gets Claude's format. Its MCP tools,
+//! `<server>-<tool>`, are resolved against its configured servers.
+
+use std::path::PathBuf;
 
 use hookdex_model::{Event, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
 
 use crate::answer::Answer;
 use crate::claude::{self, BareAllow};
+use crate::mcp::{servers_in, McpScope};
 use crate::payload::Payload;
 use crate::reply::{output_text, Ask, Capabilities, Reply};
 use crate::settings::{HookSettings, Layout};
@@ -79,6 +83,25 @@ impl Harness for Copilot {
         }
     }
 
+    fn mcp_tool(&self, payload: &Payload, scope: &McpScope<'_>) -> Option<ToolName> {
+        let name = payload.tool_name.as_str();
+        // Copilot CLI 1.0.102 sends preToolUse `toolName: "srv_a-do_thing"`
+        // for tool `do_thing` of server `srv_a` (seen running it offline with
+        // a stdio server in `~/.copilot/mcp-config.json`); none of its own
+        // tools has a `-` (bash, view, create, edit, glob, grep, task,
+        // list_bash, read_bash, write_agent, …, as sent to the model), so
+        // anything else is not read as MCP and costs nothing.
+        if !name.contains('-') || name.starts_with("mcp__") {
+            return None;
+        }
+        let configured = servers_in(settings_files(scope));
+        let servers = BUILTIN_SERVERS
+            .iter()
+            .copied()
+            .chain(configured.iter().map(|s| s.name.as_str()));
+        ToolName::resolve_mcp(name, servers.map(|s| (tool_prefix(s), s)))
+    }
+
     fn settings(&self) -> &'static HookSettings {
         &HookSettings {
             project: ".github/hooks/hookdex.json",
@@ -91,6 +114,45 @@ impl Harness for Copilot {
             handler_env: false,
         }
     }
+}
+
+/// The server Copilot CLI 1.0.102 brings itself (when signed in), whose
+/// tools are not in any settings file.
+const BUILTIN_SERVERS: &[&str] = &["github-mcp-server"];
+
+/// What Copilot CLI 1.0.102 puts before the tools of `server`: the name with
+/// every character outside `[A-Za-z0-9_-]` turned into `-` (seen: `a/b c@d`
+/// gives `a-b-c-d-do_thing`, `my-srv.v2` gives `my-srv-v2-do_thing`), then `-`.
+pub(crate) fn tool_prefix(server: &str) -> String {
+    let mut prefix: String = server
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    prefix.push('-');
+    prefix
+}
+
+/// Where Copilot CLI 1.0.102 configures MCP servers (`mcpServers`): the
+/// user's `mcp-config.json` in `$COPILOT_HOME` (default `~/.copilot`), and
+/// the workspace's `.mcp.json` and `.github/mcp.json` (its message on the
+/// removed `.vscode/mcp.json` support names these two).
+fn settings_files(scope: &McpScope<'_>) -> Vec<PathBuf> {
+    let home = scope
+        .path_var("COPILOT_HOME")
+        .or_else(|| scope.path_var("HOME").map(|home| home.join(".copilot")));
+    let mut files: Vec<PathBuf> = home
+        .map(|dir| dir.join("mcp-config.json"))
+        .into_iter()
+        .collect();
+    files.push(scope.cwd.join(".mcp.json"));
+    files.push(scope.cwd.join(".github/mcp.json"));
+    files
 }
 
 fn camel(payload: &Payload, answer: &Answer) -> Reply {

@@ -1,11 +1,15 @@
 //! Cursor: its events and tool names, its `hooks.json`, and its format:
 //! `preToolUse` takes `decision` (`allow`, `deny`), `reason` and
-//! `updated_input`; `postToolUse` takes `updated_mcp_tool_output` for MCP tools.
+//! `updated_input`; `postToolUse` takes `updated_mcp_tool_output` for MCP tools;
+//! `beforeMCPExecution` takes `permission`, `user_message` and `agent_message`.
+
+use std::path::PathBuf;
 
 use hookdex_model::{Event, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
 
 use crate::answer::Answer;
+use crate::mcp::{servers_in, McpScope, Server};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
 use crate::settings::{HookSettings, Layout};
@@ -22,6 +26,7 @@ impl Harness for Cursor {
     fn events(&self) -> &'static [(&'static str, Event)] {
         &[
             ("preToolUse", Event::PreToolUse),
+            (BEFORE_MCP, Event::PreToolUse),
             ("postToolUse", Event::PostToolUse),
             ("postToolUseFailure", Event::PostToolUseFailure),
             ("sessionStart", Event::SessionStart),
@@ -59,6 +64,26 @@ impl Harness for Cursor {
         render(payload, tool, answer)
     }
 
+    fn mcp_tool(&self, payload: &Payload, scope: &McpScope<'_>) -> Option<ToolName> {
+        // preToolUse names every MCP call `MCP` (the table maps it to `mcp`);
+        // beforeMCPExecution names the tool but not the server, only how it
+        // is reached (`url`, or `command` for a stdio server), which the
+        // servers of Cursor's `mcp.json` files turn into a name.
+        if !is_before_mcp(payload) {
+            return None;
+        }
+        let tool = payload.tool_name.as_str();
+        let endpoint = |key| payload.raw.get(key).and_then(Value::as_str);
+        let (url, command) = (endpoint("url"), endpoint("command"));
+        let servers = servers_in(settings_files(scope));
+        let server = servers.iter().find(|s| reaches(s, url, command));
+        Some(match server {
+            Some(server) if !tool.is_empty() => ToolName::mcp(&server.name, tool),
+            // An MCP call all the same: `mcp` rules still see it.
+            _ => ToolName::new("mcp"),
+        })
+    }
+
     fn settings(&self) -> &'static HookSettings {
         &HookSettings {
             project: ".cursor/hooks.json",
@@ -72,9 +97,54 @@ impl Harness for Cursor {
     }
 }
 
+/// Cursor's event before an MCP tool runs.
+const BEFORE_MCP: &str = "beforeMCPExecution";
+
+fn is_before_mcp(payload: &Payload) -> bool {
+    payload.raw.get("hook_event_name").and_then(Value::as_str) == Some(BEFORE_MCP)
+}
+
+/// Whether `server` is the one reached at `url` or by `command` (the
+/// command alone, or with its arguments joined by spaces).
+fn reaches(server: &Server, url: Option<&str>, command: Option<&str>) -> bool {
+    if let (Some(url), Some(configured)) = (url, &server.url) {
+        return url == configured;
+    }
+    match (command, &server.command) {
+        (Some(command), Some(configured)) => {
+            command == configured
+                || command
+                    == [configured.as_str()]
+                        .into_iter()
+                        .chain(server.args.iter().map(String::as_str))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+        }
+        _ => false,
+    }
+}
+
+/// Cursor's MCP configuration (`mcpServers`): the user's `~/.cursor/mcp.json`
+/// and the project's `.cursor/mcp.json` under the session's directory.
+fn settings_files(scope: &McpScope<'_>) -> Vec<PathBuf> {
+    let user = scope
+        .path_var("HOME")
+        .map(|home| home.join(".cursor/mcp.json"));
+    user.into_iter()
+        .chain([scope.cwd.join(".cursor/mcp.json")])
+        .collect()
+}
+
 fn render(payload: &Payload, tool: &ToolName, answer: &Answer) -> Reply {
     let mut out = Map::new();
-    if payload.step() == Step::Pre {
+    if is_before_mcp(payload) {
+        // beforeMCPExecution has no input rewrite and no context.
+        if let Some(decision) = answer.decision {
+            out.insert("permission".into(), json!(decision.as_str()));
+            out.insert("user_message".into(), json!(answer.reason()));
+            out.insert("agent_message".into(), json!(answer.reason()));
+        }
+    } else if payload.step() == Step::Pre {
         if let Some(decision) = answer.decision {
             out.insert("decision".into(), json!(decision.as_str()));
             out.insert("reason".into(), json!(answer.reason()));

@@ -4,12 +4,17 @@
 //! (0.61.0 replaces the arguments with it; it is not merged, so it is the
 //! full input); on `AfterTool`, `decision: "deny"` replaces the result with
 //! the reason, and `hookSpecificOutput.additionalContext` adds context;
-//! `systemMessage` for the person.
+//! `systemMessage` for the person. Its MCP tools, `mcp_<server>_<tool>`, are
+//! resolved by the payload's `mcp_context`, else against the servers in its
+//! settings.
+
+use std::path::PathBuf;
 
 use hookdex_model::{Event, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
 
 use crate::answer::Answer;
+use crate::mcp::{servers_in, McpScope};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
 use crate::settings::{HookSettings, Layout};
@@ -64,6 +69,36 @@ impl Harness for Gemini {
         render(payload, answer)
     }
 
+    fn mcp_tool(&self, payload: &Payload, scope: &McpScope<'_>) -> Option<ToolName> {
+        let name = payload.tool_name.as_str();
+        // `mcp__…` is already the normalized shape (the table lowercases it).
+        if !name.starts_with(MCP_PREFIX) || name.starts_with("mcp__") {
+            return None;
+        }
+        // Gemini CLI 0.61.0 (coreToolHookTriggers.ts `extractMcpContext`)
+        // sends `mcp_context {server_name, tool_name, …}` on BeforeTool and
+        // AfterTool for an MCP tool whose server it has a config for: its
+        // own answer, read before any file. Seen live: tool `do_thing` of
+        // server `srv_a` arrives as `tool_name: "mcp_srv_a_do_thing"` with
+        // `mcp_context: {server_name: "srv_a", tool_name: "do_thing",
+        // command, args}`.
+        let context = payload.raw.get("mcp_context");
+        let field = |key| context?.get(key)?.as_str().filter(|s| !s.is_empty());
+        if let (Some(server), Some(tool)) = (field("server_name"), field("tool_name")) {
+            return Some(ToolName::mcp(server, tool));
+        }
+        let servers = servers_in(settings_files(scope));
+        let prefixes = servers
+            .iter()
+            .map(|s| (tool_prefix(&s.name), s.name.as_str()));
+        let tool = ToolName::resolve_mcp(name, prefixes)?;
+        if truncated(name) {
+            // The tool part was cut; only the server is known.
+            return tool.server().map(|server| ToolName::mcp(server, ""));
+        }
+        Some(tool)
+    }
+
     fn settings(&self) -> &'static HookSettings {
         &HookSettings {
             project: ".gemini/settings.json",
@@ -82,6 +117,78 @@ impl Harness for Gemini {
         }
     }
 }
+
+/// Gemini CLI 0.61.0 (`MCP_TOOL_PREFIX` in packages/core/src/tools/mcp-tool.ts).
+const MCP_PREFIX: &str = "mcp_";
+
+/// The longest MCP tool name Gemini CLI 0.61.0 sends (`generateValidName`:
+/// past 63 characters it keeps the first 30 and the last 30 around `...`).
+const MAX_NAME: usize = 63;
+
+/// What Gemini CLI 0.61.0 puts before the tools of `server`:
+/// `generateValidName(`${server}_`)` in mcp-tool.ts, which prefixes `mcp_`
+/// unless the name already starts with it and turns every UTF-16 unit
+/// outside `[a-zA-Z0-9_.:-]` into `_` (seen live: server `a/b c` gives
+/// `mcp_a_b_c_do_thing`, a tool `x.y` stays `x.y`).
+pub(crate) fn tool_prefix(server: &str) -> String {
+    let qualified = if server.starts_with(MCP_PREFIX) {
+        format!("{server}_")
+    } else {
+        format!("{MCP_PREFIX}{server}_")
+    };
+    let mut out = String::with_capacity(qualified.len());
+    for c in qualified.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':') {
+            out.push(c);
+        } else {
+            out.extend(std::iter::repeat_n('_', c.len_utf16()));
+        }
+    }
+    out
+}
+
+/// Whether `name` is one Gemini shortened to fit its length limit.
+fn truncated(name: &str) -> bool {
+    name.len() == MAX_NAME && name.get(30..33) == Some("...")
+}
+
+/// The settings files Gemini CLI 0.61.0 merges `mcpServers` from
+/// (packages/cli/src/config/settings.ts `_doLoadSettings`): system
+/// (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`, else the platform path), user
+/// (`~/.gemini/settings.json`, home being `GEMINI_CLI_HOME` when set) and the
+/// workspace's `.gemini/settings.json` under the session's directory; and each
+/// extension's `~/.gemini/extensions/<name>/gemini-extension.json`.
+fn settings_files(scope: &McpScope<'_>) -> Vec<PathBuf> {
+    let system = scope
+        .path_var("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+        .unwrap_or_else(|| PathBuf::from(SYSTEM_SETTINGS));
+    let mut files = vec![system];
+    let home = scope
+        .path_var("GEMINI_CLI_HOME")
+        .or_else(|| scope.path_var("HOME"));
+    if let Some(dir) = home.map(|home| home.join(".gemini")) {
+        files.push(dir.join("settings.json"));
+        if let Ok(entries) = std::fs::read_dir(dir.join("extensions")) {
+            let mut extensions: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|e| e.path().join("gemini-extension.json"))
+                .collect();
+            extensions.sort();
+            files.extend(extensions);
+        }
+    }
+    files.push(scope.cwd.join(".gemini/settings.json"));
+    files
+}
+
+/// Gemini CLI 0.61.0's system settings path when the variable is unset.
+const SYSTEM_SETTINGS: &str = if cfg!(target_os = "macos") {
+    "/Library/Application Support/GeminiCli/settings.json"
+} else if cfg!(windows) {
+    "C:\\ProgramData\\gemini-cli\\settings.json"
+} else {
+    "/etc/gemini-cli/settings.json"
+};
 
 fn render(payload: &Payload, answer: &Answer) -> Reply {
     let mut out = Map::new();

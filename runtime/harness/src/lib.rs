@@ -28,6 +28,7 @@ mod codex_trust;
 mod copilot;
 mod cursor;
 mod gemini;
+mod mcp;
 mod payload;
 mod reply;
 mod settings;
@@ -37,6 +38,7 @@ use hookdex_model::{Event, Target, ToolName};
 
 pub use crate::answer::Answer;
 pub use crate::codex_trust::{codex_trust_entries, record_codex_trust, TrustEntry};
+pub use crate::mcp::McpScope;
 pub use crate::payload::{Payload, PayloadError, Shape};
 pub use crate::reply::{notice, reply, Ask, Capabilities, OutputChannel, Reply, ReplyOptions};
 pub use crate::settings::{HookSettings, SettingsError};
@@ -72,6 +74,16 @@ pub trait Harness: Sync {
             .iter()
             .find(|(_, e)| *e == event)
             .map_or(event.as_str(), |(name, _)| name)
+    }
+
+    /// The MCP tool `payload` calls, as `mcp__<server>__<tool>`, when this
+    /// harness spells MCP tools its own way (Gemini, Copilot, Cursor) and
+    /// the payload's tool is one. `scope` is read (settings files, the
+    /// environment) only when the tool name can be this harness's spelling
+    /// of an MCP tool; `None` otherwise, and when no configured server
+    /// accounts for the name.
+    fn mcp_tool(&self, _payload: &Payload, _scope: &McpScope<'_>) -> Option<ToolName> {
+        None
     }
 
     /// Normalizes a tool name this harness sent: its own table first, then

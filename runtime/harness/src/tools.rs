@@ -36,7 +36,7 @@ pub fn normalize(target: Target, name: &str, nested_command: Option<&str>) -> No
         };
         return found(normalized, "str_replace_editor command");
     }
-    if let Some(mcp) = normalize_mcp(target, name) {
+    if let Some(mcp) = normalize_mcp(name) {
         return found(&mcp, "mcp");
     }
     let order = [target, Target::Claude].into_iter().chain(
@@ -124,22 +124,14 @@ fn typo_budget(name: &str) -> usize {
     }
 }
 
-/// MCP names: `mcp__server__tool` everywhere; Gemini spells them
-/// `mcp_server_tool`, which is split at the first `_` after `mcp_` (a server
-/// name with `_` in it cannot be told apart there).
-fn normalize_mcp(target: Target, name: &str) -> Option<String> {
+/// Names already in the normalized MCP shape (Claude's and Codex's own
+/// spelling), lowercased. The harnesses that spell MCP tools differently
+/// resolve them against their configured servers in
+/// [`Harness::mcp_tool`](crate::Harness::mcp_tool), which needs their
+/// settings; this table lookup does not guess.
+fn normalize_mcp(name: &str) -> Option<String> {
     let lower = name.to_ascii_lowercase();
-    if lower.starts_with("mcp__") {
-        return Some(lower);
-    }
-    if target == Target::Gemini {
-        let rest = lower.strip_prefix("mcp_")?;
-        let (server, tool) = rest.split_once('_')?;
-        if !server.is_empty() && !tool.is_empty() {
-            return Some(format!("mcp__{server}__{tool}"));
-        }
-    }
-    None
+    lower.starts_with("mcp__").then_some(lower)
 }
 
 #[cfg(test)]
@@ -259,11 +251,12 @@ mod tests {
             (Target::Gemini, "replace", None, "edit"),
             (Target::Gemini, "write_file", None, "write"),
             (Target::Gemini, "read_many_files", None, "read"),
+            // Without its servers a Gemini MCP name is not split (`Harness::mcp_tool`).
             (
                 Target::Gemini,
                 "mcp_github_create_pr",
                 None,
-                "mcp__github__create_pr",
+                "mcp_github_create_pr",
             ),
             (Target::Cursor, "Shell", None, "bash"),
             (Target::Cursor, "Write", None, "write"),

@@ -24,6 +24,59 @@ impl ToolName {
         ToolName(name.into())
     }
 
+    /// The MCP tool `tool` of `server`: `mcp__<server>__<tool>`, lowercased
+    /// as matchers are; `mcp__<server>` when the tool is unknown (empty).
+    ///
+    /// ```
+    /// use hookdex_model::ToolName;
+    ///
+    /// assert_eq!(ToolName::mcp("GitHub", "create_issue").as_str(), "mcp__github__create_issue");
+    /// assert_eq!(ToolName::mcp("srv", "").as_str(), "mcp__srv");
+    /// ```
+    pub fn mcp(server: &str, tool: &str) -> ToolName {
+        let name = if tool.is_empty() {
+            format!("mcp__{server}")
+        } else {
+            format!("mcp__{server}__{tool}")
+        };
+        ToolName(name.to_ascii_lowercase())
+    }
+
+    /// Reads a harness's own spelling of an MCP tool against the servers it
+    /// has configured. Each server comes as (the text the harness puts before
+    /// that server's tool names, the server's name); the longest such prefix
+    /// that `name` starts with, followed by a non-empty tool, wins. `None`
+    /// when no configured server prefixes the name: a separator that may also
+    /// occur inside server names is never guessed at.
+    ///
+    /// ```
+    /// use hookdex_model::ToolName;
+    ///
+    /// let servers = [("mcp_srv_", "srv"), ("mcp_srv_a_", "srv_a")];
+    /// let tool = ToolName::resolve_mcp("mcp_srv_a_tool", servers).unwrap();
+    /// assert_eq!(tool.as_str(), "mcp__srv_a__tool");
+    /// assert_eq!(ToolName::resolve_mcp("mcp_other_tool", servers), None);
+    /// ```
+    pub fn resolve_mcp<P, S>(
+        name: &str,
+        servers: impl IntoIterator<Item = (P, S)>,
+    ) -> Option<ToolName>
+    where
+        P: AsRef<str>,
+        S: AsRef<str>,
+    {
+        servers
+            .into_iter()
+            .filter_map(|(prefix, server)| {
+                let tool = name.strip_prefix(prefix.as_ref())?;
+                let server = server.as_ref();
+                (!tool.is_empty() && !server.is_empty())
+                    .then(|| (prefix.as_ref().len(), ToolName::mcp(server, tool)))
+            })
+            .max_by_key(|(len, _)| *len)
+            .map(|(_, tool)| tool)
+    }
+
     /// The name.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -81,6 +134,31 @@ mod tests {
             assert_eq!(tool.is_mcp(), *mcp, "{name}");
             assert_eq!(tool.server(), *server, "{name}");
             assert_eq!(tool.mcp_prefixes().collect::<Vec<_>>(), *prefixes, "{name}");
+        }
+    }
+
+    #[test]
+    fn resolving_takes_the_longest_configured_server() {
+        let gemini = [("mcp_srv_", "srv"), ("mcp_srv_a_", "srv_a")];
+        let copilot = [("github-mcp-server-", "github-mcp-server"), ("gh-", "gh")];
+        type Servers<'a> = &'a [(&'a str, &'a str)];
+        let cases: &[(&str, Servers, Option<&str>)] = &[
+            ("mcp_srv_a_tool", &gemini, Some("mcp__srv_a__tool")),
+            ("mcp_srv_b_tool", &gemini, Some("mcp__srv__b_tool")),
+            ("mcp_srv_a_", &gemini, Some("mcp__srv__a_")),
+            ("mcp_srv_", &gemini, None),
+            ("mcp_other_tool", &gemini, None),
+            (
+                "github-mcp-server-search_code",
+                &copilot,
+                Some("mcp__github-mcp-server__search_code"),
+            ),
+            ("gh-Create", &copilot, Some("mcp__gh__create")),
+            ("list_bash", &copilot, None),
+        ];
+        for (name, servers, want) in cases {
+            let got = ToolName::resolve_mcp(name, servers.iter().copied());
+            assert_eq!(got.as_ref().map(ToolName::as_str), *want, "{name}");
         }
     }
 }

@@ -1,0 +1,354 @@
+//! The MCP servers a harness has configured, read from its own settings
+//! files, for the harnesses whose MCP tool names cannot be taken apart
+//! without them (Gemini's `mcp_<server>_<tool>`, Copilot's
+//! `<server>-<tool>`, Cursor's server given by url or command). The name
+//! shape itself is the model's [`ToolName`](hookdex_model::ToolName); this
+//! module only finds the servers, and only when a harness asks.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// What resolving an MCP tool name may read: the session's directory and
+/// the environment, through an injected `var` like the engine's settings.
+/// Nothing is read until a harness's tool name looks like its spelling of
+/// an MCP tool, so ordinary tools cost no file access.
+#[derive(Clone, Copy)]
+pub struct McpScope<'a> {
+    /// The session's working directory (the payload's `cwd`), where project
+    /// settings are looked up.
+    pub cwd: &'a Path,
+    /// Reads an environment variable.
+    pub var: &'a dyn Fn(&str) -> Option<OsString>,
+}
+
+impl McpScope<'_> {
+    /// The variable `name` as a path, when set and not empty.
+    pub(crate) fn path_var(&self, name: &str) -> Option<PathBuf> {
+        (self.var)(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    }
+}
+
+/// One configured MCP server: its name and how it is reached.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Server {
+    pub name: String,
+    pub url: Option<String>,
+    pub command: Option<String>,
+    pub args: Vec<String>,
+}
+
+/// The servers under `mcpServers` in each of `files`, in order. A file that
+/// is missing or not JSON adds none: resolution then leaves the tool name
+/// as it is rather than failing the hook.
+pub(crate) fn servers_in(files: impl IntoIterator<Item = PathBuf>) -> Vec<Server> {
+    let mut servers = Vec::new();
+    for file in files {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        // Gemini strips comments before parsing its settings; the others'
+        // files are plain JSON, which this leaves unchanged.
+        let Ok(doc) = serde_json::from_str::<Value>(&strip_comments(&text)) else {
+            continue;
+        };
+        let Some(entries) = doc.get("mcpServers").and_then(Value::as_object) else {
+            continue;
+        };
+        for (name, config) in entries {
+            let text = |key: &str| config.get(key).and_then(Value::as_str).map(String::from);
+            servers.push(Server {
+                name: name.clone(),
+                url: text("url").or_else(|| text("httpUrl")),
+                command: text("command"),
+                args: config
+                    .get("args")
+                    .and_then(Value::as_array)
+                    .map(|args| {
+                        args.iter()
+                            .filter_map(Value::as_str)
+                            .map(String::from)
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            });
+        }
+    }
+    servers
+}
+
+/// `text` with `//` and `/* */` comments outside strings blanked out.
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                '\\' => out.extend(chars.next()),
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match (c, chars.peek()) {
+            ('"', _) => {
+                in_string = true;
+                out.push(c);
+            }
+            ('/', Some('/')) => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{harness, Payload};
+    use hookdex_model::Target;
+
+    /// A scratch directory removed on drop.
+    struct Dir(PathBuf);
+
+    impl Dir {
+        fn new(name: &str) -> Dir {
+            let dir = std::env::temp_dir().join(format!("hookdex-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            Dir(dir)
+        }
+
+        fn write(&self, rel: &str, text: &str) {
+            let path = self.0.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+    }
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// The normalized name of `payload` (a Gemini/Copilot/Cursor pre) with
+    /// `home` as HOME and `home/repo` as the session's directory.
+    fn resolved(target: Target, payload: &str, event: Option<&str>, home: &Dir) -> Option<String> {
+        let payload = Payload::parse(target, payload.as_bytes(), event).unwrap();
+        let root = home.0.clone();
+        let var = move |name: &str| (name == "HOME").then(|| root.clone().into_os_string());
+        let cwd = home.0.join("repo");
+        let scope = McpScope {
+            cwd: &cwd,
+            var: &var,
+        };
+        harness(target)
+            .mcp_tool(&payload, &scope)
+            .map(|tool| tool.as_str().to_string())
+    }
+
+    #[test]
+    fn gemini_names_resolve_against_its_settings() {
+        let home = Dir::new("gemini-mcp");
+        home.write(
+            ".gemini/settings.json",
+            "{\n  // user\n  \"mcpServers\": {\"srv\": {\"command\": \"a\"}, \"srv_a\": {\"command\": \"b\"}}\n}",
+        );
+        home.write(
+            "repo/.gemini/settings.json",
+            r#"{"mcpServers": {"my.proj": {"url": "http://p"}}}"#,
+        );
+        home.write(
+            ".gemini/extensions/ext/gemini-extension.json",
+            r#"{"name": "ext", "mcpServers": {"ext_srv": {"command": "c"}}}"#,
+        );
+        let pre = |tool: &str| {
+            format!(r#"{{"hook_event_name":"BeforeTool","tool_name":"{tool}","tool_input":{{}}}}"#)
+        };
+        let long = format!("mcp_srv_a_{}...{}", "x".repeat(20), "y".repeat(30));
+        let cases: &[(String, Option<&str>)] = &[
+            (pre("mcp_srv_a_tool"), Some("mcp__srv_a__tool")),
+            (pre("mcp_srv_tool_x"), Some("mcp__srv__tool_x")),
+            (pre("mcp_my.proj_deploy"), Some("mcp__my.proj__deploy")),
+            (pre("mcp_ext_srv_run"), Some("mcp__ext_srv__run")),
+            (pre(&long), Some("mcp__srv_a")),
+            // An unconfigured server is not guessed at.
+            (pre("mcp_other_tool"), None),
+            (pre("run_shell_command"), None),
+            (pre("mcp__srv__tool"), None),
+            // Gemini's own answer wins over the files.
+            (
+                r#"{"hook_event_name":"BeforeTool","tool_name":"mcp_x_y_z","tool_input":{},"mcp_context":{"server_name":"x_y","tool_name":"z"}}"#.to_string(),
+                Some("mcp__x_y__z"),
+            ),
+        ];
+        for (payload, want) in cases {
+            assert_eq!(
+                resolved(Target::Gemini, payload, None, &home).as_deref(),
+                *want,
+                "{payload}"
+            );
+        }
+    }
+
+    #[test]
+    fn gemini_prefixes_sanitize_like_gemini() {
+        use crate::gemini::tool_prefix;
+        assert_eq!(tool_prefix("srv"), "mcp_srv_");
+        assert_eq!(tool_prefix("mcp_srv"), "mcp_srv_");
+        assert_eq!(tool_prefix("my server/x"), "mcp_my_server_x_");
+        assert_eq!(tool_prefix("a😀"), "mcp_a___");
+    }
+
+    #[test]
+    fn copilot_prefixes_sanitize_like_copilot() {
+        use crate::copilot::tool_prefix;
+        assert_eq!(tool_prefix("srv_a"), "srv_a-");
+        assert_eq!(tool_prefix("a/b c@d"), "a-b-c-d-");
+        assert_eq!(tool_prefix("my-srv.v2"), "my-srv-v2-");
+    }
+
+    #[test]
+    fn copilot_names_resolve_against_its_servers() {
+        let home = Dir::new("copilot-mcp");
+        home.write(
+            ".copilot/mcp-config.json",
+            r#"{"mcpServers": {"srv": {}, "srv-a": {}, "my-srv.v2": {}}}"#,
+        );
+        home.write("repo/.mcp.json", r#"{"mcpServers": {"proj": {}}}"#);
+        home.write(
+            "repo/.github/mcp.json",
+            r#"{"mcpServers": {"gh_proj": {}}}"#,
+        );
+        let camel = |tool: &str| format!(r#"{{"toolName":"{tool}","toolArgs":{{}}}}"#);
+        let cases: &[(&str, Option<&str>)] = &[
+            ("srv-a-tool", Some("mcp__srv-a__tool")),
+            ("srv-b-tool", Some("mcp__srv__b-tool")),
+            ("proj-deploy", Some("mcp__proj__deploy")),
+            ("gh_proj-list", Some("mcp__gh_proj__list")),
+            (
+                "github-mcp-server-search_code",
+                Some("mcp__github-mcp-server__search_code"),
+            ),
+            ("my-srv-v2-do_thing", Some("mcp__my-srv.v2__do_thing")),
+            ("other-tool", None),
+            // Native tools have no `-` and are never taken for MCP.
+            ("list_bash", None),
+            ("bash", None),
+        ];
+        for (tool, want) in cases {
+            let got = resolved(Target::Copilot, &camel(tool), Some("preToolUse"), &home);
+            assert_eq!(got.as_deref(), *want, "{tool}");
+        }
+    }
+
+    #[test]
+    fn cursor_servers_come_from_the_endpoint() {
+        let home = Dir::new("cursor-mcp");
+        home.write(
+            ".cursor/mcp.json",
+            r#"{"mcpServers": {"web": {"url": "https://mcp.example/sse"}, "local": {"command": "npx", "args": ["-y", "srv"]}}}"#,
+        );
+        let before = |endpoint: &str| {
+            format!(
+                r#"{{"hook_event_name":"beforeMCPExecution","tool_name":"create_issue","tool_input":"{{}}",{endpoint}}}"#
+            )
+        };
+        let cases: &[(String, Option<&str>)] = &[
+            (
+                before(r#""url":"https://mcp.example/sse""#),
+                Some("mcp__web__create_issue"),
+            ),
+            (
+                before(r#""command":"npx -y srv""#),
+                Some("mcp__local__create_issue"),
+            ),
+            (
+                before(r#""command":"npx""#),
+                Some("mcp__local__create_issue"),
+            ),
+            (before(r#""url":"https://elsewhere""#), Some("mcp")),
+            (
+                r#"{"hook_event_name":"preToolUse","tool_name":"MCP","tool_input":{}}"#.to_string(),
+                None,
+            ),
+        ];
+        for (payload, want) in cases {
+            assert_eq!(
+                resolved(Target::Cursor, payload, None, &home).as_deref(),
+                *want,
+                "{payload}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_harnesses_and_ordinary_tools_read_nothing() {
+        let payload = Payload::parse(
+            Target::Gemini,
+            br#"{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{}}"#,
+            None,
+        )
+        .unwrap();
+        let var = |name: &str| -> Option<OsString> { panic!("read {name}") };
+        let scope = McpScope {
+            cwd: Path::new("/nonexistent"),
+            var: &var,
+        };
+        for target in Target::ALL {
+            assert_eq!(harness(target).mcp_tool(&payload, &scope), None, "{target}");
+        }
+    }
+
+    #[test]
+    fn comments_are_stripped_outside_strings() {
+        let text = "{\n // user servers\n \"mcpServers\": {\"a\": {\"url\": \"http://x/*y*/\"}} /* end */\n}";
+        let doc: Value = serde_json::from_str(&strip_comments(text)).unwrap();
+        assert_eq!(doc["mcpServers"]["a"]["url"], "http://x/*y*/");
+        assert_eq!(strip_comments(r#""a\"//b""#), r#""a\"//b""#);
+    }
+
+    #[test]
+    fn servers_come_from_every_readable_file() {
+        let dir = std::env::temp_dir().join(format!("hookdex-mcp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.json");
+        std::fs::write(
+            &good,
+            r#"{"mcpServers": {"srv_a": {"command": "node", "args": ["s.js"]}, "web": {"httpUrl": "https://w"}}}"#,
+        )
+        .unwrap();
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, "not json").unwrap();
+        let servers = servers_in([dir.join("missing.json"), bad, good]);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let names: Vec<_> = servers.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["srv_a", "web"]);
+        assert_eq!(servers[0].args, ["s.js"]);
+        assert_eq!(servers[1].url.as_deref(), Some("https://w"));
+    }
+}
