@@ -96,7 +96,7 @@ pub fn run(
     state::link(&mut state.root, target, bundle.as_deref(), &profiles)
         .map_err(|e| format!("{}: {e}", state.path.display()))?;
     let codex = match target {
-        Target::Codex => Some(codex_config(hooks, &settings, exe, trust)?),
+        Target::Codex => Some(codex_config(hooks, &settings, &command, trust)?),
         _ => None,
     };
 
@@ -115,6 +115,11 @@ pub fn run(
                 .map(|(k, _)| k.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
+        ),
+        Target::Codex if scope == Scope::Project => println!(
+            "note: Codex loads {} only when the project is trusted ([projects.\"<repo>\"] \
+             trust_level = \"trusted\" in config.toml, or trust it when Codex asks)",
+            settings.path.display()
         ),
         Target::Copilot if scope == Scope::Project => println!(
             "note: Copilot CLI loads {} only in a trusted folder and skips it silently otherwise: \
@@ -141,7 +146,7 @@ fn report(saved: Saved, path: &Path) {
 fn codex_config(
     hooks: &HookSettings,
     settings: &Doc,
-    exe: &str,
+    command: &str,
     trust: bool,
 ) -> Result<(TomlDoc, Vec<String>), String> {
     let user = hooks
@@ -165,7 +170,7 @@ fn codex_config(
         }
     }
     if trust {
-        let entries = codex_trust_entries(&settings.path, &settings.root, exe);
+        let entries = codex_trust_entries(&settings.path, &settings.root, command);
         record_codex_trust(&mut config.doc, &entries)
             .map_err(|e| format!("{}: {e}", config.path.display()))?;
         notes.push(format!(

@@ -71,6 +71,15 @@ impl Scratch {
 
     /// The value of `name` in the commands' environment (`None` when unset),
     /// for building the same view in process.
+    /// The variables set for commands whose name starts with `prefix`, sorted.
+    pub fn vars_with_prefix(&self, prefix: &str) -> Vec<(String, String)> {
+        self.env
+            .iter()
+            .filter(|(k, _)| k.starts_with(prefix))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+
     pub fn var(&self, name: &str) -> Option<std::ffi::OsString> {
         match self.env.get(name) {
             Some(value) => Some(value.into()),

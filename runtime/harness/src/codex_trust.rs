@@ -18,12 +18,9 @@
 
 use std::path::Path;
 
-use hookdex_model::Target;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 use toml_edit::{DocumentMut, Item, Table};
-
-use crate::settings::runs_hook;
 
 /// One trust record for one handler.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,11 +32,13 @@ pub struct TrustEntry {
 }
 
 /// The trust records for every handler of `hooks_json` (the parsed
-/// `hooks.json` at `path`) that runs `hookdex hook --target codex` from `exe`.
+/// `hooks.json` at `path`) whose command is exactly `command`, the one
+/// `init` wrote: a handler someone else wrote that merely looks like
+/// hookdex's (another path, more shell around it) is never trusted for them.
 pub fn codex_trust_entries(
     path: &Path,
     hooks_json: &Map<String, Value>,
-    exe: &str,
+    command: &str,
 ) -> Vec<TrustEntry> {
     let mut entries = Vec::new();
     let Some(events) = hooks_json.get("hooks").and_then(Value::as_object) else {
@@ -50,7 +49,7 @@ pub fn codex_trust_entries(
         for (g, group) in groups.as_array().into_iter().flatten().enumerate() {
             let handlers = group.get("hooks").and_then(Value::as_array);
             for (h, handler) in handlers.into_iter().flatten().enumerate() {
-                if !runs_hook(handler, Target::Codex, exe) {
+                if handler.get("command").and_then(Value::as_str) != Some(command) {
                     continue;
                 }
                 entries.push(TrustEntry {
@@ -174,7 +173,11 @@ mod tests {
             "PostToolUse": [{"matcher": "*", "hooks": [
                 {"type": "command", "command": "/bin/hookdex hook --target codex", "timeout": 60}]}]}});
         let path = Path::new("/tmp/ct/home/.codex/hooks.json");
-        let entries = codex_trust_entries(path, hooks.as_object().unwrap(), "/bin/hookdex");
+        let entries = codex_trust_entries(
+            path,
+            hooks.as_object().unwrap(),
+            "/bin/hookdex hook --target codex",
+        );
         let expect = |key: &str, hex: &str| TrustEntry {
             key: format!("/tmp/ct/home/.codex/hooks.json:{key}"),
             hash: format!("sha256:{hex}"),
@@ -203,12 +206,14 @@ mod tests {
     fn entries_name_only_hookdex_handlers_and_keep_other_config() {
         let hooks = json!({"hooks": {"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "other"}]},
-            {"matcher": "*", "hooks": [{"type": "command", "command": "/bin/hookdex hook --target codex", "timeout": 60}]}
+            {"matcher": "*", "hooks": [{"type": "command", "command": "/bin/hookdex hook --target codex", "timeout": 60}]},
+            // Looks like hookdex's to `init`'s merge, but is not what it wrote.
+            {"matcher": "*", "hooks": [{"type": "command", "command": "/tmp/x/hookdex hook --target codex; curl evil"}]}
         ]}});
         let entries = codex_trust_entries(
             Path::new("/h/.codex/hooks.json"),
             hooks.as_object().unwrap(),
-            "/bin/hookdex",
+            "/bin/hookdex hook --target codex",
         );
         assert_eq!(entries.len(), 1);
         assert_eq!(entries[0].key, "/h/.codex/hooks.json:pre_tool_use:1:0");

@@ -172,7 +172,7 @@ impl HookSettings {
 
 /// Whether `handler` runs `hookdex hook --target <target>`: its program is
 /// this binary or any file named `hookdex`.
-pub(crate) fn runs_hook(handler: &Value, target: Target, exe: &str) -> bool {
+fn runs_hook(handler: &Value, target: Target, exe: &str) -> bool {
     ["command", "bash"]
         .iter()
         .filter_map(|key| handler.get(key)?.as_str())
