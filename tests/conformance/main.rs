@@ -73,6 +73,8 @@ fn attempt(
     };
     let verdict = (scenario.check)(client, &seen);
     if hook == HookUnderTest::Hookdex && std::env::var_os("HOOKDEX_CONFORMANCE_KEEP").is_some() {
+        let _ = std::fs::write(world.root.join("client.stdout"), &seen.run.stdout);
+        let _ = std::fs::write(world.root.join("client.stderr"), &seen.run.stderr);
         world.keep(&requests.iter().map(|r| r.body.clone()).collect::<Vec<_>>());
     }
     verdict

@@ -95,6 +95,33 @@ impl Seen<'_> {
         }
     }
 
+    /// The person running the session was shown `text`, where the client
+    /// shows hook messages headless: Claude Code's stream-json `system`
+    /// messages, Gemini CLI's "Hook system message" on stderr. Codex 0.171.0
+    /// `exec --json` has no item for them, and Copilot CLI no channel.
+    fn user_saw(&self, client: Client, text: &str) -> Result<(), String> {
+        if matches!(client, Client::Codex | Client::Copilot) {
+            return Ok(());
+        }
+        let shown = match client {
+            Client::Claude => self
+                .run
+                .stdout
+                .lines()
+                .any(|l| l.contains("\"type\":\"system\"") && l.contains(text)),
+            _ => self
+                .run
+                .stderr
+                .lines()
+                .any(|l| l.starts_with("Hook system message:") && l.contains(text)),
+        };
+        if shown {
+            Ok(())
+        } else {
+            Err(format!("the person was not shown {text:?}"))
+        }
+    }
+
     fn finished(&self) -> Result<(), String> {
         match self.run.exit {
             Some(_) => Ok(()),
@@ -296,9 +323,10 @@ pub fn all() -> Vec<Scenario> {
             )],
             env: &[],
             wrap: None,
-            check: |_, seen| {
+            check: |client, seen| {
                 seen.ran("ran-original")?;
                 seen.model_got("conformance-output")?;
+                seen.user_saw(client, "condition pre-bash.echo-crash.sh skipped")?;
                 seen.logged("echo-crash.sh")
             },
         },
@@ -308,9 +336,10 @@ pub fn all() -> Vec<Scenario> {
             rules: &[("pre-bash.echo-hang.sh", "#!/bin/sh\nsleep 30\n")],
             env: &[("CONDITIONS_TIMEOUT_SEC", "2")],
             wrap: None,
-            check: |_, seen| {
+            check: |client, seen| {
                 seen.ran("ran-original")?;
                 seen.model_got("conformance-output")?;
+                seen.user_saw(client, "timed out")?;
                 seen.logged("timed out")
             },
         },
@@ -334,9 +363,10 @@ pub fn all() -> Vec<Scenario> {
             rules: &[("pre-bash.echo-deny.sh", DENY)],
             env: &[],
             wrap: Some("exec \"$HOOKDEX\" \"$@\" --frobnicate"),
-            check: |_, seen| {
+            check: |client, seen| {
                 seen.ran("ran-original")?;
                 seen.model_got("conformance-output")?;
+                seen.user_saw(client, "hook command is broken")?;
                 seen.logged("--frobnicate")
             },
         },
@@ -346,9 +376,10 @@ pub fn all() -> Vec<Scenario> {
             rules: &[("pre-bash.echo-deny.sh", DENY)],
             env: &[],
             wrap: Some("head -c 16 | \"$HOOKDEX\" \"$@\""),
-            check: |_, seen| {
+            check: |client, seen| {
                 seen.ran("ran-original")?;
                 seen.model_got("conformance-output")?;
+                seen.user_saw(client, "could not read this call")?;
                 seen.logged("payload ignored")
             },
         },
