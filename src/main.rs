@@ -180,7 +180,7 @@ fn run() -> c_int {
                 .trim_start_matches("error: ");
             eprintln!("hookdex: {line}");
             // Harnesses read a non-zero hook exit as a deny.
-            if std::env::args().nth(1).as_deref() == Some("hook") {
+            if std::env::args_os().nth(1).is_some_and(|a| a == "hook") {
                 return cmd::hook::usage_error(line);
             }
             return 2;

@@ -120,6 +120,7 @@ fn a_rewrite_without_a_decision_applies_in_bypass_permissions() {
             "hookEventName": "PreToolUse",
             "permissionDecision": "allow",
             "updatedInput": {"command": "git log --oneline -20", "description": "Show recent commits", "timeout": 120000},
+            "additionalContext": "hookdex: this call's input was rewritten by pre-bash-rw.py before it ran; it ran as: git log --oneline -20",
         }})
     );
     let codex = with_mode(pre_bash(&s, "codex", "git log"), "bypassPermissions");
@@ -147,13 +148,16 @@ fn a_rewrite_with_ask_is_applied_and_asked_where_ask_exists() {
             "permissionDecision": "ask",
             "permissionDecisionReason": "long log",
             "updatedInput": {"command": "git log --oneline -20", "description": "Show recent commits", "timeout": 120000},
+            "additionalContext": "hookdex: this call's input was rewritten by pre-bash-rw.py before it ran; it ran as: git log --oneline -20",
         }})
     );
-    // Codex: ask becomes deny, and a denied call is not rewritten.
+    // Codex: ask becomes deny, and a denied call is not rewritten (nor
+    // said to be).
     let reply = hook(&s, "codex", &pre_bash(&s, "codex", "git log"));
     let out = &reply["hookSpecificOutput"];
     assert_eq!(out["permissionDecision"], "deny");
     assert!(out.get("updatedInput").is_none(), "{reply}");
+    assert!(!reply.to_string().contains("rewritten"), "{reply}");
     // A deny anywhere drops the rewrite.
     condition(&s.managed(), "pre-bash-no.sh", "echo 'no' >&2; exit 2\n");
     let reply = hook(&s, "claude", &pre_bash(&s, "claude", "git log"));

@@ -121,15 +121,7 @@ fn apply_rewrite(
         )),
     }
     if answer.updated_input.is_some() {
-        // The model should know that what ran is not what it asked for.
-        let what = match patch.get("command").and_then(Value::as_str) {
-            Some(command) => format!("; it ran as: {command}"),
-            None => String::new(),
-        };
-        notes.push(format!(
-            "hookdex: this call's input was rewritten by {} before it ran{what}",
-            patchers.join(", ")
-        ));
+        answer.rewriters = patchers.iter().map(|p| p.to_string()).collect();
     }
 }
 

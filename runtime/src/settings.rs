@@ -42,6 +42,23 @@ pub struct Settings {
     pub reply: ReplyOptions,
 }
 
+/// Every variable that configures the hook (read here and by the
+/// [`View`]): what `hookdex init` carries into a harness that strips a
+/// hook's environment, and nothing else, so no unrelated value (a token)
+/// is copied into a settings file.
+pub const VARIABLES: &[&str] = &[
+    "HOOKDEX_HOME",
+    "HOOKDEX_CACHE_DIR",
+    "HOOKDEX_MANAGED_DIR",
+    "HOOKDEX_BUNDLE",
+    "HOOKDEX_PROFILES",
+    "HOOKDEX_INTERACTIVE",
+    "CONDITIONS_ENABLED",
+    "CONDITIONS_TIMEOUT_SEC",
+    "CONDITIONS_MAX_PARALLEL",
+    "CONDITIONS_TRUSTED_OWNERS",
+];
+
 impl Settings {
     /// The settings for a call made in `cwd`, reading variables through `var`.
     pub fn from_vars(
@@ -104,6 +121,29 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_variable_read_is_listed() {
+        let sources = [
+            include_str!("settings.rs"),
+            include_str!("../../compiler/src/sources/view.rs"),
+        ];
+        for source in sources {
+            for (at, _) in source.match_indices("(\"") {
+                let name: String = source[at + 2..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_uppercase() || *c == '_')
+                    .collect();
+                let ours = name.starts_with("HOOKDEX_") || name.starts_with("CONDITIONS_");
+                if ours && !name.ends_with('_') {
+                    assert!(
+                        VARIABLES.contains(&name.as_str()),
+                        "{name} is read but not in VARIABLES"
+                    );
+                }
+            }
+        }
+    }
 
     fn settings(pairs: &[(&str, &str)]) -> Settings {
         Settings::from_vars(Target::Claude, Path::new("/"), |name| {

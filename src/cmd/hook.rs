@@ -53,7 +53,11 @@ pub fn usage_error(message: &str) -> i32 {
     set_signal_dispositions();
     // The harness is writing the payload; take it so it sees no EPIPE.
     let _ = std::io::copy(&mut std::io::stdin().lock(), &mut std::io::sink());
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Lossy: a non-UTF-8 argument is what clap refused.
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let target = args.iter().enumerate().find_map(|(i, arg)| {
         let value = match arg.strip_prefix("--target=") {
             Some(value) => value,

@@ -58,14 +58,17 @@ fn utf8(path: &Path) -> Result<&str, String> {
         .ok_or_else(|| format!("{}: path is not UTF-8", path.display()))
 }
 
-/// The hookdex configuration in force (`HOOKDEX_*`, `CONDITIONS_*`), for
-/// harnesses that would strip it from a hook's environment.
+/// The hook's configuration in force (the set values of
+/// [`VARIABLES`](hookdex_runtime::settings::VARIABLES)), for harnesses that
+/// would strip it from a hook's environment.
 fn configuration_in_force() -> Vec<(String, String)> {
-    let mut vars: Vec<(String, String)> = std::env::vars()
-        .filter(|(k, _)| k.starts_with("HOOKDEX_") || k.starts_with("CONDITIONS_"))
-        .collect();
-    vars.sort();
-    vars
+    hookdex_runtime::settings::VARIABLES
+        .iter()
+        .filter_map(|name| {
+            let value = std::env::var_os(name)?.into_string().ok()?;
+            (!value.is_empty()).then(|| (name.to_string(), value))
+        })
+        .collect()
 }
 
 /// Writes the harness's hook settings and `state.json`; for Codex, unless
@@ -96,7 +99,7 @@ pub fn run(
     state::link(&mut state.root, target, bundle.as_deref(), &profiles)
         .map_err(|e| format!("{}: {e}", state.path.display()))?;
     let codex = match target {
-        Target::Codex => Some(codex_config(hooks, &settings, &command, trust)?),
+        Target::Codex => Some(codex_config(hooks, scope, &settings, &command, trust)?),
         _ => None,
     };
 
@@ -132,6 +135,25 @@ pub fn run(
     Ok(0)
 }
 
+/// `path` with its deepest existing ancestor resolved (symlinks, `..`), the
+/// rest appended as it is.
+fn real_path(path: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut at = path;
+    loop {
+        if let Ok(real) = std::fs::canonicalize(at) {
+            return rest.iter().rev().fold(real, |p, part| p.join(part));
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                at = parent;
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+}
+
 fn report(saved: Saved, path: &Path) {
     let verb = match saved {
         Saved::Wrote => "wrote",
@@ -145,6 +167,7 @@ fn report(saved: Saved, path: &Path) {
 /// switched on where it was switched off. Returns what to tell the user.
 fn codex_config(
     hooks: &HookSettings,
+    scope: Scope,
     settings: &Doc,
     command: &str,
     trust: bool,
@@ -170,7 +193,13 @@ fn codex_config(
         }
     }
     if trust {
-        let entries = codex_trust_entries(&settings.path, &settings.root, command);
+        // Codex 0.171.0 resolves `CODEX_HOME` to its real path and names the
+        // records by it (it leaves `HOME` as it is).
+        let named = match (scope, std::env::var_os("CODEX_HOME")) {
+            (Scope::User, Some(home)) if !home.is_empty() => real_path(&settings.path),
+            _ => settings.path.clone(),
+        };
+        let entries = codex_trust_entries(&named, &settings.root, command);
         record_codex_trust(&mut config.doc, &entries)
             .map_err(|e| format!("{}: {e}", config.path.display()))?;
         notes.push(format!(

@@ -17,6 +17,8 @@ pub struct Answer {
     pub contexts: Vec<String>,
     /// The full rewritten tool input, when a rewrite is applied.
     pub updated_input: Option<Value>,
+    /// The conditions whose patches make up `updated_input`.
+    pub rewriters: Vec<String>,
     /// The replacement tool result (post).
     pub tool_output: Option<Value>,
     /// Post: the call is blocked with this reason.

@@ -44,6 +44,11 @@ pub fn codex_trust_entries(
     let Some(events) = hooks_json.get("hooks").and_then(Value::as_object) else {
         return entries;
     };
+    // Codex reads PascalCase event keys only; a `preToolUse` key is not
+    // the same event to it, so it must not take that event's records.
+    let events = events
+        .iter()
+        .filter(|(name, _)| name.starts_with(|c: char| c.is_ascii_uppercase()));
     for (event, groups) in events {
         let event = snake_case(event);
         for (g, group) in groups.as_array().into_iter().flatten().enumerate() {

@@ -163,6 +163,19 @@ fn degrade(
             ));
         }
     }
+    // Told only once the rewrite is sure to be sent: the model should know
+    // that what ran is not what it asked for.
+    if let Some(input) = &answer.updated_input {
+        let what = match input.get("command").and_then(serde_json::Value::as_str) {
+            Some(command) => format!("; it ran as: {command}"),
+            None => String::new(),
+        };
+        let note = format!(
+            "hookdex: this call's input was rewritten by {} before it ran{what}",
+            answer.rewriters.join(", ")
+        );
+        answer.contexts.push(note);
+    }
     if let Some(output) = answer.tool_output.take() {
         let channel = if tool.is_mcp() {
             caps.mcp_output

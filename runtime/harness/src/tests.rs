@@ -159,8 +159,9 @@ fn notes_for_the_person_go_where_the_harness_shows_them() {
 #[test]
 fn rewrites_and_contexts() {
     let rewrite = json!({"command": "git log --oneline -20"});
-    let allow = || {
-        answer(
+    let allow = || Answer {
+        rewriters: vec!["rw.sh".into()],
+        ..answer(
             Some(Permission::Allow),
             "",
             Some(rewrite.clone()),
@@ -171,7 +172,7 @@ fn rewrites_and_contexts() {
     assert_eq!(claude["hookSpecificOutput"]["updatedInput"], rewrite);
     assert_eq!(
         claude["hookSpecificOutput"]["additionalContext"],
-        "short log"
+        "short log\n\nhookdex: this call's input was rewritten by rw.sh before it ran; it ran as: git log --oneline -20"
     );
     assert_eq!(
         rendered(Target::Copilot, &pre(Target::Copilot), allow())["modifiedArgs"],

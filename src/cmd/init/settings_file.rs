@@ -82,7 +82,8 @@ impl TomlDoc {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
             Err(err) => return Err(format!("{}: {err}", path.display())),
         };
-        let text = String::from_utf8_lossy(original.as_deref().unwrap_or_default());
+        let text = std::str::from_utf8(original.as_deref().unwrap_or_default())
+            .map_err(|e| format!("{}: not UTF-8 ({e}); left as it is", path.display()))?;
         let doc = text.parse().map_err(|e: toml_edit::TomlError| {
             let first = e.to_string();
             let first = first.lines().next().unwrap_or("not valid TOML").to_string();
@@ -97,11 +98,16 @@ impl TomlDoc {
 
     /// Writes the document back unless the file already holds exactly it.
     pub fn save(&self) -> Result<Saved, String> {
-        save(
-            &self.path,
-            self.original.as_deref(),
-            self.doc.to_string().as_bytes(),
-        )
+        // toml_edit writes `\n`; a CRLF file keeps its CRLF.
+        let mut text = self.doc.to_string();
+        let crlf = self
+            .original
+            .as_deref()
+            .is_some_and(|o| o.windows(2).any(|w| w == b"\r\n"));
+        if crlf {
+            text = text.replace("\r\n", "\n").replace('\n', "\r\n");
+        }
+        save(&self.path, self.original.as_deref(), text.as_bytes())
     }
 }
 
