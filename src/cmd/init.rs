@@ -111,14 +111,22 @@ pub fn run(
         notes.iter().for_each(|n| println!("{n}"));
     }
     match target {
-        Target::Gemini if !env.is_empty() => println!(
-            "note: the hooks carry {} in their own env: Gemini CLI strips them from a hook's \
-             environment under strict sanitization (rerun init when they change)",
-            env.iter()
-                .map(|(k, _)| k.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Target::Gemini => {
+            if !env.is_empty() {
+                let names: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
+                println!(
+                    "note: the hooks carry {} in their own env: Gemini CLI strips them from a \
+                     hook's environment under strict sanitization (rerun init when they change)",
+                    names.join(", ")
+                );
+            }
+            // 0.61.0 registers every settings hook, user ones too, as a
+            // project hook, and skips them in an untrusted folder.
+            println!(
+                "note: Gemini CLI runs these hooks only in a trusted folder (trust it when \
+                 asked, or run gemini with --skip-trust)"
+            );
+        }
         Target::Codex if scope == Scope::Project => println!(
             "note: Codex loads {} only when the project is trusted ([projects.\"<repo>\"] \
              trust_level = \"trusted\" in config.toml, or trust it when Codex asks)",
