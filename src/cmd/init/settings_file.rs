@@ -30,11 +30,7 @@ impl Doc {
     /// Reads the JSON object at `path`; a missing or blank file is an empty
     /// object. Anything else that is not a JSON object is an error naming the file.
     pub fn load(path: PathBuf) -> Result<Doc, String> {
-        let original = match std::fs::read(&path) {
-            Ok(bytes) => Some(bytes),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-            Err(err) => return Err(format!("{}: {err}", path.display())),
-        };
+        let original = read(&path)?;
         let root = match original.as_deref() {
             // Parsed as any value, not as a map, so a non-object gets its own message.
             Some(bytes) if !bytes.trim_ascii().is_empty() => {
@@ -77,11 +73,7 @@ pub struct TomlDoc {
 impl TomlDoc {
     /// Reads the TOML document at `path`; a missing file is an empty one.
     pub fn load(path: PathBuf) -> Result<TomlDoc, String> {
-        let original = match std::fs::read(&path) {
-            Ok(bytes) => Some(bytes),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-            Err(err) => return Err(format!("{}: {err}", path.display())),
-        };
+        let original = read(&path)?;
         let text = std::str::from_utf8(original.as_deref().unwrap_or_default())
             .map_err(|e| format!("{}: not UTF-8 ({e}); left as it is", path.display()))?;
         let doc = text.parse().map_err(|e: toml_edit::TomlError| {
@@ -108,6 +100,15 @@ impl TomlDoc {
             text = text.replace("\r\n", "\n").replace('\n', "\r\n");
         }
         save(&self.path, self.original.as_deref(), text.as_bytes())
+    }
+}
+
+/// The bytes of the file at `path`; `None` when there is none.
+fn read(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(format!("{}: {err}", path.display())),
     }
 }
 
