@@ -47,8 +47,9 @@ pub fn stdin(payload: &Payload, call: &Call) -> Value {
     }
     out.insert("hook_event_name".into(), json!(payload.event.as_str()));
     // Event payloads carry their own fields (prompt, source, stop_hook_active, …).
-    if let Value::Object(raw) = &payload.raw {
-        for (key, value) in raw {
+    // A batch's other calls are not this call's: each script sees its own.
+    if let Value::Object(raw) = &*payload.raw {
+        for (key, value) in raw.iter().filter(|(k, _)| k.as_str() != "toolCalls") {
             out.entry(key.clone()).or_insert_with(|| value.clone());
         }
     }

@@ -26,6 +26,11 @@ use crate::outcome::{self, Outcome};
 use crate::settings::Settings;
 use crate::{contract, log};
 
+/// The largest payload judged (16 MiB, far past what a model writes in one
+/// tool call); a larger one is let through with a note, since reading it
+/// would cost the hook more memory than any guard is worth.
+pub const MAX_PAYLOAD: usize = 16 << 20;
+
 /// Answers one hook call: `bytes` is the payload a harness of `target` sent,
 /// `event` the `--event` it named (if any), and `var` reads the environment.
 pub fn hook(
@@ -36,6 +41,15 @@ pub fn hook(
 ) -> Reply {
     let started = Instant::now();
     let process_cwd = || std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    if bytes.len() > MAX_PAYLOAD {
+        let settings = Settings::from_vars(target, &process_cwd(), var);
+        let note = format!(
+            "payload over {} MiB not judged; no rule ran",
+            MAX_PAYLOAD >> 20
+        );
+        Log::new(&settings, target, None, started).write(&[], None, std::slice::from_ref(&note));
+        return notice(target, &format!("hookdex: {note}"));
+    }
     let payload = match Payload::parse(target, bytes, event) {
         Ok(payload) => payload,
         Err(reason) => {
@@ -57,9 +71,14 @@ pub fn hook(
     let settings = Settings::from_vars(target, &cwd, var);
     let log = Log::new(&settings, target, Some(&payload), started);
     let scope = McpScope { cwd: &cwd, var };
+    // Identical calls of a batch are judged once.
+    let mut seen = std::collections::HashSet::new();
     let calls: Vec<(Payload, Call)> = payload
         .calls()
         .into_iter()
+        .filter(|p| {
+            payload.batch.is_empty() || seen.insert((p.tool_name.clone(), p.tool_input.to_string()))
+        })
         .map(|p| {
             let call = Call::of(target, &p, &scope);
             (p, call)

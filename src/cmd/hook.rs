@@ -22,10 +22,15 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     let _ = TARGET.set(target);
     std::panic::set_hook(Box::new(fail_open));
     set_signal_dispositions();
+    // One byte past the cap is enough to know the payload is over it; the
+    // rest is drained so the harness never sees a broken pipe.
     let mut bytes = Vec::new();
-    if std::io::stdin().read_to_end(&mut bytes).is_err() {
+    let mut stdin = std::io::stdin().lock();
+    let cap = hookdex_runtime::hook::MAX_PAYLOAD as u64 + 1;
+    if (&mut stdin).take(cap).read_to_end(&mut bytes).is_err() {
         return Ok(0);
     }
+    let _ = std::io::copy(&mut stdin, &mut std::io::sink());
     // Fault injection for the panic hook's own test (tests/hook_panics.rs);
     // release builds do not have it.
     #[cfg(debug_assertions)]

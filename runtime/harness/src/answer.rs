@@ -1,6 +1,7 @@
 //! The merged answer for one call, as the engine's merge leaves it and a
 //! harness shapes it into its reply.
 
+use hookdex_model::text::{cut, MAX_TEXT};
 use hookdex_model::Permission;
 use serde_json::Value;
 
@@ -41,10 +42,10 @@ impl Answer {
             && self.user_notes.is_empty()
     }
 
-    /// The reasons joined, or one naming the conditions that decided.
+    /// The reasons joined (cut to [`MAX_TEXT`]), or one naming the conditions that decided.
     pub fn reason(&self) -> String {
         if !self.reasons.is_empty() {
-            return self.reasons.join("; ");
+            return cut(&self.reasons.join("; "), MAX_TEXT);
         }
         let verb = match self.decision {
             Some(Permission::Deny) => "denied",
@@ -54,9 +55,9 @@ impl Answer {
         format!("{verb} by hookdex rule {}", self.deciders.join(", "))
     }
 
-    /// The contexts joined by blank lines.
+    /// The contexts joined by blank lines, cut to [`MAX_TEXT`].
     pub fn context(&self) -> Option<String> {
-        (!self.contexts.is_empty()).then(|| self.contexts.join("\n\n"))
+        (!self.contexts.is_empty()).then(|| cut(&self.contexts.join("\n\n"), MAX_TEXT))
     }
 
     /// Adds a one-line note for the agent (and the log).
@@ -72,8 +73,8 @@ impl Answer {
         self.note(note);
     }
 
-    /// The notes for the person, one per line.
+    /// The notes for the person, one per line, cut to [`MAX_TEXT`].
     pub fn user_message(&self) -> Option<String> {
-        (!self.user_notes.is_empty()).then(|| self.user_notes.join("\n"))
+        (!self.user_notes.is_empty()).then(|| cut(&self.user_notes.join("\n"), MAX_TEXT))
     }
 }

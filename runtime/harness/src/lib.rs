@@ -28,6 +28,7 @@ mod codex_trust;
 mod copilot;
 mod cursor;
 mod gemini;
+mod lenient;
 mod mcp;
 mod payload;
 mod reply;

@@ -3,6 +3,8 @@
 //! object, Gemini `BeforeTool`/`AfterTool`, Cursor `preToolUse`) into one
 //! [`Payload`]. What condition scripts read is the engine's script contract.
 
+use std::sync::Arc;
+
 use hookdex_model::{Event, Step, Target};
 use serde_json::{json, Value};
 
@@ -46,8 +48,8 @@ pub struct Payload {
     /// Further calls of a Copilot batch (`toolCalls[]`): (tool name, input).
     /// The first call of the batch is `tool_name`/`tool_input`.
     pub batch: Vec<(String, Value)>,
-    /// The payload as received.
-    pub raw: Value,
+    /// The payload as received, shared by the calls of a batch.
+    pub raw: Arc<Value>,
 }
 
 fn string(value: &Value, keys: &[&str]) -> Option<String> {
@@ -80,15 +82,24 @@ impl Payload {
         bytes: &[u8],
         event: Option<&str>,
     ) -> Result<Payload, PayloadError> {
-        let raw: Value = serde_json::from_slice(bytes).map_err(PayloadError::NotJson)?;
+        let raw: Value = match serde_json::from_slice(bytes) {
+            Ok(raw) => raw,
+            Err(err) => crate::lenient::repair(bytes)
+                .and_then(|repaired| serde_json::from_slice(&repaired).ok())
+                .ok_or(PayloadError::NotJson(err))?,
+        };
         if !raw.is_object() {
             return Err(PayloadError::NotAnObject);
         }
-        let camel = ["toolName", "toolArgs", "toolCalls"]
-            .iter()
-            .any(|k| raw.get(*k).is_some());
+        // Only Copilot spells payloads this way; elsewhere these keys are
+        // just keys, and must not turn a call into a batch of others.
+        let camel = target == Target::Copilot
+            && ["toolName", "toolArgs", "toolCalls"]
+                .iter()
+                .any(|k| raw.get(*k).is_some());
         let mut batch: Vec<(String, Value)> = raw
             .get("toolCalls")
+            .filter(|_| camel)
             .and_then(Value::as_array)
             .map(|calls| {
                 calls
@@ -158,7 +169,7 @@ impl Payload {
             permission_mode: string(&raw, &["permission_mode", "permissionMode"]),
             event_field,
             batch,
-            raw,
+            raw: Arc::new(raw),
         })
     }
 
@@ -242,7 +253,16 @@ mod tests {
     use super::*;
 
     fn parse(text: &str, event: Option<&str>) -> Payload {
-        Payload::parse(Target::Claude, text.as_bytes(), event).unwrap()
+        // Only Copilot sends the camelCase shape.
+        let camel = ["\"toolName\"", "\"toolArgs\"", "\"toolCalls\""]
+            .iter()
+            .any(|k| text.contains(k));
+        let target = if camel {
+            Target::Copilot
+        } else {
+            Target::Claude
+        };
+        Payload::parse(target, text.as_bytes(), event).unwrap()
     }
 
     #[test]
@@ -308,6 +328,19 @@ mod tests {
             (start.step(), start.event_field.as_deref()),
             (Step::Start, Some("startup"))
         );
+    }
+
+    #[test]
+    fn only_copilot_batches_and_stray_characters_cost_nothing() {
+        // Another harness's payload with a `toolCalls` key is one call.
+        let claude = br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"kubectl delete x"},"toolCalls":[{"name":"view","args":{}}]}"#;
+        let p = Payload::parse(Target::Claude, claude, None).unwrap();
+        assert_eq!((p.shape, p.calls().len()), (Shape::Snake, 1));
+        assert_eq!(p.tool_input["command"], "kubectl delete x");
+        // A lone surrogate or a huge number elsewhere does not hide the command.
+        let odd = br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"kubectl delete x","description":"\ud800","timeout":1e400}}"#;
+        let p = Payload::parse(Target::Claude, odd, None).unwrap();
+        assert_eq!(p.tool_input["command"], "kubectl delete x");
     }
 
     #[test]

@@ -200,6 +200,7 @@ fn degrade(
         }
     }
     if let Some(block) = answer.block.take() {
+        let block = hookdex_model::text::cut(&block, hookdex_model::text::MAX_TEXT);
         if caps.post_block {
             answer.block = Some(block);
         } else {

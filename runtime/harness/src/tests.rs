@@ -8,7 +8,16 @@ use hookdex_model::{Permission, Target, ToolName};
 use super::*;
 
 fn payload(text: &str, event: Option<&str>) -> Payload {
-    Payload::parse(Target::Claude, text.as_bytes(), event).unwrap()
+    // Only Copilot sends the camelCase shape.
+    let camel = ["\"toolName\"", "\"toolArgs\"", "\"toolCalls\""]
+        .iter()
+        .any(|k| text.contains(k));
+    let target = if camel {
+        Target::Copilot
+    } else {
+        Target::Claude
+    };
+    Payload::parse(target, text.as_bytes(), event).unwrap()
 }
 
 fn pre(target: Target) -> Payload {

@@ -24,6 +24,7 @@ mod layer;
 mod permission;
 mod rule;
 mod target;
+pub mod text;
 mod tool;
 mod trust;
 
