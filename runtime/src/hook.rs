@@ -118,6 +118,12 @@ pub fn hook(
             "hookdex: an input rewrite cannot apply to a batch of calls; it was dropped".into(),
         );
     }
+    if let Some(input) = merged.updated_input.clone() {
+        let (first, _) = &calls[0];
+        if let Some(again) = judge_again(target, &settings, &scope, first, input, &mut ran) {
+            merged = again;
+        }
+    }
     merged.log.extend(ran.notes);
     let reply = reply(
         target,
@@ -129,6 +135,54 @@ pub fn hook(
     let fired: Vec<&str> = ran.fired.iter().map(String::as_str).collect();
     log.write(&fired, merged.decision.map(|d| d.as_str()), &merged.log);
     reply
+}
+
+/// A rewrite goes through the lookup once more, so no rule can rewrite a
+/// call past another's guard: the rules that fire for the rewritten input
+/// and did not run yet run on it, and the answer is merged again from every
+/// outcome (a deny among them drops the rewrite). `None` when nothing new
+/// fires.
+fn judge_again(
+    target: Target,
+    settings: &Settings,
+    scope: &McpScope<'_>,
+    original: &Payload,
+    input: serde_json::Value,
+    ran: &mut Ran,
+) -> Option<hookdex_harness::Answer> {
+    let mut rewritten = original.clone();
+    rewritten.tool_input = input;
+    let call = Call::of(target, &rewritten, scope);
+    let pair = [(rewritten, call)];
+    let fired = match fired_rules(settings, &pair) {
+        Ok(mut fired) => fired.remove(0),
+        Err(reason) => {
+            ran.notes.push(format!(
+                "the rewritten call could not be looked up: {reason}"
+            ));
+            return None;
+        }
+    };
+    let new: Vec<Fired> = fired
+        .into_iter()
+        .filter(|rule| !ran.fired.contains(&rule.file_name))
+        .collect();
+    if new.is_empty() {
+        return None;
+    }
+    let names: Vec<&str> = new.iter().map(|r| r.file_name.as_str()).collect();
+    ran.notes.push(format!(
+        "the rewritten call was judged again: {}",
+        names.join(", ")
+    ));
+    let [(rewritten, call)] = &pair;
+    run_call(target, settings, rewritten, call, &new, ran);
+    Some(merge::merge(
+        original.step(),
+        &original.tool_input,
+        original.permission_mode.as_deref(),
+        &ran.outcomes,
+    ))
 }
 
 /// What the conditions of every call of a payload did.
