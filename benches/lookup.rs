@@ -63,7 +63,7 @@ fn lookup(c: &mut Criterion) {
     for n in [10, 1_000, 100_000] {
         let (_dir, view) = tree(n);
         let path = compile_to_disk(&view);
-        let file = IndexFile::open(&path).unwrap();
+        let file = IndexFile::open(&path, hookdex_index::current_user()).unwrap();
         let index = file.index().unwrap();
         let trust = Trust::NoOrigin;
         let programs = vec!["cd".to_string(), "git".to_string(), "cli10".to_string()];
@@ -95,7 +95,7 @@ fn lookup(c: &mut Criterion) {
         });
         group.bench_with_input(BenchmarkId::new("open+fresh+bash", n), &n, |b, _| {
             b.iter(|| {
-                let file = IndexFile::open(&path).unwrap();
+                let file = IndexFile::open(&path, hookdex_index::current_user()).unwrap();
                 let index = file.index().unwrap();
                 index.freshness().unwrap();
                 lookup::fires(&index, &query, &trust, true).unwrap().len()

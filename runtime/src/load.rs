@@ -62,7 +62,7 @@ pub enum Verify {
 /// The index for `view`, from disk when fresh, else freshly compiled.
 pub fn load(view: &View, verify: Verify) -> (IndexFile, IndexState) {
     let path = view.index_path();
-    let why = match IndexFile::open(&path) {
+    let why = match IndexFile::open(&path, hookdex_index::current_user()) {
         Err(err) => err.to_string(),
         Ok(file) => match file.index().and_then(|index| check(&index, verify)) {
             Ok(Ok(checked)) => return (file, IndexState::Fresh { checked }),
@@ -89,7 +89,7 @@ pub fn with_index<T>(
     read: impl Fn(&Index<'_>) -> Result<T, hookdex_index::Error>,
 ) -> Result<T, Error> {
     let path = view.index_path();
-    let why = match IndexFile::open(&path) {
+    let why = match IndexFile::open(&path, hookdex_index::current_user()) {
         Err(err) => err.to_string(),
         Ok(file) => match file.index() {
             Err(err) => err.to_string(),

@@ -25,6 +25,9 @@ pub enum ErrorKind {
     ForeignVersion(String),
     /// A checksum, a bound or a reference inside the file is wrong.
     Corrupt(String),
+    /// The file is not one hookdex may trust (a FIFO, another owner,
+    /// writable by others).
+    Refused(String),
     /// A DFA search gave up on this input (a Unicode word boundary next to
     /// non-ASCII text); the index is sound.
     SearchGaveUp(String),
@@ -64,7 +67,8 @@ impl Error {
             ErrorKind::Truncated
             | ErrorKind::BadMagic
             | ErrorKind::ForeignVersion(_)
-            | ErrorKind::Corrupt(_) => true,
+            | ErrorKind::Corrupt(_)
+            | ErrorKind::Refused(_) => true,
         }
     }
 }
@@ -88,6 +92,7 @@ impl fmt::Display for Error {
                 write!(f, "index written by another version: {what}")
             }
             ErrorKind::Corrupt(what) => write!(f, "index is corrupt: {what}"),
+            ErrorKind::Refused(why) => write!(f, "index refused: {why}"),
             ErrorKind::SearchGaveUp(why) => write!(f, "search gave up: {why}"),
         }
     }

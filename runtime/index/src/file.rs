@@ -1,6 +1,5 @@
 //! The index file on disk: mapping it, and writing it atomically.
 
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -8,8 +7,16 @@ use memmap2::Mmap;
 
 use zerocopy::IntoBytes;
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::Index;
+
+/// The effective user of this process: the owner an index file must have.
+#[allow(unsafe_code)]
+pub fn current_user() -> u32 {
+    // SAFETY: geteuid(2) takes no arguments, touches no memory of ours and
+    // cannot fail.
+    unsafe { libc::geteuid() }
+}
 
 /// The bytes of one index, mapped from disk or held in memory.
 pub struct IndexFile {
@@ -24,14 +31,35 @@ enum Backing {
 }
 
 impl IndexFile {
-    /// Maps the index file at `path`.
+    /// Maps the index file at `path`, which must be a regular file (opened
+    /// without blocking and not through a symlink, so a FIFO or a link
+    /// planted there cannot hang or redirect the hook), owned by `owner`
+    /// and writable by no one else: an index someone else can write could
+    /// say anything.
     ///
     /// # Errors
     ///
-    /// When the file cannot be opened or mapped.
+    /// When the file cannot be opened or mapped, or is refused.
     #[allow(unsafe_code)]
-    pub fn open(path: &Path) -> Result<IndexFile, Error> {
-        let file = File::open(path).map_err(|e| Error::from(e).with_path(path))?;
+    pub fn open(path: &Path, owner: u32) -> Result<IndexFile, Error> {
+        use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+        let fail = |e: std::io::Error| Error::from(e).with_path(path);
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+            .open(path)
+            .map_err(fail)?;
+        let meta = file.metadata().map_err(fail)?;
+        let refuse = |why: &str| Err(Error::new(ErrorKind::Refused(why.into())).with_path(path));
+        if !meta.is_file() {
+            return refuse("not a regular file");
+        }
+        if meta.uid() != owner {
+            return refuse("owned by another user");
+        }
+        if meta.mode() & 0o022 != 0 {
+            return refuse("writable by group or others");
+        }
         // SAFETY: `Mmap::map` is unsafe because another process could change
         // the file while it is mapped. hookdex never writes an index in place:
         // `write_atomic` writes a new inode and renames it over the path, so

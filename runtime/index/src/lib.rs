@@ -54,7 +54,8 @@
 //! stamp, and the index is fresh when every one still stats the same
 //! ([`Index::freshness`]).
 #![deny(missing_docs)]
-// The one `unsafe` block is the mapping (`IndexFile::open`), argued there.
+// The `unsafe` blocks are the mapping (`IndexFile::open`) and `geteuid`
+// (`current_user`), each argued where it is.
 #![deny(unsafe_code)]
 
 mod data;
@@ -76,7 +77,7 @@ mod table;
 pub use crate::data::IndexData;
 pub use crate::dfa::Dfa;
 pub use crate::error::{Error, ErrorKind};
-pub use crate::file::IndexFile;
+pub use crate::file::{current_user, IndexFile};
 pub use crate::filter::{Filter, FilterData, Finder, FinderData, GlobSet, GlobSetData};
 pub use crate::header::{AUTOMATA_TAG, FORMAT_VERSION};
 pub use crate::index::Index;
