@@ -73,3 +73,17 @@ fn a_symlink_at_the_index_path_is_not_followed() {
     std::os::unix::fs::symlink(empty.index_file(), &index).unwrap();
     denies(&s);
 }
+
+#[test]
+fn an_index_built_for_another_view_is_rebuilt() {
+    let (s, index) = guarded();
+    // A sound index of this user's, from another tree (another home,
+    // managed directory and repository), copied under this view's name.
+    let other = Scratch::new();
+    assert_success(&other.run(&["compile"]), &["compile"]);
+    std::fs::copy(other.index_file(), &index).unwrap();
+    std::fs::set_permissions(&index, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let e = s.explain(&["--tool", "Bash"]);
+    assert!(!e.fresh(), "another view's index is not fresh here");
+    denies(&s);
+}

@@ -64,7 +64,7 @@ pub fn load(view: &View, verify: Verify) -> (IndexFile, IndexState) {
     let path = view.index_path();
     let why = match IndexFile::open(&path, hookdex_index::current_user()) {
         Err(err) => err.to_string(),
-        Ok(file) => match file.index().and_then(|index| check(&index, verify)) {
+        Ok(file) => match file.index().and_then(|index| check(&index, view, verify)) {
             Ok(Ok(checked)) => return (file, IndexState::Fresh { checked }),
             Ok(Err(stale)) => stale,
             Err(err) => err.to_string(),
@@ -93,7 +93,7 @@ pub fn with_index<T>(
         Err(err) => err.to_string(),
         Ok(file) => match file.index() {
             Err(err) => err.to_string(),
-            Ok(index) => match check(&index, verify) {
+            Ok(index) => match check(&index, view, verify) {
                 Err(err) => err.to_string(),
                 Ok(Err(stale)) => stale,
                 Ok(Ok(_)) => match read(&index) {
@@ -110,9 +110,16 @@ pub fn with_index<T>(
 
 /// Verifies `index` as asked and stats its recorded paths: `Ok(paths
 /// checked)` when fresh, `Err(what changed)` when stale.
-fn check(index: &Index<'_>, verify: Verify) -> Result<Result<usize, String>, hookdex_index::Error> {
+fn check(
+    index: &Index<'_>,
+    view: &View,
+    verify: Verify,
+) -> Result<Result<usize, String>, hookdex_index::Error> {
     if verify == Verify::Full {
         index.verify_all()?;
+    }
+    if let Some(other) = built_for_another_view(&index.meta()?, view) {
+        return Ok(Err(format!("index was built for another view ({other})")));
     }
     Ok(match index.freshness()? {
         Freshness::Fresh { checked } => Ok(checked),
@@ -123,6 +130,31 @@ fn check(index: &Index<'_>, verify: Verify) -> Result<Result<usize, String>, hoo
             now.describe()
         )),
     })
+}
+
+/// What differs between the view an index records and `view`, if anything:
+/// an index copied in from another home, managed directory, repository or
+/// bundle is not this view's, however sound its bytes.
+fn built_for_another_view(meta: &hookdex_index::Meta<'_>, view: &View) -> Option<&'static str> {
+    let text = |p: &std::path::Path| p.display().to_string();
+    if meta.target != view.target.as_str() {
+        return Some("target");
+    }
+    if meta.home != text(&view.home) {
+        return Some("HOOKDEX_HOME");
+    }
+    if meta.managed_dir != text(&view.managed_dir) {
+        return Some("managed directory");
+    }
+    if meta.repo_root.map(String::from) != view.repo_root.as_deref().map(text) {
+        return Some("repository");
+    }
+    if let Some(bundle) = &view.bundle_override {
+        if meta.bundle != Some(text(bundle).as_str()) {
+            return Some("bundle");
+        }
+    }
+    None
 }
 
 /// Compiles `view` in process and writes the index atomically; `why` says
