@@ -460,3 +460,31 @@ fn recovers_from_a_forged_index_whose_checksums_hold() {
     }
     assert_eq!(s.explain(&args).fires(), want);
 }
+
+#[test]
+fn an_edit_that_restores_the_mtime_is_noticed_by_its_ctime() {
+    let s = Scratch::new();
+    set_origin(&s.repo, "https://github.com/acme/r.git");
+    let _ = warm(&s);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    // The trust-deciding config rewritten in place with the same size, and
+    // its mtime set back: only the ctime tells.
+    let config = s.repo.join(".git/config");
+    let before = std::fs::metadata(&config).unwrap().modified().unwrap();
+    let text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("acme", "evil");
+    std::fs::write(&config, text).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&config)
+        .unwrap()
+        .set_modified(before)
+        .unwrap();
+    let e = s.explain(BASH_LS);
+    assert!(
+        !e.fresh(),
+        "an edit with the mtime set back must be noticed: {:#}",
+        e.0["index"]
+    );
+}

@@ -2,6 +2,7 @@
 //! its format, resolve overrides, build the matching tables, and emit the
 //! index.
 
+use hookdex_index::Stamp;
 use hookdex_model::LayerKind;
 
 use crate::emit::{self, Layer};
@@ -17,6 +18,7 @@ pub use crate::emit::Compiled;
 /// disk except materialized package rules; a rule file that cannot be used
 /// becomes an invalid entry with its reason and never stops the others.
 pub fn compile(view: &View) -> Compiled {
+    let started = std::time::SystemTime::now();
     let sources = sources::resolve(view);
     let package_root = package::materialized_root(&view.cache_dir);
     let mut stamps = sources.recorded.clone();
@@ -45,5 +47,18 @@ pub fn compile(view: &View) -> Compiled {
         .map(|i| i as u16);
     let resolved = resolve::resolve(specs, directory);
     let steps = tables::build(&resolved);
+    // A path changed within a timestamp tick of this compile could change
+    // again unseen: recorded as racy, it makes the next call compile again.
+    let stamps = stamps
+        .into_iter()
+        .map(|(path, stamp)| {
+            let stamp = if stamp.is_racy(started) {
+                Stamp::RACY
+            } else {
+                stamp
+            };
+            (path, stamp)
+        })
+        .collect();
     emit::emit(view, &sources, &layers, resolved, steps, stamps, invalid)
 }

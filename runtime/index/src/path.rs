@@ -33,6 +33,11 @@ pub struct Stamp {
     pub mtime_sec: i64,
     /// Modification time, nanoseconds part.
     pub mtime_nsec: u32,
+    /// Status-change time, seconds (a `touch -d` can set the mtime back;
+    /// nothing but the clock sets the ctime).
+    pub ctime_sec: i64,
+    /// Status-change time, nanoseconds part.
+    pub ctime_nsec: u32,
     /// Size in bytes.
     pub size: u64,
     /// Inode number (catches replace-by-rename with an equal mtime).
@@ -47,6 +52,8 @@ impl Stamp {
         kind: StampKind::Absent,
         mtime_sec: 0,
         mtime_nsec: 0,
+        ctime_sec: 0,
+        ctime_nsec: 0,
         size: 0,
         ino: 0,
         mode: 0,
@@ -67,6 +74,8 @@ impl Stamp {
                 },
                 mtime_sec: meta.mtime(),
                 mtime_nsec: meta.mtime_nsec() as u32,
+                ctime_sec: meta.ctime(),
+                ctime_nsec: meta.ctime_nsec() as u32,
                 size: meta.len(),
                 ino: meta.ino(),
                 mode: meta.mode() & 0o7777,
@@ -104,6 +113,31 @@ impl Stamp {
         }
     }
 
+    /// Whether the path changed at or after `since` (a compile's start), so
+    /// what was read of it may already be out of date and a change in the
+    /// same timestamp tick would leave an equal stamp (git's racy-file
+    /// rule): such a stamp must not be trusted as fresh. Kernel timestamps
+    /// are coarse (a tick, 1–10 ms, behind the clock), so a change in the
+    /// tick that contains `since` can still read as before it: that window
+    /// stays open.
+    pub fn is_racy(self, since: std::time::SystemTime) -> bool {
+        let Ok(since) = since.duration_since(std::time::UNIX_EPOCH) else {
+            return false;
+        };
+        let since = since.as_nanos() as i128;
+        let at = |sec: i64, nsec: u32| i128::from(sec) * 1_000_000_000 + i128::from(nsec);
+        let latest = at(self.mtime_sec, self.mtime_nsec).max(at(self.ctime_sec, self.ctime_nsec));
+        self.kind != StampKind::Absent && latest >= since
+    }
+
+    /// A stamp no path ever has: recorded for a racy path, so the next call
+    /// finds the index stale and compiles again, after the tick has passed.
+    pub const RACY: Stamp = Stamp {
+        kind: StampKind::Other,
+        mtime_sec: -1,
+        ..Stamp::ABSENT
+    };
+
     /// Whether any execute bit is set.
     pub fn is_executable(self) -> bool {
         self.mode & 0o111 != 0
@@ -121,10 +155,11 @@ pub(crate) struct PathRecord {
     size: U64,
     ino: U64,
     mode: U32,
-    reserved2: U32,
+    ctime_nsec: U32,
+    ctime_sec: I64,
 }
 
-const _: () = assert!(std::mem::size_of::<PathRecord>() == 48);
+const _: () = assert!(std::mem::size_of::<PathRecord>() == 56);
 
 pub(crate) fn record(path: &str, stamp: &Stamp, pool: &mut Pool) -> PathRecord {
     PathRecord {
@@ -136,7 +171,8 @@ pub(crate) fn record(path: &str, stamp: &Stamp, pool: &mut Pool) -> PathRecord {
         size: U64::new(stamp.size),
         ino: U64::new(stamp.ino),
         mode: U32::new(stamp.mode),
-        reserved2: U32::ZERO,
+        ctime_nsec: U32::new(stamp.ctime_nsec),
+        ctime_sec: I64::new(stamp.ctime_sec),
     }
 }
 
@@ -188,6 +224,8 @@ impl<'a> Index<'a> {
                 kind,
                 mtime_sec: r.mtime_sec.get(),
                 mtime_nsec: r.mtime_nsec.get(),
+                ctime_sec: r.ctime_sec.get(),
+                ctime_nsec: r.ctime_nsec.get(),
                 size: r.size.get(),
                 ino: r.ino.get(),
                 mode: r.mode.get(),
@@ -214,5 +252,25 @@ impl<'a> Index<'a> {
             }
         }
         Ok(Freshness::Fresh { checked: count })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn a_path_changed_at_or_after_the_compile_is_racy() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rule.sh");
+        std::fs::write(&path, "x").unwrap();
+        let stamp = Stamp::of(&path);
+        let long_ago = SystemTime::now() - Duration::from_secs(3600);
+        assert!(stamp.is_racy(long_ago), "changed after `since`");
+        let later = SystemTime::now() + Duration::from_secs(3600);
+        assert!(!stamp.is_racy(later), "changed before `since`");
+        assert!(!Stamp::ABSENT.is_racy(long_ago));
+        assert_ne!(Stamp::RACY, stamp, "the racy stamp matches no path");
     }
 }
