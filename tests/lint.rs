@@ -191,3 +191,32 @@ fn compile_check_json_adds_warnings() {
     }
     assert_warnings(&warnings(&report));
 }
+
+#[test]
+fn rules_others_can_change_are_warned_about() {
+    use std::os::unix::fs::PermissionsExt;
+    let (s, bundle) = tree(CLEAN);
+    let dir = std::path::PathBuf::from(&bundle).join(".claude/conditions");
+    let first = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    std::fs::set_permissions(&first, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let warned = warnings(&s.list(&[]));
+    let name = file_name(&first);
+    assert!(
+        warned
+            .iter()
+            .any(|(file, reason)| *file == name
+                && reason.starts_with("writable by anyone (mode 0777)")),
+        "{warned:?}"
+    );
+    std::fs::set_permissions(&first, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(
+        warnings(&s.list(&[])),
+        Vec::new(),
+        "only the user can change it again"
+    );
+}

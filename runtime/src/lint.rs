@@ -17,6 +17,32 @@ pub struct Warning<'a> {
     pub reason: String,
 }
 
+/// A warning about who else can change `path` (a layer folder or a rule
+/// file): writable by group or others, or owned by a user other than this
+/// one and root. `None` when only this user (or root) can change it, or it
+/// cannot be read.
+pub fn permission_warning(path: &str) -> Option<Warning<'_>> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    let me = hookdex_index::current_user();
+    let reason =
+        if meta.mode() & 0o022 != 0 {
+            format!(
+            "writable by {} (mode {:04o}): whoever has that access can change what these rules do",
+            if meta.mode() & 0o002 != 0 { "anyone" } else { "its group" },
+            meta.mode() & 0o7777
+        )
+        } else if meta.uid() != me && meta.uid() != 0 {
+            format!(
+                "owned by user {}, not by you: that user can change what these rules do",
+                meta.uid()
+            )
+        } else {
+            return None;
+        };
+    Some(Warning { file: path, reason })
+}
+
 /// The warnings about every rule of `index` that is not overridden, in execution order.
 ///
 /// # Errors

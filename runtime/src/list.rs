@@ -53,6 +53,12 @@ pub fn list<'a>(
             active.push((rule, verdict));
         }
     }
+    for (layer, _) in &layers {
+        warnings.extend(lint::permission_warning(layer.dir));
+    }
+    for (rule, _) in &active {
+        warnings.extend(lint::permission_warning(rule.file));
+    }
     let mut invalid = Vec::with_capacity(index.invalid_count());
     for i in 0..index.invalid_count() {
         invalid.push(index.invalid(i)?);
