@@ -7,7 +7,9 @@
 //!
 //! Anything that cannot be read or understood makes the origin
 //! [`Remote::Unknown`], which is never trusted; only a readable config
-//! without a `[remote "origin"]` section is [`Remote::Absent`].
+//! without a `[remote "origin"]` section is [`Remote::Absent`] (a missing
+//! config file reads as empty, as git reads it; a missing include is skipped,
+//! as git skips it).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -36,7 +38,8 @@ pub enum Remote {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum OriginError {
-    /// A worktree's `.git` file cannot be read or has no `gitdir:` line.
+    /// A worktree's `.git` file cannot be read, has no `gitdir:` line, or
+    /// names no directory.
     GitFile(PathBuf),
     /// A config file (or a file it includes) cannot be read or parsed.
     Config {
@@ -59,9 +62,11 @@ pub enum OriginError {
 impl fmt::Display for OriginError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OriginError::GitFile(path) => {
-                write!(f, "`{}` has no readable `gitdir:` line", path.display())
-            }
+            OriginError::GitFile(path) => write!(
+                f,
+                "`{}` has no `gitdir:` line naming a directory",
+                path.display()
+            ),
             OriginError::Config { path, reason } => {
                 write!(f, "git config `{}` unreadable: {reason}", path.display())
             }
@@ -126,8 +131,10 @@ fn remote(
             s.lines()
                 .find_map(|l| l.strip_prefix("gitdir:").map(|d| d.trim().to_string()))
         });
-        match dir {
-            Some(dir) if !dir.is_empty() => root.join(dir),
+        // A `gitdir:` that leads nowhere is no repository to git: unknown,
+        // not "no origin".
+        match dir.filter(|d| !d.is_empty()).map(|d| root.join(d)) {
+            Some(dir) if dir.is_dir() => dir,
             _ => return Err(OriginError::GitFile(dot_git)),
         }
     } else {
@@ -367,11 +374,16 @@ mod tests {
             Remote::Absent
         );
         std::fs::remove_dir(dir.path().join(".git")).unwrap();
-        std::fs::write(dir.path().join(".git"), "nothing here\n").unwrap();
-        assert!(matches!(
-            origin(dir.path(), &GitUser::default()).remote,
-            Remote::Unknown(OriginError::GitFile(_))
-        ));
+        for text in ["nothing here\n", "gitdir: nowhere\n", "gitdir:\n"] {
+            std::fs::write(dir.path().join(".git"), text).unwrap();
+            assert!(
+                matches!(
+                    origin(dir.path(), &GitUser::default()).remote,
+                    Remote::Unknown(OriginError::GitFile(_))
+                ),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]
