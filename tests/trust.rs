@@ -505,6 +505,24 @@ fn real_git_an_include_that_sets_the_url_is_followed() {
     assert_untrusted(&s, "gitlab.com/team");
     s.set_env("CONDITIONS_TRUSTED_OWNERS", "gitlab.com/team");
     assert_trusted(&s);
+
+    // A branch include, matched against HEAD, which is then recorded.
+    let s = git_repo("");
+    git(&s, &s.repo, &["symbolic-ref", "HEAD", "refs/heads/work"]);
+    std::fs::write(
+        s.path("home").join("branch.inc"),
+        "[remote \"origin\"]\n\turl = https://github.com/stranger/r\n",
+    )
+    .unwrap();
+    git(
+        &s,
+        &s.repo,
+        &["config", "includeIf.onbranch:work.path", "~/branch.inc"],
+    );
+    assert_untrusted(&s, "github.com/stranger");
+    assert!(!hook_denies(&s));
+    git(&s, &s.repo, &["symbolic-ref", "HEAD", "refs/heads/other"]);
+    assert_trusted(&s);
 }
 
 #[test]

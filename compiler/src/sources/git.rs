@@ -1,7 +1,8 @@
 //! Reads a repository's `origin` remote from its git config, without running
 //! git: `.git` directories and worktree `.git` files (`gitdir:` + `commondir`),
 //! the config parsed by `gix-config` with its `[include]` and `[includeIf]`
-//! files followed, and `url.<base>.insteadOf` of the user's global config and
+//! files followed (`gitdir:`, `gitdir/i:`, `onbranch:` against `HEAD`,
+//! `hasconfig:remote.*.url:`), and `url.<base>.insteadOf` of the user's global config and
 //! the repository's applied, as git does. The URL's owner comes from
 //! [`owner_of`](super::owner::owner_of).
 //!
@@ -148,14 +149,35 @@ fn remote(
         }
         Err(_) => git_dir.clone(),
     };
+    let head = git_dir.join("HEAD");
+    let branch = std::fs::read_to_string(&head).ok().and_then(|text| {
+        let name = text.strip_prefix("ref:")?.trim();
+        gix_ref::FullName::try_from(name).ok()
+    });
+    let at = Place {
+        git_dir: &git_dir,
+        branch: branch.as_ref().map(|b| b.as_ref()),
+    };
     let mut files = Vec::new();
     for global in &user.globals {
         record(read, global);
-        files.extend(load(global, Source::User, &git_dir, user, read)?);
+        files.extend(load(global, Source::User, at, user, read)?);
     }
     let config = common.join("config");
     record(read, &config);
-    files.extend(load(&config, Source::Local, &git_dir, user, read)?);
+    files.extend(load(&config, Source::Local, at, user, read)?);
+    // `HEAD` moves on every checkout: recorded only when a branch decides
+    // an include.
+    let on_branch = files.iter().flat_map(File::sections).any(|section| {
+        let header = section.header();
+        header.name().eq_ignore_ascii_case(b"includeIf")
+            && header
+                .subsection_name()
+                .is_some_and(|c| c.starts_with(b"onbranch:"))
+    });
+    if on_branch {
+        record(read, &head);
+    }
 
     let Some(url) = origin_url(&files)? else {
         return Ok(Remote::Absent);
@@ -166,12 +188,20 @@ fn remote(
         .map_err(|kind| OriginError::Url { url, kind })
 }
 
+/// What conditional includes are matched against: the git directory and
+/// the branch `HEAD` names.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    git_dir: &'a Path,
+    branch: Option<&'a gix_ref::FullNameRef>,
+}
+
 /// One config file with its includes, or `None` when it does not exist. The
 /// include paths it names are recorded whether they exist or not.
 fn load(
     path: &Path,
     source: Source,
-    git_dir: &Path,
+    at: Place<'_>,
     user: &GitUser,
     read: &mut Vec<(PathBuf, Stamp)>,
 ) -> Result<Option<File>, OriginError> {
@@ -193,8 +223,8 @@ fn load(
         includes: includes::Options::follow(
             interpolate,
             conditional::Context {
-                git_dir: Some(git_dir),
-                branch_name: None,
+                git_dir: Some(at.git_dir),
+                branch_name: at.branch,
             },
         )
         .strict(),
