@@ -85,7 +85,8 @@ pub fn owner_of(url: &str) -> Result<String, UrlError> {
             ".." => {
                 segments.pop().ok_or(UrlError::Path)?;
             }
-            _ => segments.push(segment),
+            _ if plausible(&segment) => segments.push(segment),
+            _ => return Err(UrlError::Path),
         }
     }
     if segments.len() < 2 {
@@ -166,6 +167,13 @@ fn percent_decode(segment: &str) -> Option<String> {
     }
     let text = String::from_utf8(out).ok()?;
     (!text.contains(['/', '\\']) && !text.chars().any(char::is_control)).then_some(text)
+}
+
+/// Whether a decoded segment could name a forge namespace: no `:`, `@`,
+/// `[` or `]`, which no forge allows in a name and which only show up when
+/// a URL was mistaken for another shape (`git@host:22:acme/r`).
+fn plausible(segment: &str) -> bool {
+    !segment.contains([':', '@', '[', ']'])
 }
 
 #[cfg(test)]
@@ -260,6 +268,9 @@ mod tests {
             ("https://gith%75b.com/acme/r", UrlError::Host),
             ("git@:acme/r.git", UrlError::Host),
             ("garbage", UrlError::Local),
+            ("git@host:22:acme/r", UrlError::Path),
+            ("[git@host:22]:acme/r", UrlError::Path),
+            ("https://github.com/a@b/r", UrlError::Path),
         ];
         for (url, want) in cases {
             assert_eq!(owner_of(url), Err(want), "{url:?}");
