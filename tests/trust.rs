@@ -568,3 +568,44 @@ fn real_git_insteadof_in_the_users_gitconfig_is_applied() {
     s.set_env("CONDITIONS_TRUSTED_OWNERS", "gitlab.com/corp");
     assert_trusted(&s);
 }
+
+#[test]
+fn real_git_the_first_fetch_url_counts_and_pushurl_does_not() {
+    let mut s = git_repo("https://github.com/stranger/r.git");
+    git(
+        &s,
+        &s.repo,
+        &[
+            "remote",
+            "set-url",
+            "--push",
+            "origin",
+            "git@github.com:acme/r.git",
+        ],
+    );
+    git(
+        &s,
+        &s.repo,
+        &[
+            "config",
+            "--add",
+            "remote.origin.url",
+            "git@github.com:acme/r.git",
+        ],
+    );
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "acme");
+    assert_untrusted(&s, "github.com/stranger");
+    // An empty url clears the list before it, as in git.
+    git(&s, &s.repo, &["config", "--add", "remote.origin.url", ""]);
+    git(
+        &s,
+        &s.repo,
+        &[
+            "config",
+            "--add",
+            "remote.origin.url",
+            "git@github.com:acme/r2.git",
+        ],
+    );
+    assert_trusted(&s);
+}
