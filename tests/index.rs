@@ -185,13 +185,13 @@ fn a_changed_origin_is_noticed() {
     assert!(e.fires().is_empty(), "{:?}", e.fires());
     assert!(e
         .skip_reason("directory", "/pre-bash-repo.sh")
-        .contains("'stranger'"));
+        .contains("'github.com/stranger'"));
 
     set_origin(&s.repo, "git@github.com:someone-else/r.git");
     let e = stale_then_fresh(&s, BASH_LS);
     assert!(e
         .skip_reason("directory", "/pre-bash-repo.sh")
-        .contains("'someone-else'"));
+        .contains("'github.com/someone-else'"));
 }
 
 /// Index recovery: damage the index, then the next call must still answer

@@ -1,7 +1,11 @@
-//! Trust of the directory layer: origin owners, CONDITIONS_TRUSTED_OWNERS,
-//! bundle owners, worktrees, and an untrusted repository's overrides.
+//! Trust of the directory layer: origin owners (forge host and namespace),
+//! CONDITIONS_TRUSTED_OWNERS, bundle owners, worktrees, git config read as
+//! git reads it (includes, insteadOf), and an untrusted repository's overrides.
 
 mod common;
+
+use std::path::Path;
+use std::process::Command;
 
 use common::*;
 
@@ -49,7 +53,7 @@ fn assert_trusted(s: &Scratch) -> Explain {
 #[test]
 fn a_strangers_repository_never_runs_its_rules() {
     let s = repo_with_origin("git@github.com:stranger/r.git");
-    assert_untrusted(&s, "stranger");
+    assert_untrusted(&s, "github.com/stranger");
     // Still listed as a file of the layer: kept, not run.
     let list = s.list(&[]);
     assert_eq!(layer(&list, "directory")["count"], 1);
@@ -63,14 +67,20 @@ fn trusted_owners_take_effect_without_recompiling() {
     let warm = s.explain(&["--tool", "Bash", "--command", "ls"]);
     assert!(warm.fresh(), "{:#}", warm.0["index"]);
 
-    for owners in ["stranger", "acme, STRANGER", "*"] {
+    for owners in ["stranger", "acme, STRANGER", "*", "github.com/stranger"] {
         s.set_env("CONDITIONS_TRUSTED_OWNERS", owners);
         let e = assert_trusted(&s);
         assert!(e.fresh(), "{owners}: recompiled: {:#}", e.0["index"]);
     }
-    for owners in ["acme", "strange", ""] {
+    for owners in [
+        "acme",
+        "strange",
+        "",
+        "gitlab.com/stranger",
+        "github.com/stranger/r",
+    ] {
         s.set_env("CONDITIONS_TRUSTED_OWNERS", owners);
-        assert_untrusted(&s, "stranger");
+        assert_untrusted(&s, "github.com/stranger");
         let e = s.explain(&["--tool", "Bash", "--command", "ls"]);
         assert!(e.fresh(), "{owners}: recompiled: {:#}", e.0["index"]);
     }
@@ -88,7 +98,7 @@ fn the_bundles_owner_is_trusted() {
 
     // Another owner's bundle does not vouch for it.
     set_origin(&bundle, "git@github.com:acme/team-bundle.git");
-    assert_untrusted(&s, "stranger");
+    assert_untrusted(&s, "github.com/stranger");
 }
 
 #[test]
@@ -109,19 +119,58 @@ fn a_repository_without_origin_is_trusted() {
 
 #[test]
 fn owner_is_read_from_every_url_form() {
+    // (url, owner, an entry that trusts it)
     let urls = [
-        "https://github.com/stranger/r.git",
-        "https://github.com/Stranger/r",
-        "https://user:token@github.com/stranger/r.git",
-        "ssh://git@github.com/stranger/r.git",
-        "ssh://git@git.example.com:2222/stranger/r.git",
-        "git@github.com:stranger/r.git",
-        "git@github.com:stranger/r",
+        (
+            "https://github.com/stranger/r.git",
+            "github.com/stranger",
+            "stranger",
+        ),
+        (
+            "https://github.com/Stranger/r",
+            "github.com/stranger",
+            "stranger",
+        ),
+        (
+            "https://user:token@github.com/stranger/r.git",
+            "github.com/stranger",
+            "stranger",
+        ),
+        (
+            "ssh://git@github.com/stranger/r.git",
+            "github.com/stranger",
+            "github.com/stranger",
+        ),
+        (
+            "ssh://git@git.example.com:2222/stranger/r.git",
+            "git.example.com/stranger",
+            "git.example.com/stranger",
+        ),
+        (
+            "https://git.example.com:8443/stranger/r",
+            "git.example.com/stranger",
+            "GIT.example.com/Stranger",
+        ),
+        (
+            "git@github.com:stranger/r.git",
+            "github.com/stranger",
+            "stranger",
+        ),
+        (
+            "git@github.com:stranger/r",
+            "github.com/stranger",
+            "stranger",
+        ),
+        (
+            "git@gitlab.com:group/sub/r.git",
+            "gitlab.com/group/sub",
+            "gitlab.com/group/sub",
+        ),
     ];
-    for url in urls {
+    for (url, owner, entry) in urls {
         let mut s = repo_with_origin(url);
-        assert_untrusted(&s, "stranger");
-        s.set_env("CONDITIONS_TRUSTED_OWNERS", "stranger");
+        assert_untrusted(&s, owner);
+        s.set_env("CONDITIONS_TRUSTED_OWNERS", entry);
         assert_trusted(&s);
     }
 }
@@ -131,7 +180,7 @@ fn rules_are_found_from_a_subdirectory_of_the_repository() {
     let mut s = repo_with_origin("git@github.com:stranger/r.git");
     s.cwd = s.repo.join("src/deep/er");
     std::fs::create_dir_all(&s.cwd).unwrap();
-    assert_untrusted(&s, "stranger");
+    assert_untrusted(&s, "github.com/stranger");
     s.set_env("CONDITIONS_TRUSTED_OWNERS", "stranger");
     assert_trusted(&s);
 }
@@ -152,7 +201,7 @@ fn worktree(gitdir_line: impl Fn(&std::path::Path) -> String) {
     s.repo = wt.clone();
     s.cwd = wt;
 
-    assert_untrusted(&s, "stranger");
+    assert_untrusted(&s, "github.com/stranger");
     s.set_env("CONDITIONS_TRUSTED_OWNERS", "stranger");
     assert_trusted(&s);
 }
@@ -257,7 +306,7 @@ fn untrusted_reason_comes_before_the_matcher_miss() {
     ]);
     let reason = e.skip_reason("directory", "/pre-bash.npm-x.sh");
     assert!(reason.contains("not trusted"), "{reason}");
-    assert!(reason.contains("'stranger'"), "{reason}");
+    assert!(reason.contains("'github.com/stranger'"), "{reason}");
 }
 
 #[test]
@@ -278,5 +327,285 @@ fn a_submodule_reads_its_own_origin() {
     rule(&s.runtime(), "pre-bash-mine.sh");
     s.repo = sub.clone();
     s.cwd = sub;
-    assert_untrusted(&s, "stranger");
+    assert_untrusted(&s, "github.com/stranger");
+}
+
+/// Runs the real git in `dir`, with the scratch HOME and no system config.
+fn git(s: &Scratch, dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", s.path("home"))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A scratch tree whose repository is made by `git init` and `git remote
+/// add origin <url>` (no remote when `url` is empty), with a directory rule
+/// that denies every Bash call and a runtime rule that says nothing.
+fn git_repo(url: &str) -> Scratch {
+    let s = Scratch::new();
+    std::fs::remove_dir_all(s.repo.join(".git")).unwrap();
+    git(&s, &s.repo, &["init", "-q"]);
+    if !url.is_empty() {
+        git(&s, &s.repo, &["remote", "add", "origin", url]);
+    }
+    rule_with(
+        &s.hookdex_dir(),
+        "pre-bash-repo.sh",
+        "echo 'the repository rule ran' >&2\nexit 2\n",
+    );
+    rule(&s.runtime(), "pre-bash-mine.sh");
+    s
+}
+
+/// Whether `hookdex hook` denies a Bash call: only the directory rule does.
+fn hook_denies(s: &Scratch) -> bool {
+    let payload = serde_json::json!({
+        "session_id": "s1",
+        "hook_event_name": "PreToolUse",
+        "cwd": s.cwd,
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls"},
+    });
+    let out = s.run_stdin(
+        &["hook", "--target", "claude"],
+        payload.to_string().as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let reply = String::from_utf8_lossy(&out.stdout);
+    reply.contains("the repository rule ran")
+}
+
+fn trust_line(s: &Scratch) -> String {
+    let e = s.explain(&["--tool", "Bash", "--command", "ls"]);
+    e.0["trust"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn real_git_a_strangers_repository_never_runs_its_rules() {
+    let mut s = git_repo("https://github.com/stranger/r.git");
+    assert_untrusted(&s, "github.com/stranger");
+    assert!(!hook_denies(&s));
+    // Another host's owner of the same name, and a bare name on another
+    // host, do not vouch for it.
+    for owners in ["gitlab.com/stranger", "github.com/stranger/r", "acme"] {
+        s.set_env("CONDITIONS_TRUSTED_OWNERS", owners);
+        assert_untrusted(&s, "github.com/stranger");
+        assert!(!hook_denies(&s), "{owners}");
+    }
+}
+
+#[test]
+fn real_git_a_trusted_host_and_owner_runs_its_rules() {
+    let mut s = git_repo("git@gitlab.com:acme/sub/r.git");
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "gitlab.com/acme");
+    assert_untrusted(&s, "gitlab.com/acme/sub");
+    assert!(!hook_denies(&s));
+    s.set_env(
+        "CONDITIONS_TRUSTED_OWNERS",
+        "github.com/x, GitLab.com/acme/sub",
+    );
+    assert_trusted(&s);
+    assert!(hook_denies(&s));
+    assert!(trust_line(&s).contains("'gitlab.com/acme/sub'"));
+}
+
+#[test]
+fn real_git_a_dot_dot_url_is_its_real_owners() {
+    let mut s = git_repo("https://github.com/acme/../stranger/r.git");
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "acme,github.com/acme");
+    assert_untrusted(&s, "github.com/stranger");
+    assert!(!hook_denies(&s));
+    // The bundle's owner is acme: still not stranger's.
+    let bundle = s.bundle("bundle");
+    set_origin(&bundle, "git@github.com:acme/team-bundle.git");
+    s.set_env("HOOKDEX_BUNDLE", bundle.display().to_string());
+    assert_untrusted(&s, "github.com/stranger");
+}
+
+#[test]
+fn real_git_an_unparseable_or_unknown_origin_is_untrusted() {
+    let mut s = git_repo("https://github.com/acme/r.git");
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "*");
+    assert_trusted(&s);
+    let config = s.repo.join(".git/config");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("{text}[remote \"origin\"\n\turl = x\n")).unwrap();
+    let e = s.explain(&["--tool", "Bash", "--command", "ls"]);
+    assert!(!e.fresh(), "the config change is noticed");
+    let trust = trust_line(&s);
+    assert!(trust.contains("not trusted: origin unknown"), "{trust}");
+    assert!(trust.contains(".git/config"), "{trust}");
+    assert!(!hook_denies(&s));
+
+    // Shapes with no forge owner: untrusted even under `*`, never "no origin".
+    for url in [
+        "/srv/git/r.git",
+        "file:///srv/git/acme/r.git",
+        "../r.bundle",
+    ] {
+        let mut s = git_repo(url);
+        s.set_env("CONDITIONS_TRUSTED_OWNERS", "*");
+        let trust = trust_line(&s);
+        assert!(
+            trust.contains("not trusted: origin unknown"),
+            "{url}: {trust}"
+        );
+        assert!(!hook_denies(&s), "{url}");
+    }
+    // No origin at all is local work: trusted.
+    let s = git_repo("");
+    assert_trusted(&s);
+    assert!(hook_denies(&s));
+}
+
+#[test]
+fn real_git_an_include_that_sets_the_url_is_followed() {
+    let mut s = git_repo("");
+    let inc = s.path("origin.inc");
+    std::fs::write(
+        &inc,
+        "[remote \"origin\"]\n\turl = git@github.com:acme/r.git\n",
+    )
+    .unwrap();
+    git(&s, &s.repo, &["config", "include.path", "../../origin.inc"]);
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "acme");
+    assert_trusted(&s);
+    assert!(trust_line(&s).contains("'github.com/acme'"));
+    assert!(hook_denies(&s));
+
+    // The included file decides freshness too: a change to it recompiles.
+    std::fs::write(
+        &inc,
+        "[remote \"origin\"]\n\turl = git@github.com:stranger/r.git\n",
+    )
+    .unwrap();
+    assert_untrusted(&s, "github.com/stranger");
+    assert!(!hook_denies(&s));
+
+    // A conditional include for this repository's git dir, with `~`.
+    let mut s = git_repo("");
+    let home = s.path("home");
+    std::fs::write(
+        home.join("work.inc"),
+        "[remote \"origin\"]\n\turl = https://gitlab.com/team/r\n",
+    )
+    .unwrap();
+    let cond = format!("includeIf.gitdir:{}/.path", s.repo.display());
+    git(&s, &s.repo, &["config", &cond, "~/work.inc"]);
+    assert_untrusted(&s, "gitlab.com/team");
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "gitlab.com/team");
+    assert_trusted(&s);
+
+    // A branch include, matched against HEAD, which is then recorded.
+    let s = git_repo("");
+    git(&s, &s.repo, &["symbolic-ref", "HEAD", "refs/heads/work"]);
+    std::fs::write(
+        s.path("home").join("branch.inc"),
+        "[remote \"origin\"]\n\turl = https://github.com/stranger/r\n",
+    )
+    .unwrap();
+    git(
+        &s,
+        &s.repo,
+        &["config", "includeIf.onbranch:work.path", "~/branch.inc"],
+    );
+    assert_untrusted(&s, "github.com/stranger");
+    assert!(!hook_denies(&s));
+    git(&s, &s.repo, &["symbolic-ref", "HEAD", "refs/heads/other"]);
+    assert_trusted(&s);
+}
+
+#[test]
+fn real_git_insteadof_in_the_users_gitconfig_is_applied() {
+    let mut s = git_repo("work:r.git");
+    git(
+        &s,
+        &s.repo,
+        &[
+            "config",
+            "--global",
+            "url.git@github.com:acme/.insteadOf",
+            "work:",
+        ],
+    );
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "acme");
+    assert_trusted(&s);
+    assert!(hook_denies(&s));
+
+    // Rewriting the global config is noticed: the longest prefix now wins.
+    git(
+        &s,
+        &s.repo,
+        &[
+            "config",
+            "--global",
+            "url.https://github.com/stranger/.insteadOf",
+            "work:r",
+        ],
+    );
+    assert_untrusted(&s, "github.com/stranger");
+
+    // `$XDG_CONFIG_HOME/git/config` is read as well.
+    let mut s = git_repo("corp:r.git");
+    let xdg = s.path("xdg");
+    std::fs::create_dir_all(xdg.join("git")).unwrap();
+    std::fs::write(
+        xdg.join("git/config"),
+        "[url \"https://gitlab.com/corp/\"]\n\tinsteadOf = corp:\n",
+    )
+    .unwrap();
+    s.set_env("XDG_CONFIG_HOME", xdg.display().to_string());
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "gitlab.com/corp");
+    assert_trusted(&s);
+}
+
+#[test]
+fn real_git_the_first_fetch_url_counts_and_pushurl_does_not() {
+    let mut s = git_repo("https://github.com/stranger/r.git");
+    git(
+        &s,
+        &s.repo,
+        &[
+            "remote",
+            "set-url",
+            "--push",
+            "origin",
+            "git@github.com:acme/r.git",
+        ],
+    );
+    git(
+        &s,
+        &s.repo,
+        &[
+            "config",
+            "--add",
+            "remote.origin.url",
+            "git@github.com:acme/r.git",
+        ],
+    );
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "acme");
+    assert_untrusted(&s, "github.com/stranger");
+    // An empty url clears the list before it, as in git.
+    git(&s, &s.repo, &["config", "--add", "remote.origin.url", ""]);
+    git(
+        &s,
+        &s.repo,
+        &[
+            "config",
+            "--add",
+            "remote.origin.url",
+            "git@github.com:acme/r2.git",
+        ],
+    );
+    assert_trusted(&s);
 }

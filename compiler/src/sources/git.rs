@@ -1,121 +1,455 @@
-//! Reads a repository's `origin` owner from its git config, without running
-//! git: `.git` directories, worktree `.git` files (`gitdir:` + `commondir`),
-//! and https, ssh and scp-style remote URLs.
+//! Reads a repository's `origin` remote from its git config, without running
+//! git: `.git` directories and worktree `.git` files (`gitdir:` + `commondir`),
+//! the config parsed by `gix-config` with its `[include]` and `[includeIf]`
+//! files followed (`gitdir:`, `gitdir/i:`, `onbranch:` against `HEAD`,
+//! `hasconfig:remote.*.url:`), and `url.<base>.insteadOf` of the user's global config and
+//! the repository's applied, as git does. The URL's owner comes from
+//! [`owner_of`](super::owner::owner_of).
+//!
+//! Anything that cannot be read or understood makes the origin
+//! [`Remote::Unknown`], which is never trusted; only a readable config
+//! without a `[remote "origin"]` section is [`Remote::Absent`] (a missing
+//! config file reads as empty, as git reads it; a missing include is skipped,
+//! as git skips it).
 
+use std::fmt;
 use std::path::{Path, PathBuf};
 
+use gix_config::file::includes::{self, conditional};
+use gix_config::file::init::Options;
+use gix_config::file::Metadata;
+use gix_config::path::interpolate;
+use gix_config::{File, Source};
 use hookdex_index::Stamp;
 
-/// What the trust decision of one repository rests on.
+use super::owner::{owner_of, UrlError};
+
+/// What a repository's `origin` is, for trust.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Remote {
+    /// The config has no `[remote "origin"]`.
+    Absent,
+    /// `origin`'s owner: forge host and namespace path, lowercased (`github.com/acme`).
+    Owner(String),
+    /// `origin` could not be read or has no forge owner.
+    Unknown(OriginError),
+}
+
+/// Why a repository's `origin` is unknown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OriginError {
+    /// A worktree's `.git` file cannot be read, has no `gitdir:` line, or
+    /// names no directory.
+    GitFile(PathBuf),
+    /// A config file (or a file it includes) cannot be read or parsed.
+    Config {
+        /// The file.
+        path: PathBuf,
+        /// What the reader or parser said.
+        reason: String,
+    },
+    /// `[remote "origin"]` has no `url`.
+    NoUrl,
+    /// `origin`'s URL (after `insteadOf`) has no forge owner.
+    Url {
+        /// The URL.
+        url: String,
+        /// Why it has no owner.
+        kind: UrlError,
+    },
+}
+
+impl fmt::Display for OriginError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OriginError::GitFile(path) => write!(
+                f,
+                "`{}` has no `gitdir:` line naming a directory",
+                path.display()
+            ),
+            OriginError::Config { path, reason } => {
+                write!(f, "git config `{}` unreadable: {reason}", path.display())
+            }
+            OriginError::NoUrl => write!(f, "remote `origin` has no url"),
+            OriginError::Url { url, kind } => write!(f, "origin url `{url}`: {kind}"),
+        }
+    }
+}
+
+impl std::error::Error for OriginError {}
+
+/// The user's side of git configuration: their home (for `~` in include
+/// paths) and global config files, in the order git reads them
+/// (`$XDG_CONFIG_HOME/git/config`, then `~/.gitconfig`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GitUser {
+    /// `$HOME`, if set.
+    pub home: Option<PathBuf>,
+    /// The global config files, present or not.
+    pub globals: Vec<PathBuf>,
+}
+
+/// What the trust decision of one repository rests on.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Origin {
-    /// The owner of `origin` (second-to-last path part of its URL, lowercased),
-    /// or `None` when there is no `origin` remote.
-    pub owner: Option<String>,
-    /// Files read to decide it, stamped before reading, to be recorded for freshness.
+    /// The `origin` remote.
+    pub remote: Remote,
+    /// Files read (or looked for) to decide it, with their stamps, to be
+    /// recorded for freshness: the `.git` file, `commondir`, the config, the
+    /// global configs and every include path named.
     pub read: Vec<(PathBuf, Stamp)>,
 }
 
-/// The `origin` owner of the repository rooted at `root`.
-pub fn origin(root: &Path) -> Origin {
-    let dot_git = root.join(".git");
+/// The `origin` remote of the repository rooted at `root`, with `user`'s
+/// global configuration.
+pub fn origin(root: &Path, user: &GitUser) -> Origin {
     let mut read = Vec::new();
+    let remote = match remote(root, user, &mut read) {
+        Ok(remote) => remote,
+        Err(e) => Remote::Unknown(e),
+    };
+    Origin { remote, read }
+}
+
+fn record(read: &mut Vec<(PathBuf, Stamp)>, path: &Path) {
+    if !read.iter().any(|(p, _)| p == path) {
+        read.push((path.to_path_buf(), Stamp::of(path)));
+    }
+}
+
+fn remote(
+    root: &Path,
+    user: &GitUser,
+    read: &mut Vec<(PathBuf, Stamp)>,
+) -> Result<Remote, OriginError> {
+    let dot_git = root.join(".git");
     // A `.git` directory's own mtime moves on every git command, so only a
     // worktree's `.git` file is recorded.
     let git_dir = if dot_git.is_file() {
-        read.push((dot_git.clone(), Stamp::of(&dot_git)));
-        match std::fs::read_to_string(&dot_git).ok().and_then(|s| {
+        record(read, &dot_git);
+        let dir = std::fs::read_to_string(&dot_git).ok().and_then(|s| {
             s.lines()
                 .find_map(|l| l.strip_prefix("gitdir:").map(|d| d.trim().to_string()))
-        }) {
-            Some(dir) => root.join(dir),
-            None => return Origin { owner: None, read },
+        });
+        // A `gitdir:` that leads nowhere is no repository to git: unknown,
+        // not "no origin".
+        match dir.filter(|d| !d.is_empty()).map(|d| root.join(d)) {
+            Some(dir) if dir.is_dir() => dir,
+            _ => return Err(OriginError::GitFile(dot_git)),
         }
     } else {
         dot_git
     };
     let commondir = git_dir.join("commondir");
-    let commondir_stamp = Stamp::of(&commondir);
     let common = match std::fs::read_to_string(&commondir) {
         Ok(rel) => {
-            read.push((commondir, commondir_stamp));
+            record(read, &commondir);
             git_dir.join(rel.trim())
         }
-        Err(_) => git_dir,
+        Err(_) => git_dir.clone(),
     };
+    let head = git_dir.join("HEAD");
+    let branch = std::fs::read_to_string(&head).ok().and_then(|text| {
+        let name = text.strip_prefix("ref:")?.trim();
+        gix_ref::FullName::try_from(name).ok()
+    });
+    let at = Place {
+        git_dir: &git_dir,
+        branch: branch.as_ref().map(|b| b.as_ref()),
+    };
+    let mut files = Vec::new();
+    for global in &user.globals {
+        record(read, global);
+        files.extend(load(global, Source::User, at, user, read)?);
+    }
     let config = common.join("config");
-    read.push((config.clone(), Stamp::of(&config)));
-    let owner = std::fs::read_to_string(&config)
-        .ok()
-        .and_then(|text| origin_url(&text))
-        .map(|url| owner_of(&url));
-    Origin { owner, read }
+    record(read, &config);
+    files.extend(load(&config, Source::Local, at, user, read)?);
+    // `HEAD` moves on every checkout: recorded only when a branch decides
+    // an include.
+    let on_branch = files.iter().flat_map(File::sections).any(|section| {
+        let header = section.header();
+        header.name().eq_ignore_ascii_case(b"includeIf")
+            && header
+                .subsection_name()
+                .is_some_and(|c| c.starts_with(b"onbranch:"))
+    });
+    if on_branch {
+        record(read, &head);
+    }
+
+    let Some(url) = origin_url(&files)? else {
+        return Ok(Remote::Absent);
+    };
+    let url = rewrite(&files, &url);
+    owner_of(&url)
+        .map(Remote::Owner)
+        .map_err(|kind| OriginError::Url { url, kind })
 }
 
-/// The `url` of `[remote "origin"]` in a git config file.
-fn origin_url(config: &str) -> Option<String> {
-    let mut in_origin = false;
-    for line in config.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            let header: String = line.chars().filter(|c| !c.is_whitespace()).collect();
-            in_origin = header.to_ascii_lowercase().starts_with("[remote\"")
-                && header.contains("\"origin\"");
+/// What conditional includes are matched against: the git directory and
+/// the branch `HEAD` names.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    git_dir: &'a Path,
+    branch: Option<&'a gix_ref::FullNameRef>,
+}
+
+/// One config file with its includes, or `None` when it does not exist. The
+/// include paths it names are recorded whether they exist or not.
+fn load(
+    path: &Path,
+    source: Source,
+    at: Place<'_>,
+    user: &GitUser,
+    read: &mut Vec<(PathBuf, Stamp)>,
+) -> Result<Option<File>, OriginError> {
+    let unreadable = |path: &Path, reason: String| OriginError::Config {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let mut bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(unreadable(path, e.to_string())),
+    };
+    let interpolate = interpolate::Context {
+        git_install_dir: None,
+        home_dir: user.home.as_deref(),
+        home_for_user: None,
+    };
+    let options = Options {
+        includes: includes::Options::follow(
+            interpolate,
+            conditional::Context {
+                git_dir: Some(at.git_dir),
+                branch_name: at.branch,
+            },
+        )
+        .strict(),
+        lossy: true,
+        ignore_io_errors: false,
+    };
+    let file = File::from_bytes_owned(&mut bytes, Metadata::from(source).at(path), options)
+        .map_err(|e| unreadable(path, e.to_string()))?;
+    for section in file.sections() {
+        if let Some(from) = &section.meta().path {
+            record(read, from);
+        }
+        let name = section.header().name();
+        if !(name.eq_ignore_ascii_case(b"include") || name.eq_ignore_ascii_case(b"includeIf")) {
             continue;
         }
-        if !in_origin {
-            continue;
-        }
-        if let Some((key, value)) = line.split_once('=') {
-            if key.trim().eq_ignore_ascii_case("url") {
-                return Some(value.trim().trim_matches('"').to_string());
+        let from = section.meta().path.as_deref().unwrap_or(path);
+        for value in section.values("path") {
+            let named = gix_config::Path::from(std::borrow::Cow::Owned(value));
+            if let Ok(named) = named.interpolate(interpolate) {
+                let dir = from.parent().unwrap_or(Path::new("/"));
+                record(read, &dir.join(named));
             }
         }
     }
-    None
+    Ok(Some(file))
 }
 
-/// The second-to-last path part of a remote URL, lowercased
-/// (`git@host:acme/repo.git`, `https://host/acme/repo`, `ssh://git@host:22/acme/repo`).
-pub fn owner_of(url: &str) -> String {
-    let parts: Vec<&str> = url
-        .trim_end_matches('/')
-        .split(['/', ':'])
-        .filter(|p| !p.is_empty())
-        .collect();
-    let owner = if parts.len() >= 2 {
-        parts[parts.len() - 2]
-    } else {
-        url
-    };
-    owner.to_ascii_lowercase()
+/// The URL git fetches `origin` from: the first `remote.origin.url` over
+/// every file in reading order, an empty value clearing the ones before it.
+/// `None` when no file has a `[remote "origin"]` section.
+fn origin_url(files: &[File]) -> Result<Option<String>, OriginError> {
+    let mut found = false;
+    let mut urls: Vec<String> = Vec::new();
+    for file in files {
+        for section in file.sections() {
+            let header = section.header();
+            // `[remote.ORIGIN]`, the legacy spelling, is lowercased by git.
+            let is_origin = header.name().eq_ignore_ascii_case(b"remote")
+                && header.subsection_name().is_some_and(|s| {
+                    s == "origin" || header.is_legacy() && s.eq_ignore_ascii_case(b"origin")
+                });
+            if !is_origin {
+                continue;
+            }
+            found = true;
+            for url in section.values("url") {
+                if url.is_empty() {
+                    urls.clear();
+                } else {
+                    urls.push(String::from_utf8_lossy(&url).into_owned());
+                }
+            }
+        }
+    }
+    match urls.into_iter().next() {
+        Some(url) => Ok(Some(url)),
+        None if found => Err(OriginError::NoUrl),
+        None => Ok(None),
+    }
+}
+
+/// `url` after the longest matching `url.<base>.insteadOf` prefix (the
+/// first one read among equals) is replaced by its base.
+fn rewrite(files: &[File], url: &str) -> String {
+    let mut best: Option<(usize, String)> = None;
+    for file in files {
+        for section in file.sections() {
+            let header = section.header();
+            let (true, Some(base)) = (
+                header.name().eq_ignore_ascii_case(b"url"),
+                header.subsection_name(),
+            ) else {
+                continue;
+            };
+            for prefix in section.values("insteadOf") {
+                let prefix = String::from_utf8_lossy(&prefix);
+                let longer = best.as_ref().is_none_or(|(len, _)| prefix.len() > *len);
+                if url.starts_with(prefix.as_ref()) && longer {
+                    let new = format!("{}{}", base, &url[prefix.len()..]);
+                    best = Some((prefix.len(), new));
+                }
+            }
+        }
+    }
+    best.map_or_else(|| url.to_string(), |(_, new)| new)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn owner(remote: &Remote) -> Option<&str> {
+        match remote {
+            Remote::Owner(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    fn repo_with(config: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::write(repo.join(".git/config"), config).unwrap();
+        (dir, repo)
+    }
+
     #[test]
-    fn owners_from_urls() {
-        let cases = [
-            ("https://github.com/Acme/repo.git", "acme"),
-            ("https://github.com/acme/repo/", "acme"),
-            ("git@github.com:acme/repo.git", "acme"),
-            ("ssh://git@github.com/acme/repo.git", "acme"),
-            ("ssh://git@host:2222/acme/repo", "acme"),
-            ("https://gitlab.com/group/sub/repo.git", "sub"),
-            ("https://user:token@github.com/acme/repo.git", "acme"),
+    fn configs_as_git_reads_them() {
+        let cases: &[(&str, Option<&str>)] = &[
+            (
+                "[remote \"origin\"]\n\turl = https://h/Me/r.git\n",
+                Some("h/me"),
+            ),
+            (
+                "\u{feff}[remote \"origin\"]\nurl = git@h:a/r\n",
+                Some("h/a"),
+            ),
+            (
+                "# c\n; c\n[Remote \"origin\"] # c\n\tURL = \"git@h:a/r\" ; c\n",
+                Some("h/a"),
+            ),
+            (
+                "[remote \"origin\"]\nurl = git@h:first/r\nurl = git@h:second/r\n",
+                Some("h/first"),
+            ),
+            (
+                "[remote \"origin\"]\nurl = git@h:a/r\nurl =\nurl = git@h:b/r\n",
+                Some("h/b"),
+            ),
+            (
+                "[remote \"origin\"]\npushurl = git@h:mine/r\nurl = git@h:theirs/r\n",
+                Some("h/theirs"),
+            ),
+            (
+                "[remote \"upstream\"]\nurl = git@h:up/r\n[remote \"origin\"]\nurl = git@h:o/r\n",
+                Some("h/o"),
+            ),
+            ("[remote.ORIGIN]\nurl = git@h:legacy/r\n", Some("h/legacy")),
+            ("[remote \"Origin\"]\nurl = git@h:other/r\n", None),
+            (
+                "[url \"https://h/acme/\"]\ninsteadOf = gh:\n[remote \"origin\"]\nurl = gh:r\n",
+                Some("h/acme"),
+            ),
         ];
-        for (url, want) in cases {
-            assert_eq!(owner_of(url), want, "{url}");
+        for (config, want) in cases {
+            let (_dir, repo) = repo_with(config);
+            let got = origin(&repo, &GitUser::default());
+            assert_eq!(owner(&got.remote), *want, "{config:?}: {:?}", got.remote);
         }
     }
 
     #[test]
-    fn origin_section_is_found() {
-        let config = "[core]\n\tbare = false\n[remote \"upstream\"]\n\turl = git@h:up/r.git\n[remote \"origin\"]\n\turl = https://h/Me/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n";
-        assert_eq!(origin_url(config).as_deref(), Some("https://h/Me/r.git"));
-        assert_eq!(origin_url("[remote \"upstream\"]\nurl = x\n"), None);
+    fn unknown_origins() {
+        let cases = [
+            "[remote \"origin\"\nurl = x\n",
+            "[remote \"origin\"]\nfetch = +refs/heads/*:refs/remotes/origin/*\n",
+            "[remote \"origin\"]\nurl = /srv/r.git\n",
+            "[remote \"origin\"]\nurl = file:///srv/a/r.git\n",
+            "[remote \"origin\"]\n\turl = https://h/a/r\n[remote \"origin\"]\nurl =\n",
+        ];
+        for config in cases {
+            let (_dir, repo) = repo_with(config);
+            let got = origin(&repo, &GitUser::default());
+            assert!(
+                matches!(got.remote, Remote::Unknown(_)),
+                "{config:?}: {:?}",
+                got.remote
+            );
+        }
+        let (_dir, repo) = repo_with("[core]\n\tbare = false\n");
+        assert_eq!(origin(&repo, &GitUser::default()).remote, Remote::Absent);
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+        assert_eq!(
+            origin(dir.path(), &GitUser::default()).remote,
+            Remote::Absent
+        );
+        std::fs::remove_dir(dir.path().join(".git")).unwrap();
+        for text in ["nothing here\n", "gitdir: nowhere\n", "gitdir:\n"] {
+            std::fs::write(dir.path().join(".git"), text).unwrap();
+            assert!(
+                matches!(
+                    origin(dir.path(), &GitUser::default()).remote,
+                    Remote::Unknown(OriginError::GitFile(_))
+                ),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn includes_and_global_rewrites_are_followed_and_recorded() {
+        let (dir, repo) = repo_with(
+            "[include]\n\tpath = ../extra.inc\n\tpath = missing.inc\n[includeIf \"gitdir:~/nowhere/\"]\n\tpath = ~/never.inc\n",
+        );
+        std::fs::write(
+            repo.join("extra.inc"),
+            "[remote \"origin\"]\n\turl = work:r.git\n",
+        )
+        .unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(home.join(".config/git")).unwrap();
+        std::fs::write(
+            home.join(".gitconfig"),
+            "[url \"git@github.com:acme/\"]\n\tinsteadOf = work:\n",
+        )
+        .unwrap();
+        let user = GitUser {
+            home: Some(home.clone()),
+            globals: vec![home.join(".config/git/config"), home.join(".gitconfig")],
+        };
+        let got = origin(&repo, &user);
+        assert_eq!(owner(&got.remote), Some("github.com/acme"));
+        let read: Vec<&Path> = got.read.iter().map(|(p, _)| p.as_path()).collect();
+        for want in [
+            home.join(".config/git/config"),
+            home.join(".gitconfig"),
+            repo.join(".git/config"),
+            repo.join(".git/../extra.inc"),
+            repo.join(".git/missing.inc"),
+            home.join("never.inc"),
+        ] {
+            assert!(read.contains(&want.as_path()), "{want:?} not in {read:?}");
+        }
     }
 
     #[test]
@@ -136,10 +470,8 @@ mod tests {
             format!("gitdir: {}\n", main.join(".git/worktrees/wt").display()),
         )
         .unwrap();
-        assert_eq!(origin(&wt).owner.as_deref(), Some("acme"));
-        assert_eq!(origin(&main).owner.as_deref(), Some("acme"));
-        let bare = dir.path().join("bare");
-        std::fs::create_dir_all(bare.join(".git")).unwrap();
-        assert_eq!(origin(&bare).owner, None);
+        let user = GitUser::default();
+        assert_eq!(owner(&origin(&wt, &user).remote), Some("h/acme"));
+        assert_eq!(owner(&origin(&main, &user).remote), Some("h/acme"));
     }
 }

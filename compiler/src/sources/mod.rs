@@ -5,6 +5,7 @@
 //! stamps decide freshness and the git owners trust is decided from.
 
 pub mod git;
+pub mod owner;
 pub mod package;
 pub mod state;
 mod view;
@@ -13,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use hookdex_index::Stamp;
-use hookdex_model::LayerKind;
+use hookdex_model::{LayerKind, RecordedOrigin};
 
 use self::state::State;
 pub use self::view::{find_repo_root, View};
@@ -60,9 +61,9 @@ pub struct Sources {
     pub bundle: Option<PathBuf>,
     /// The profile chain.
     pub profiles: Vec<String>,
-    /// The repository's `origin` owner.
+    /// The repository's `origin`, as the index records it ([`RecordedOrigin`]).
     pub directory_owner: Option<String>,
-    /// The bundle's `origin` owner.
+    /// The bundle's `origin`, as the index records it.
     pub bundle_owner: Option<String>,
     /// Problems with the selection itself (`state.json`, missing profiles).
     pub problems: Vec<RuleError>,
@@ -114,8 +115,8 @@ pub fn resolve(view: &View) -> Sources {
             dirs: vec![RuleDir::Disk(conditions_of(bundle))],
         });
         if let Some(root) = find_repo_root(bundle) {
-            let origin = git::origin(&root);
-            sources.bundle_owner = origin.owner;
+            let origin = git::origin(&root, &view.git_user);
+            sources.bundle_owner = recorded(&origin.remote);
             sources.recorded.extend(origin.read);
         }
     }
@@ -157,8 +158,8 @@ pub fn resolve(view: &View) -> Sources {
                 RuleDir::Disk(root.join(".hookdex").join("conditions")),
             ],
         });
-        let origin = git::origin(root);
-        sources.directory_owner = origin.owner;
+        let origin = git::origin(root, &view.git_user);
+        sources.directory_owner = recorded(&origin.remote);
         sources.recorded.extend(origin.read);
     }
     sources.layers.push(LayerSource {
@@ -169,6 +170,15 @@ pub fn resolve(view: &View) -> Sources {
     sources.bundle = bundle;
     sources.profiles = profiles;
     sources
+}
+
+/// The index's string for a remote.
+fn recorded(remote: &git::Remote) -> Option<String> {
+    match remote {
+        git::Remote::Absent => RecordedOrigin::Absent.record(),
+        git::Remote::Owner(owner) => RecordedOrigin::Owner(owner).record(),
+        git::Remote::Unknown(why) => RecordedOrigin::Unknown(&why.to_string()).record(),
+    }
 }
 
 /// A profile resolves to the package's `rules/profiles/<name>`, then

@@ -1,6 +1,6 @@
 //! Where things live for one hook call: `$HOOKDEX_HOME`, the cache directory,
-//! the managed directory, the repository root, and the key that names the
-//! index file for that view.
+//! the managed directory, the repository root, the user's git config files,
+//! and the key that names the index file for that view.
 //!
 //! Computing a view stats `.git` upward from the working directory and reads
 //! environment variables; it never lists a directory or parses a file.
@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use hookdex_model::Target;
 
+use crate::sources::git::GitUser;
 use crate::sources::package;
 
 /// The inputs that decide which rules apply, and so which index file answers.
@@ -29,15 +30,29 @@ pub struct View {
     pub profiles_override: Option<String>,
     /// The root of the git repository the working directory is in, if any.
     pub repo_root: Option<PathBuf>,
+    /// `$HOME` and the global git config files (`$XDG_CONFIG_HOME/git/config`,
+    /// default `~/.config/git/config`, then `~/.gitconfig`), whose
+    /// `insteadOf` rewrites apply to `origin`.
+    pub git_user: GitUser,
 }
 
 impl View {
     /// The view for a call made in `cwd`, reading variables through `var`.
     pub fn from_vars(target: Target, cwd: &Path, var: impl Fn(&str) -> Option<OsString>) -> View {
         let nonempty = |name: &str| var(name).filter(|v| !v.is_empty());
-        let user_home = nonempty("HOME")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("/"));
+        let home_var = nonempty("HOME").map(|h| absolute(Path::new(&h)));
+        let user_home = home_var.clone().unwrap_or_else(|| PathBuf::from("/"));
+        let xdg_config = nonempty("XDG_CONFIG_HOME")
+            .map(|d| absolute(Path::new(&d)))
+            .or_else(|| home_var.as_ref().map(|h| h.join(".config")));
+        let git_user = GitUser {
+            globals: xdg_config
+                .map(|d| d.join("git").join("config"))
+                .into_iter()
+                .chain(home_var.as_ref().map(|h| h.join(".gitconfig")))
+                .collect(),
+            home: home_var,
+        };
         let home = nonempty("HOOKDEX_HOME")
             .map(PathBuf::from)
             .unwrap_or_else(|| user_home.join(".hookdex"));
@@ -58,6 +73,7 @@ impl View {
             profiles_override: nonempty("HOOKDEX_PROFILES")
                 .map(|p| p.to_string_lossy().into_owned()),
             repo_root: find_repo_root(&cwd),
+            git_user,
         }
     }
 
@@ -78,6 +94,10 @@ impl View {
         push(self.profiles_override.as_deref().unwrap_or("\0").as_bytes());
         push(opt_bytes(self.repo_root.as_deref()));
         push(self.managed_dir.as_os_str().as_encoded_bytes());
+        push(opt_bytes(self.git_user.home.as_deref()));
+        for global in &self.git_user.globals {
+            push(global.as_os_str().as_encoded_bytes());
+        }
         xxhash_rust::xxh3::xxh3_64(&input)
     }
 
@@ -129,6 +149,22 @@ mod tests {
         assert_eq!(view.cache_dir, Path::new("/h/.cache/hookdex"));
         assert_eq!(view.managed_dir, Path::new("/etc/hookdex"));
         assert_eq!(view.bundle_override, None);
+        assert_eq!(
+            view.git_user.globals,
+            [
+                Path::new("/h/.config/git/config"),
+                Path::new("/h/.gitconfig")
+            ]
+        );
+        let view = View::from_vars(
+            Target::Claude,
+            Path::new("/"),
+            vars(&[("HOME", "/h"), ("XDG_CONFIG_HOME", "/x")]),
+        );
+        assert_eq!(view.git_user.home.as_deref(), Some(Path::new("/h")));
+        assert_eq!(view.git_user.globals[0], Path::new("/x/git/config"));
+        let view = View::from_vars(Target::Claude, Path::new("/"), vars(&[]));
+        assert_eq!(view.git_user, GitUser::default());
     }
 
     #[test]
@@ -146,7 +182,12 @@ mod tests {
             Path::new("/"),
             vars(&[("HOME", "/h"), ("HOOKDEX_BUNDLE", "/b")]),
         );
-        let keys = [a.key(), b.key(), c.key(), d.key()];
+        let e = View::from_vars(
+            Target::Claude,
+            Path::new("/"),
+            vars(&[("HOME", "/h"), ("XDG_CONFIG_HOME", "/x")]),
+        );
+        let keys = [a.key(), b.key(), c.key(), d.key(), e.key()];
         for i in 0..keys.len() {
             for j in i + 1..keys.len() {
                 assert_ne!(keys[i], keys[j]);

@@ -40,9 +40,11 @@ pub struct MetaData {
     pub repo_root: Option<String>,
     /// The managed directory.
     pub managed_dir: String,
-    /// The repository's `origin` owner (lowercased), if it has an origin.
+    /// The repository's `origin`: `None` without one, else its owner
+    /// (`github.com/acme`, lowercased) or `?` and why it is unknown
+    /// (`hookdex_model::RecordedOrigin`).
     pub directory_owner: Option<String>,
-    /// The bundle's `origin` owner (lowercased), if it has one.
+    /// The bundle's `origin`, recorded the same way.
     pub bundle_owner: Option<String>,
     /// Compile time, milliseconds since the epoch.
     pub compiled_at_ms: u64,
@@ -63,9 +65,9 @@ pub struct Meta<'a> {
     pub repo_root: Option<&'a str>,
     /// The managed directory.
     pub managed_dir: &'a str,
-    /// The repository's `origin` owner.
+    /// The repository's recorded `origin` (see [`MetaData::directory_owner`]).
     pub directory_owner: Option<&'a str>,
-    /// The bundle's `origin` owner.
+    /// The bundle's recorded `origin`.
     pub bundle_owner: Option<&'a str>,
     /// When the index was compiled, ms since the epoch.
     pub compiled_at_ms: u64,

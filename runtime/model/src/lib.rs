@@ -10,7 +10,7 @@
 //! use hookdex_model::{Event, RunVerdict, Standing, LayerKind, Trust};
 //!
 //! assert_eq!(Event::PreToolUse.step().as_str(), "pre");
-//! let stranger = Trust::decide(Some("stranger"), Some("acme"), "");
+//! let stranger = Trust::decide(Some("github.com/stranger"), Some("github.com/acme"), "");
 //! let rule = Standing { layer: LayerKind::Directory, overridden_by: None, shadowed_by_directory: false };
 //! assert_eq!(RunVerdict::of(&rule, &stranger, true), RunVerdict::Untrusted);
 //! ```
@@ -36,4 +36,4 @@ pub use crate::permission::Permission;
 pub use crate::rule::{FilterAction, FilterField, FilterMode, RuleKind, Runner};
 pub use crate::target::Target;
 pub use crate::tool::ToolName;
-pub use crate::trust::{RunVerdict, Standing, Trust};
+pub use crate::trust::{RecordedOrigin, RunVerdict, Standing, Trust, DEFAULT_FORGE};

@@ -1,13 +1,60 @@
 //! The two verdicts every rule goes through: whether the repository is
 //! trusted ([`Trust`]), and whether a rule runs here ([`RunVerdict`]).
 //!
-//! The compiler records the owners; the trust verdict is taken at each call
-//! against the current `CONDITIONS_TRUSTED_OWNERS`, so changing that variable
-//! takes effect on the next call without a recompile.
+//! The compiler records the owners ([`RecordedOrigin`]); the trust verdict is
+//! taken at each call against the current `CONDITIONS_TRUSTED_OWNERS`, so
+//! changing that variable takes effect on the next call without a recompile.
+//!
+//! An owner is a forge host and the full namespace path (`github.com/acme`,
+//! `gitlab.com/group/sub`), lowercased. An entry of `CONDITIONS_TRUSTED_OWNERS`
+//! names one exactly: `host/owner`, or a bare `owner` on the host of the
+//! bundle's origin ([`DEFAULT_FORGE`] when the bundle has no forge origin).
+//! `*` trusts every owner, but an origin that is unknown (an unreadable
+//! config, a URL of no forge) stays untrusted.
 
 use std::fmt;
 
 use crate::LayerKind;
+
+/// The host a bare `CONDITIONS_TRUSTED_OWNERS` entry (`acme`) names when the
+/// bundle has no forge origin to take the host from.
+pub const DEFAULT_FORGE: &str = "github.com";
+
+/// How the index records a repository's origin (the meta's directory and
+/// bundle owners): no string for no `origin` remote, the owner
+/// (`github.com/acme`), or `?` and the reason the origin is unknown (an
+/// owner never starts with `?`: it starts with a host).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordedOrigin<'a> {
+    /// No `origin` remote.
+    Absent,
+    /// The origin's owner.
+    Owner(&'a str),
+    /// The origin could not be read or has no owner; the reason.
+    Unknown(&'a str),
+}
+
+impl<'a> RecordedOrigin<'a> {
+    /// The origin a recorded string stands for.
+    pub fn parse(recorded: Option<&'a str>) -> RecordedOrigin<'a> {
+        match recorded {
+            None => RecordedOrigin::Absent,
+            Some(s) => match s.strip_prefix('?') {
+                Some(why) => RecordedOrigin::Unknown(why),
+                None => RecordedOrigin::Owner(s),
+            },
+        }
+    }
+
+    /// The string the index records for this origin.
+    pub fn record(&self) -> Option<String> {
+        match self {
+            RecordedOrigin::Absent => None,
+            RecordedOrigin::Owner(o) => Some((*o).to_string()),
+            RecordedOrigin::Unknown(why) => Some(format!("?{why}")),
+        }
+    }
+}
 
 /// Whether the directory layer may run, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,22 +67,34 @@ pub enum Trust {
     Listed(String),
     /// None of the above: the layer's files are kept but never run.
     Untrusted(String),
+    /// `origin` could not be read or is not a forge URL (the reason): never run.
+    UnknownOrigin(String),
 }
 
 impl Trust {
-    /// The verdict for a repository whose origin owner is `owner`, given the
-    /// bundle's origin owner and the `CONDITIONS_TRUSTED_OWNERS` value.
+    /// The verdict for a repository whose recorded origin is `owner`, given
+    /// the bundle's recorded origin and the `CONDITIONS_TRUSTED_OWNERS` value
+    /// (both as [`RecordedOrigin`] strings).
     pub fn decide(owner: Option<&str>, bundle_owner: Option<&str>, trusted_owners: &str) -> Trust {
-        let Some(owner) = owner else {
-            return Trust::NoOrigin;
+        let owner = match RecordedOrigin::parse(owner) {
+            RecordedOrigin::Absent => return Trust::NoOrigin,
+            RecordedOrigin::Unknown(why) => return Trust::UnknownOrigin(why.to_string()),
+            RecordedOrigin::Owner(owner) => owner,
         };
-        if bundle_owner.is_some_and(|b| b.eq_ignore_ascii_case(owner)) {
+        let bundle = match RecordedOrigin::parse(bundle_owner) {
+            RecordedOrigin::Owner(b) => Some(b),
+            _ => None,
+        };
+        if bundle.is_some_and(|b| b.eq_ignore_ascii_case(owner)) {
             return Trust::BundleOwner(owner.to_string());
         }
+        let bare_host = bundle
+            .and_then(|b| b.split('/').next())
+            .unwrap_or(DEFAULT_FORGE);
         let listed = trusted_owners
             .split(',')
             .map(str::trim)
-            .any(|t| t == "*" || (!t.is_empty() && t.eq_ignore_ascii_case(owner)));
+            .any(|t| t == "*" || names(t, owner, bare_host));
         if listed {
             Trust::Listed(owner.to_string())
         } else {
@@ -45,8 +104,23 @@ impl Trust {
 
     /// Whether the directory layer runs.
     pub fn is_trusted(&self) -> bool {
-        !matches!(self, Trust::Untrusted(_))
+        !matches!(self, Trust::Untrusted(_) | Trust::UnknownOrigin(_))
     }
+}
+
+/// Whether the `CONDITIONS_TRUSTED_OWNERS` entry names `owner`: `host/path`
+/// exactly, or a bare name as `bare_host/name`.
+fn names(entry: &str, owner: &str, bare_host: &str) -> bool {
+    let entry = entry.trim_end_matches('/');
+    if entry.is_empty() {
+        return false;
+    }
+    if entry.contains('/') {
+        return entry.eq_ignore_ascii_case(owner);
+    }
+    owner.split_once('/').is_some_and(|(host, path)| {
+        host.eq_ignore_ascii_case(bare_host) && path.eq_ignore_ascii_case(entry)
+    })
 }
 
 impl fmt::Display for Trust {
@@ -59,6 +133,9 @@ impl fmt::Display for Trust {
                 "trusted: origin owner '{o}' is in CONDITIONS_TRUSTED_OWNERS"
             ),
             Trust::Untrusted(o) => write!(f, "repository not trusted: origin owner '{o}'"),
+            Trust::UnknownOrigin(why) => {
+                write!(f, "repository not trusted: origin unknown ({why})")
+            }
         }
     }
 }
@@ -128,15 +205,32 @@ mod tests {
 
     #[test]
     fn verdicts() {
+        let gh = Some("github.com/stranger");
+        let gl = Some("gitlab.com/stranger");
+        let nested = Some("gitlab.com/stranger/sub");
+        let unknown = Some("?a local path");
         let cases: &[(Option<&str>, Option<&str>, &str, bool)] = &[
             (None, None, "", true),
-            (Some("acme"), Some("acme"), "", true),
-            (Some("acme"), Some("ACME"), "", true),
-            (Some("stranger"), Some("acme"), "", false),
-            (Some("stranger"), None, "acme, stranger", true),
-            (Some("stranger"), None, "Stranger", true),
-            (Some("stranger"), None, "*", true),
-            (Some("stranger"), None, "stranger2,,", false),
+            (Some("github.com/acme"), Some("github.com/acme"), "", true),
+            (Some("github.com/acme"), Some("GitHub.com/ACME"), "", true),
+            (Some("gitlab.com/acme"), Some("github.com/acme"), "", false),
+            (gh, Some("github.com/acme"), "", false),
+            (gh, None, "acme, stranger", true),
+            (gh, None, "Stranger", true),
+            (gh, None, "*", true),
+            (gh, None, "stranger2,,", false),
+            (gh, None, "github.com/stranger", true),
+            (gh, None, "GITHUB.COM/stranger/", true),
+            (gh, None, "gitlab.com/stranger", false),
+            (gl, None, "stranger", false),
+            (gl, Some("gitlab.com/acme"), "stranger", true),
+            (gl, Some("?unreadable"), "stranger", false),
+            (gl, None, "gitlab.com/stranger", true),
+            (nested, None, "gitlab.com/stranger", false),
+            (nested, None, "gitlab.com/stranger/sub", true),
+            (nested, Some("gitlab.com/x"), "stranger/sub", false),
+            (unknown, None, "*", false),
+            (unknown, Some("?a local path"), "", false),
         ];
         for (owner, bundle, listed, want) in cases {
             let trust = Trust::decide(*owner, *bundle, listed);
@@ -147,9 +241,25 @@ mod tests {
             );
         }
         assert_eq!(
-            Trust::decide(Some("stranger"), None, "").to_string(),
-            "repository not trusted: origin owner 'stranger'"
+            Trust::decide(gh, None, "").to_string(),
+            "repository not trusted: origin owner 'github.com/stranger'"
         );
+        assert_eq!(
+            Trust::decide(unknown, None, "").to_string(),
+            "repository not trusted: origin unknown (a local path)"
+        );
+    }
+
+    #[test]
+    fn recorded_origins_round_trip() {
+        for origin in [
+            RecordedOrigin::Absent,
+            RecordedOrigin::Owner("github.com/acme"),
+            RecordedOrigin::Unknown("why"),
+        ] {
+            let record = origin.record();
+            assert_eq!(RecordedOrigin::parse(record.as_deref()), origin);
+        }
     }
 
     #[test]
