@@ -1132,10 +1132,12 @@ impl<'a> Scanner<'a> {
                 }
             }
             let after = self.pos;
+            // The reading shell expands an unquoted body before running it as code.
+            if !doc.quoted {
+                self.heredoc_substitutions(start, body_end);
+            }
             if doc.code {
                 self.reparse(start, Cow::Borrowed(&self.src[start..body_end]));
-            } else if !doc.quoted {
-                self.heredoc_substitutions(start, body_end);
             }
             self.pos = after;
         }

@@ -308,6 +308,10 @@ const CASES: &[(&str, &[&str])] = &[
     ("cat <<EOF\n`git push`\\$(no)\nEOF", &["cat", "git"]),
     ("cat <<-E\"OF\"\n\t$(kubectl x)\n\tEOF", &["cat"]),
     ("cat <<\\EOF\n$(kubectl x)\nEOF", &["cat"]),
+    (
+        "sh <<EOF\ncat <<'EOF'\n$(helm x)\nEOF\n",
+        &["sh", "cat", "helm"],
+    ),
     // Brace expansion and arithmetic.
     // The first alternative is the program, the others candidates (pushed first).
     ("{kubectl,x} get", &["x", "kubectl"]),
