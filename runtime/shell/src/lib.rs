@@ -112,7 +112,8 @@ pub enum Reason {
     Glob,
     /// Code handed to another interpreter: `python -c`, `perl -e`, `node -e`, `ruby -e`.
     Interpreter,
-    /// A shell reads its code from a pipe whose text is not a literal: `curl x | sh`.
+    /// A shell runs code a command prints: `curl x | sh`, `source <(curl x)`,
+    /// `bash <(curl x)` (a piped literal `echo`/`printf` is read instead).
     Stdin,
     /// Text nested deeper than the scanner follows.
     TooDeep,
@@ -244,8 +245,10 @@ enum ShellInput {
     String(usize),
     /// No script operand (or `-s`): from stdin.
     Stdin,
-    /// From a script file, or nowhere.
-    Other,
+    /// From the script file named by the word at this index.
+    Script(usize),
+    /// Nowhere: `-c` without a string.
+    Nothing,
 }
 
 /// What follows a wrapper's own options.
@@ -348,10 +351,11 @@ impl<'a> Scanner<'a> {
             "if" | "then" | "elif" | "else" | "fi" | "do" | "done" | "while" | "until" | "!"
             | "{" | "}" | "esac" | "in" | "]]" => None,
             "time" if self.arith_command() => None,
-            "time" => match self.token() {
-                Tok::Word(s, e) if &self.src[s..e] == "-p" => None,
-                tok => Some(tok),
-            },
+            "time" => {
+                self.skip_flag("-p");
+                self.skip_flag("--");
+                None
+            }
             "case" => self.case_head(),
             "for" | "select" => self.for_head(),
             "function" => self.function_head(),
@@ -364,6 +368,17 @@ impl<'a> Scanner<'a> {
                 }
             },
             _ => self.simple_command(Tok::Word(s, e)),
+        }
+    }
+
+    /// Steps over `flag` if it is the next word.
+    fn skip_flag(&mut self, flag: &str) {
+        self.skip_blanks();
+        let at = self.pos + flag.len();
+        if self.src[self.pos..self.end].starts_with(flag)
+            && matches!(self.byte(at), 0 | b' ' | b'\t' | b'\n' | b';' | b'&' | b'|')
+        {
+            self.pos = at;
         }
     }
 
@@ -640,7 +655,7 @@ impl<'a> Scanner<'a> {
             wrapper = Some((at, name));
             match next {
                 Next::Word(j) => i = j,
-                Next::Line(line) => return self.reparse(at, line),
+                Next::Line(line) => return self.reparse(at, env_escapes(line)),
                 Next::Query => break,
             }
         }
@@ -819,8 +834,10 @@ impl<'a> Scanner<'a> {
             "bash" | "sh" | "zsh" | "dash" | "ksh" => match self.shell_input(j) {
                 ShellInput::String(k) => self.reparse(self.words[k].0, self.text(k)),
                 ShellInput::Stdin => self.stdin_code = Some(j - 1),
-                ShellInput::Other => {}
+                ShellInput::Script(k) => self.sourced(k),
+                ShellInput::Nothing => {}
             },
+            "source" | "." if j < n => self.sourced(j),
             "find" => self.find_actions(j),
             "trap" => self.trap_action(j),
             "alias" => {
@@ -835,8 +852,10 @@ impl<'a> Scanner<'a> {
                 // `hash -p PATH NAME`: NAME now runs PATH.
                 let path = (j..n).find(|&k| self.text(k) == "-p").map(|k| k + 1);
                 if let Some(k) = path.filter(|&k| k < n) {
-                    if let Name::Known(name) = self.program_word(k) {
-                        self.push(self.words[k].0, name);
+                    match self.program_word(k) {
+                        Name::Known(name) => self.push(self.words[k].0, name),
+                        Name::Unknown(reason) => self.dynamic_word(k, reason),
+                        Name::Empty => {}
                     }
                 }
             }
@@ -852,6 +871,18 @@ impl<'a> Scanner<'a> {
                 self.reparse(self.words[j].0, Cow::Owned(line));
             }
             _ => self.interpreter_code(name, j),
+        }
+    }
+
+    /// A script run from word `k`: the code a process substitution prints
+    /// (`source <(curl x)`, `bash <(curl x)`) cannot be known.
+    fn sourced(&mut self, k: usize) {
+        if self.raw(k).starts_with("<(") {
+            let text = self.raw(k).to_owned();
+            self.add_dynamic(Dynamic {
+                reason: Reason::Stdin,
+                text,
+            });
         }
     }
 
@@ -915,9 +946,10 @@ impl<'a> Scanner<'a> {
         }
         match (has_c, j < self.words.len()) {
             (true, true) => ShellInput::String(j),
+            (true, false) => ShellInput::Nothing,
             (false, false) => ShellInput::Stdin,
             (false, true) if has_s => ShellInput::Stdin,
-            _ => ShellInput::Other,
+            (false, true) => ShellInput::Script(j),
         }
     }
 
@@ -1457,6 +1489,38 @@ struct Cooked<'a> {
     expanded_to: usize,
     /// Length of `text` before its first expansion.
     literal_to: usize,
+}
+
+/// The `env -S` escapes that differ from the shell's: `\_` is a space outside single
+/// quotes and `\c` ends the string.
+fn env_escapes(line: Cow<'_, str>) -> Cow<'_, str> {
+    if !line.contains("\\_") && !line.contains("\\c") {
+        return line;
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut single = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => single = !single,
+            '\\' if !single => match chars.next() {
+                Some('_') => {
+                    out.push(' ');
+                    continue;
+                }
+                Some('c') => break,
+                Some(n) => {
+                    out.push(c);
+                    out.push(n);
+                    continue;
+                }
+                None => {}
+            },
+            _ => {}
+        }
+        out.push(c);
+    }
+    Cow::Owned(out)
 }
 
 /// What a program word names.

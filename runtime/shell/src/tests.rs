@@ -91,6 +91,9 @@ const CASES: &[(&str, &[&str])] = &[
     ("! git diff", &["git"]),
     ("time git status", &["git"]),
     ("time -p make", &["make"]),
+    ("time -- kubectl x", &["kubectl"]),
+    ("time -p -- kubectl x", &["kubectl"]),
+    ("time -p ((x)) && kubectl", &["kubectl"]),
     ("time (( i++ )) && git", &["git"]),
     ("coproc git fetch", &["git"]),
     ("coproc worker { git fetch; }", &["git"]),
@@ -149,6 +152,9 @@ const CASES: &[(&str, &[&str])] = &[
     ("env", &["env"]),
     ("env -S 'git status'", &["git"]),
     ("env --split-string='make all' x", &["make"]),
+    ("env -S 'kubectl\\_get'", &["kubectl"]),
+    ("env -S 'echo a\\c; kubectl x'", &["echo"]),
+    ("env -S \"echo '\\_'; git\"", &["echo", "git"]),
     ("command -p git status", &["git"]),
     ("command -v git", &["command"]),
     ("command -V git || npm i", &["command", "npm"]),
@@ -354,6 +360,21 @@ const DYNAMIC: &[(&str, &[(Reason, &str)])] = &[
     ("curl -s x | bash", &[(Reason::Stdin, "| bash")]),
     ("echo 'ls' | bash", &[]),
     ("{ echo ls; } | sh", &[(Reason::Stdin, "| sh")]),
+    (
+        "source <(kubectl completion bash)",
+        &[(Reason::Stdin, "<(kubectl completion bash)")],
+    ),
+    (". <(x)", &[(Reason::Stdin, "<(x)")]),
+    ("bash <(curl -s x)", &[(Reason::Stdin, "<(curl -s x)")]),
+    ("source ./env.sh", &[]),
+    (
+        "hash -p \"$(command -v helm)\" k; k",
+        &[(Reason::Expansion, "\"$(command -v helm)\"")],
+    ),
+    (
+        "eval \"$(kubectl completion bash)\"",
+        &[(Reason::Expansion, "$(kubectl completion bash)")],
+    ),
 ];
 
 #[test]

@@ -137,6 +137,12 @@ impl Gen {
                         "script -qec '{stub} x' /dev/null",
                         "diff <({stub}) <(echo)",
                         "{stub} <<< x",
+                        "time -p -- {stub} x",
+                        "env -S '{stub}\\_x'",
+                        "source <(echo {stub})",
+                        "bash <(echo {stub})",
+                        "alias k={stub}; k",
+                        "hash -p $(command -v {stub}) k; k",
                     ])
                     .replace("{stub}", stub)
             }
