@@ -534,7 +534,12 @@ impl<'a> Scanner<'a> {
         if let Some(shell) = self.stdin_code.take() {
             self.feed_stdin(shell, here_strings, heredoc_base, pipe_in);
         }
-        self.last_output = self.literal_output(base);
+        // Only a pipe passes the output on.
+        self.last_output = if tok == Tok::Pipe {
+            self.literal_output(base)
+        } else {
+            None
+        };
         self.words.truncate(base);
         Some(tok)
     }
@@ -781,17 +786,40 @@ impl<'a> Scanner<'a> {
                     .iter()
                     .position(|a| a.starts_with(":::"))
                     .map_or(args.len(), |e| k + e);
-                let line = args[k..end].join(" ");
-                self.reparse(self.words[j + k].0, Cow::Owned(line));
+                if end == k && name == "parallel" {
+                    self.parallel_commands(j + k, &args[k..]);
+                } else {
+                    let line = args[k..end].join(" ");
+                    self.reparse(self.words[j + k].0, Cow::Owned(line));
+                }
             }
             runners::Plan::Code(code) => {
                 for (k, from) in code {
                     self.reparse(self.words[j + k].0, tail(args[k].clone(), from));
                 }
             }
+            runners::Plan::Nothing if name == "parallel" => self.parallel_commands(j, &[]),
             runners::Plan::Nothing => {}
         }
         None
+    }
+
+    /// `parallel` without a command: the arguments after `:::` are command lines, and
+    /// without `:::` (`::::` files, or stdin) the commands cannot be known.
+    fn parallel_commands(&mut self, j: usize, args: &[Cow<'a, str>]) {
+        if args.first().is_none_or(|a| a != ":::") {
+            let text = format!("parallel {}", args.join(" "));
+            return self.add_dynamic(Dynamic {
+                reason: Reason::Stdin,
+                text: text.trim_end().to_owned(),
+            });
+        }
+        for (k, arg) in args.iter().enumerate().skip(1) {
+            if arg.starts_with(":::") {
+                break;
+            }
+            self.reparse(self.words[j + k].0, arg.clone());
+        }
     }
 
     /// `find … -exec CMD … ;` (or `{} +`, and `-execdir`, `-ok`, `-okdir`): each

@@ -259,6 +259,10 @@ const CASES: &[(&str, &[&str])] = &[
     ),
     ("busybox wget x", &["busybox", "wget"]),
     (
+        "parallel ::: 'kubectl x' 'helm y' ::: a",
+        &["parallel", "kubectl", "helm"],
+    ),
+    (
         "sudo nice -n 5 xargs -n1 timeout 5 kubectl",
         &["nice", "xargs", "kubectl"],
     ),
@@ -367,6 +371,12 @@ const DYNAMIC: &[(&str, &[(Reason, &str)])] = &[
     (". <(x)", &[(Reason::Stdin, "<(x)")]),
     ("bash <(curl -s x)", &[(Reason::Stdin, "<(curl -s x)")]),
     ("source ./env.sh", &[]),
+    ("echo kubectl | parallel", &[(Reason::Stdin, "parallel")]),
+    (
+        "parallel -j 2 :::: cmds.txt",
+        &[(Reason::Stdin, "parallel :::: cmds.txt")],
+    ),
+    ("parallel ::: 'kubectl x'", &[]),
     (
         "hash -p \"$(command -v helm)\" k; k",
         &[(Reason::Expansion, "\"$(command -v helm)\"")],
