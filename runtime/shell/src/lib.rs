@@ -21,6 +21,9 @@ mod runners;
 /// Nesting limit for substitutions, quotes and re-parsed strings; deeper text is skipped.
 const MAX_DEPTH: u32 = 32;
 
+/// Runners one simple command may chain (`nice xargs timeout …`); more are too deep.
+const MAX_RUNNERS: u32 = 16;
+
 /// Programs run by the simple commands of `command`, in first-seen order, deduplicated, each reduced to its basename.
 ///
 /// Choices where the shell leaves room:
@@ -108,7 +111,8 @@ pub enum Reason {
     /// The program word is an expansion: `$cmd x`, `"${tool}" x`, `$(which git) x`,
     /// and so `eval "$x"` or `bash -c "$x"`.
     Expansion,
-    /// The program word is a glob: `kube?tl`, `/usr/bin/kube*`.
+    /// The program word is a glob (`kube?tl`, `/usr/bin/kube*`), or has braces too
+    /// long to expand.
     Glob,
     /// Code handed to another interpreter: `python -c`, `perl -e`, `node -e`, `ruby -e`.
     Interpreter,
@@ -622,6 +626,7 @@ impl<'a> Scanner<'a> {
             i += 1;
         }
         let mut wrapper = None;
+        let mut runners = 0;
         while i < n {
             let at = self.words[i].0;
             let name = match self.program_word(i) {
@@ -646,6 +651,11 @@ impl<'a> Scanner<'a> {
                     self.push(at, name.clone());
                     if !runners::is_runner(&name) {
                         return self.program_arguments(&name, i + 1);
+                    }
+                    runners += 1;
+                    if runners > MAX_RUNNERS {
+                        // Each runner reads all the words after it: bound the work.
+                        return self.too_deep(at);
                     }
                     match self.runner(&name, i + 1) {
                         Some(j) => {
@@ -1030,7 +1040,7 @@ impl<'a> Scanner<'a> {
     /// alternatives are pushed as candidate programs).
     fn program_word(&mut self, i: usize) -> Name<'a> {
         let raw = self.raw(i);
-        if has_glob(raw) {
+        if has_glob(raw) || (raw.len() > MAX_BRACE_WORD_LEN && brace_group(raw).is_some()) {
             return Name::Unknown(Reason::Glob);
         }
         let Some(alternatives) = brace_expand(raw) else {
@@ -1633,13 +1643,27 @@ const MAX_BRACE_WORDS: usize = 64;
 /// The words bash's brace expansion makes of `raw` (`{kubectl,x}` → `kubectl`, `x`),
 /// or `None` when it has no unquoted `{a,b}`. Sequences (`{a..c}`) are left as they are.
 fn brace_expand(raw: &str) -> Option<Vec<String>> {
+    brace_expand_groups(raw, MAX_BRACE_GROUPS)
+}
+
+/// The longest program word whose braces are expanded; a longer one is a glob.
+const MAX_BRACE_WORD_LEN: usize = 1024;
+
+/// How many brace groups of one word are expanded; later ones are left as they are.
+const MAX_BRACE_GROUPS: u32 = 8;
+
+/// [`brace_expand`], expanding at most `groups` groups.
+fn brace_expand_groups(raw: &str, groups: u32) -> Option<Vec<String>> {
+    if groups == 0 {
+        return None;
+    }
     let (open, close, commas) = brace_group(raw)?;
     let (prefix, suffix) = (&raw[..open], &raw[close + 1..]);
     let mut out = Vec::new();
     let mut from = open + 1;
     for cut in commas.into_iter().chain([close]) {
         let word = format!("{prefix}{}{suffix}", &raw[from..cut]);
-        match brace_expand(&word) {
+        match brace_expand_groups(&word, groups - 1) {
             Some(more) => out.extend(more),
             None => out.push(word),
         }

@@ -460,6 +460,30 @@ fn never_panics() {
         "f()",
         "coproc",
         "$\"",
+        "xargs",
+        "find",
+        "-exec",
+        ";",
+        "{kubectl,x}",
+        "*",
+        "|",
+        "sh",
+        "parallel",
+        ":::",
+        "trap",
+        "alias",
+        "k=",
+        "hash",
+        "-p",
+        "flock",
+        "su",
+        "-cé",
+        "\\_",
+        "\\c",
+        "printf",
+        "%s",
+        "python3",
+        "<<EOF\n",
     ];
     // Every pair and a pseudo-random walk over the pieces.
     for a in pieces {
@@ -487,6 +511,14 @@ fn never_panics() {
         "eval",
         "sudo -u",
         "env -S",
+        "su -c",
+        "flock f -c",
+        "find . -exec",
+        "parallel :::",
+        "echo x |",
+        "sh <<EOF",
+        "{a,",
+        "hash -p",
     ] {
         let _ = programs(cut);
     }
@@ -520,6 +552,13 @@ fn deep_nesting() {
     assert_eq!(programs(&backticks), ["echo", "a", "b"]);
     let shells = "bash -c \"".repeat(5_000);
     assert_eq!(programs(&shells), ["bash"]);
+    // Chained runners and brace groups are bounded, not followed to the end.
+    let runners = format!("{}kubectl", "nice ".repeat(100_000));
+    assert_eq!(split(&runners).dynamic[0].reason, Reason::TooDeep);
+    let braces = format!("{}x", "{a,b}".repeat(100));
+    assert_eq!(programs(&braces).len(), crate::MAX_BRACE_WORDS);
+    let long = format!("{}x", "{a,b}".repeat(100_000));
+    assert_eq!(split(&long).dynamic[0].reason, Reason::Glob);
     // Shallow nesting is still searched.
     let shallow = format!("{}git{}", "$(".repeat(20), ")".repeat(20));
     assert_eq!(programs(&shallow), ["git"]);
