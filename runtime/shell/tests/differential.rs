@@ -2,10 +2,14 @@
 //!
 //! Command lines come from a small seeded grammar (every line passes `bash -n`);
 //! brush-parser splits and unquotes them, and an oracle applies the spec's wrapper,
-//! keyword and basename rules to its AST words.
+//! keyword and basename rules to its AST words, the runners `nice` and `xargs` (option
+//! grammars transcribed from their manual pages), the substitutions of unquoted heredoc
+//! bodies, and skips glob program words (dynamic, like expansions).
 //!
-//! Left out of the grammar: `coproc`, `env -S`, escaped backticks nested in backticks,
-//! substitutions inside `${…}` and `$((…))`, heredocs below the top level, and what
+//! Left out of the grammar: the other runners (table-tested, and run in real bash by
+//! `bash_runs.rs`), code fed to a shell on stdin, `coproc`, `env -S`, escaped backticks
+//! nested in backticks, substitutions inside `${…}` and `$((…))`, heredocs below the
+//! top level, and what
 //! brush cannot express: `select` and `[[ … ]] |&` (rejected), `case` inside `$(…)` or
 //! `( … )` (ended at the pattern's `)`), heredocs after `(( … ))` in `$(…)` (body lost).
 //! A newline or space splits `( ( a ) )` (arithmetic to brush), `$((` (arithmetic to
@@ -135,6 +139,11 @@ const WRAPPERS: &[&str] = &[
     "timeout --foreground -v 5",
     "exec -a name",
     "/usr/bin/sudo",
+    "nice -n 5",
+    "nice --adjustment=3",
+    "xargs -n1 -I {}",
+    "xargs -0 -P 4 --",
+    "xargs -a list -d , -E end",
 ];
 
 const SHELL_FLAGS: &[&str] = &["-c", "-lc", "-e -c", "-o pipefail -c", "-ec", "-x -c"];
