@@ -2,13 +2,20 @@
 //! quotes words for a POSIX shell.
 //!
 //! Owns the hand-written, quote- and operator-aware scanner behind `bash.<cli>`
-//! matchers; it reads text only, it never expands or runs anything.
+//! matchers; it reads text only, it never expands or runs anything. What the text
+//! cannot name (`$cmd x`, `python -c …`) [`split`] reports as dynamic; the option
+//! grammars of command runners (`xargs`, `flock`, `su -c`, …) are in `runners.rs`.
 //!
 //! ```
 //! assert_eq!(
 //!     hookdex_shell::programs("cd services && sudo -u deploy kubectl delete pod api-0"),
 //!     ["cd", "kubectl"],
 //! );
+//! assert_eq!(
+//!     hookdex_shell::programs("find . -name '*.yaml' -exec kubectl apply -f {} \\;"),
+//!     ["find", "kubectl"],
+//! );
+//! assert!(hookdex_shell::split("\"$TOOL\" delete pod api-0").is_dynamic());
 //! assert_eq!(hookdex_shell::quote("it's"), r"'it'\''s'");
 //! ```
 #![forbid(unsafe_code)]
