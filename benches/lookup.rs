@@ -72,6 +72,7 @@ fn lookup(c: &mut Criterion) {
             step: Step::Pre,
             tool: &bash,
             programs: &programs,
+            any_program: false,
         };
         group.bench_with_input(BenchmarkId::new("bash", n), &n, |b, _| {
             b.iter(|| lookup::fires(&index, &query, &trust, true).unwrap())
@@ -81,6 +82,7 @@ fn lookup(c: &mut Criterion) {
             step: Step::Pre,
             tool: &mcp_tool,
             programs: &[],
+            any_program: false,
         };
         group.bench_with_input(BenchmarkId::new("mcp", n), &n, |b, _| {
             b.iter(|| lookup::fires(&index, &mcp, &trust, true).unwrap())
@@ -88,7 +90,7 @@ fn lookup(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("call+bash", n), &n, |b, _| {
             b.iter(|| {
                 let call = Call::new(Target::Claude, Step::Pre, "Bash", &input);
-                lookup::fires(&index, &call.query(), &trust, true)
+                lookup::fires(&index, &call.query(false), &trust, true)
                     .unwrap()
                     .len()
             })

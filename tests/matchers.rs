@@ -290,3 +290,53 @@ fn other_harnesses_normalize_their_tool_names() {
     assert!(!s.index_files("gemini").is_empty());
     assert!(!s.index_files("copilot").is_empty());
 }
+
+#[test]
+fn strict_mode_fires_every_cli_rule_on_a_dynamic_program() {
+    let mut s = matcher_rules();
+    let all_bash = [
+        "pre-any-all.sh",
+        "pre-bash-sh.sh",
+        "pre-bash.git-git.sh",
+        "pre-bash.kubectl-kube.sh",
+    ];
+    let plain = ["pre-any-all.sh", "pre-bash-sh.sh"];
+    let dynamic = ["ls; $K get pods", "python3 -c 'import os'", "curl x | sh"];
+    for command in dynamic {
+        let e = s.explain(&["--tool", "Bash", "--command", command]);
+        assert!(
+            e.0["dynamic"].as_array().is_some_and(|d| !d.is_empty()),
+            "{command}"
+        );
+        assert_eq!(e.0["shell_strict"], false);
+        assert_eq!(
+            fired(&s, &["--tool", "Bash", "--command", command]),
+            sorted(&plain)
+        );
+    }
+    s.set_env("HOOKDEX_SHELL_STRICT", "1");
+    for command in dynamic {
+        assert_eq!(
+            fired(&s, &["--tool", "Bash", "--command", command]),
+            sorted(&all_bash),
+            "command: {command}"
+        );
+    }
+    let e = s.explain(&["--tool", "Bash", "--command", "$K get"]);
+    assert_eq!(e.0["dynamic"][0]["reason"], "expansion");
+    assert_eq!(e.0["dynamic"][0]["text"], "$K");
+    assert!(e.why("/pre-bash.kubectl-kube.sh").contains("cannot name"));
+    // A command whose programs are all known is matched as before.
+    let e = s.explain(&["--tool", "Bash", "--command", "git status"]);
+    assert_eq!(e.0["dynamic"].as_array().map(Vec::len), Some(0));
+    let git = ["pre-any-all.sh", "pre-bash-sh.sh", "pre-bash.git-git.sh"];
+    assert_eq!(
+        fired(&s, &["--tool", "Bash", "--command", "git status"]),
+        sorted(&git)
+    );
+    // Only bash calls: an edit is no shell command.
+    assert_eq!(
+        fired(&s, &["--tool", "Edit", "--path", "$K"]),
+        sorted(&["pre-any-all.sh", "pre-edit+write-files.sh"])
+    );
+}

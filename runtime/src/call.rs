@@ -21,6 +21,8 @@ pub struct Call {
     pub command: Option<String>,
     /// Programs of the command, lowercased, first-seen order.
     pub programs: Vec<String>,
+    /// Programs the command may run that its text cannot name (`$cmd x`, `python -c`).
+    pub dynamic: Vec<hookdex_shell::Dynamic>,
     /// The file the call touches (`file_path`, `notebook_path` or `path`).
     pub path: Option<String>,
 }
@@ -41,15 +43,15 @@ impl Call {
         input: &Value,
     ) -> Call {
         let command = tool.name.is_bash().then(|| command_of(input)).flatten();
-        let programs = command
+        let split = command
             .as_deref()
-            .map(|c| {
-                hookdex_shell::programs(c)
-                    .into_iter()
-                    .map(|p| p.to_ascii_lowercase())
-                    .collect()
-            })
+            .map(hookdex_shell::split)
             .unwrap_or_default();
+        let programs = split
+            .programs
+            .into_iter()
+            .map(|p| p.to_ascii_lowercase())
+            .collect();
         let path = ["file_path", "notebook_path", "path"]
             .iter()
             .find_map(|key| input.get(*key).and_then(Value::as_str))
@@ -61,6 +63,7 @@ impl Call {
             tool,
             command,
             programs,
+            dynamic: split.dynamic,
             path,
         }
     }
@@ -88,12 +91,15 @@ impl Call {
         }
     }
 
-    /// The index query for this call.
-    pub fn query(&self) -> Query<'_> {
+    /// The index query for this call. With `shell_strict`
+    /// (`HOOKDEX_SHELL_STRICT`), a command with a dynamic program matches every
+    /// `bash.<cli>` rule: it may run any cli.
+    pub fn query(&self, shell_strict: bool) -> Query<'_> {
         Query {
             step: self.step,
             tool: &self.tool.name,
             programs: &self.programs,
+            any_program: shell_strict && !self.dynamic.is_empty(),
         }
     }
 }
@@ -158,5 +164,23 @@ mod tests {
         );
         assert_eq!(edit.tool.name.as_str(), "write");
         assert!(edit.programs.is_empty());
+    }
+
+    #[test]
+    fn strict_queries_match_any_program_only_when_one_is_dynamic() {
+        let bash = |command: &str| {
+            Call::new(
+                Target::Claude,
+                Step::Pre,
+                "Bash",
+                &json!({"command": command}),
+            )
+        };
+        let dynamic = bash("ls && $TOOL x");
+        assert_eq!(dynamic.programs, ["ls"]);
+        assert_eq!(dynamic.dynamic[0].text, "$TOOL");
+        assert!(dynamic.query(true).any_program);
+        assert!(!dynamic.query(false).any_program);
+        assert!(!bash("git status").query(true).any_program);
     }
 }

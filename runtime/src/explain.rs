@@ -138,6 +138,9 @@ pub fn via_text(via: Via<'_>) -> String {
         Via::Any => "any".to_string(),
         Via::Name(name) => name.to_string(),
         Via::Program(program) => format!("bash.{program}: program {program}"),
+        Via::AnyProgram(cli) => {
+            format!("bash.{cli}: a program the command cannot name (HOOKDEX_SHELL_STRICT)")
+        }
         Via::Prefix("mcp") => "mcp: every MCP tool".to_string(),
         Via::Prefix(server) => format!("{server}: every tool of the server"),
     }

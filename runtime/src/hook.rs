@@ -219,7 +219,7 @@ fn fired_rules(settings: &Settings, calls: &[(Payload, Call)]) -> Result<Vec<Vec
                 for &step in payload.event.rule_steps() {
                     let query = Query {
                         step,
-                        ..call.query()
+                        ..call.query(settings.shell_strict)
                     };
                     hits.extend(lookup::fires(
                         index,

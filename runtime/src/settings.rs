@@ -40,6 +40,9 @@ pub struct Settings {
     pub exec: ExecConfig,
     /// How replies are shaped (`HOOKDEX_INTERACTIVE`).
     pub reply: ReplyOptions,
+    /// `HOOKDEX_SHELL_STRICT`: a shell command that may run a program its text
+    /// cannot name (`$cmd x`, `eval "$x"`, `python -c`) fires every `bash.<cli>` rule.
+    pub shell_strict: bool,
 }
 
 /// Every variable that configures the hook (read here and by the
@@ -53,6 +56,7 @@ pub const VARIABLES: &[&str] = &[
     "HOOKDEX_BUNDLE",
     "HOOKDEX_PROFILES",
     "HOOKDEX_INTERACTIVE",
+    "HOOKDEX_SHELL_STRICT",
     "CONDITIONS_ENABLED",
     "CONDITIONS_TIMEOUT_SEC",
     "CONDITIONS_MAX_PARALLEL",
@@ -92,6 +96,7 @@ impl Settings {
             reply: ReplyOptions {
                 interactive: on("HOOKDEX_INTERACTIVE"),
             },
+            shell_strict: on("HOOKDEX_SHELL_STRICT"),
             view: View::from_vars(target, cwd, &var),
             conditions_enabled,
             trusted_owners: text("CONDITIONS_TRUSTED_OWNERS").unwrap_or_default(),
@@ -184,5 +189,7 @@ mod tests {
             settings(&[("CONDITIONS_TRUSTED_OWNERS", "acme")]).trusted_owners,
             "acme"
         );
+        assert!(!settings(&[]).shell_strict);
+        assert!(settings(&[("HOOKDEX_SHELL_STRICT", "1")]).shell_strict);
     }
 }

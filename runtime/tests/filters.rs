@@ -95,6 +95,7 @@ fn explain_narrows_filters_by_paths() {
         step: Step::Pre,
         tool: &write,
         programs: &[],
+        any_program: false,
     };
     let verdict = |path: Option<&str>| {
         let (verdicts, _) = explain(&index, &query, path, &Trust::NoOrigin, true).unwrap();

@@ -18,7 +18,7 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
     let trust = settings.trust(&meta);
     let (verdicts, lookup_ns) = explain(
         &index,
-        &call.query(),
+        &call.query(settings.shell_strict),
         call.path.as_deref(),
         &trust,
         settings.conditions_enabled,
@@ -34,6 +34,10 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
                 "file": v.rule.file, "layer": v.layer.label, "reason": v.why,
             })).collect::<Vec<_>>(),
             "programs": call.programs,
+            "dynamic": call.dynamic.iter().map(|d| json!({
+                "reason": d.reason.as_str(), "text": d.text,
+            })).collect::<Vec<_>>(),
+            "shell_strict": settings.shell_strict,
             "tool": call.tool.name.as_str(),
             "step": call.step.as_str(),
             "target": target.as_str(),
@@ -65,6 +69,15 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
             call.programs.join(", ")
         };
         println!("programs  {programs}");
+        if !call.dynamic.is_empty() {
+            let dynamic: Vec<String> = call.dynamic.iter().map(ToString::to_string).collect();
+            let strict = if settings.shell_strict {
+                "every bash.<cli> rule matches (HOOKDEX_SHELL_STRICT)"
+            } else {
+                "HOOKDEX_SHELL_STRICT=1 would match every bash.<cli> rule"
+            };
+            println!("dynamic   {} · {strict}", dynamic.join(", "));
+        }
     }
     println!(
         "step      {} ({})",

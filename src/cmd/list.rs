@@ -117,7 +117,7 @@ fn fires(
     let call = args.call(settings.view.target)?;
     let (verdicts, _) = explain(
         index,
-        &call.query(),
+        &call.query(settings.shell_strict),
         call.path.as_deref(),
         trust,
         settings.conditions_enabled,

@@ -135,6 +135,10 @@ pub struct Query<'q> {
     pub tool: &'q ToolName,
     /// Programs of the shell command when the tool is `bash`.
     pub programs: &'q [String],
+    /// Every `bash.<cli>` alternative matches, whatever its cli: the command may run a
+    /// program its text cannot name and the caller asked to assume the worst
+    /// (`HOOKDEX_SHELL_STRICT`).
+    pub any_program: bool,
 }
 
 /// Which matcher alternative made a rule a candidate.
@@ -146,6 +150,8 @@ pub enum Via<'a> {
     Name(&'a str),
     /// `bash.<cli>`: the program name.
     Program(&'a str),
+    /// `bash.<cli>` matched by [`Query::any_program`]: the cli.
+    AnyProgram(&'a str),
     /// A prefix alternative: `mcp` or `mcp__<server>`.
     Prefix(&'a str),
 }
@@ -215,6 +221,19 @@ impl<'a> Index<'a> {
         Ok(None)
     }
 
+    /// Pushes the posting of every name in `table`, as [`Via::AnyProgram`].
+    fn push_every(&self, table: TableRef, hits: &mut Vec<Hit<'a>>) -> Result<(), Error> {
+        let (first, capacity) = (table.first.get() as usize, table.capacity.get() as usize);
+        for at in first..first.saturating_add(capacity) {
+            let slot: &SlotRecord = self.names.record(at)?;
+            if !slot.name.is_empty() {
+                let label = self.str(&slot.name)?;
+                self.push_posting(slot.posting, Via::AnyProgram(label), hits)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Checks every slot and posting of `step`'s tables.
     pub(crate) fn verify_tables(&self, step: Step) -> Result<(), Error> {
         let tables: &StepRecord = self.steps.record(usize::from(step.code()))?;
@@ -255,7 +274,9 @@ impl<'a> Index<'a> {
         if let Some((label, posting)) = self.table_get(tables.names, name)? {
             self.push_posting(posting, Via::Name(label), &mut hits)?;
         }
-        if query.tool.is_bash() {
+        if query.tool.is_bash() && query.any_program {
+            self.push_every(tables.programs, &mut hits)?;
+        } else if query.tool.is_bash() {
             for program in query.programs {
                 if let Some((label, posting)) = self.table_get(tables.programs, program)? {
                     self.push_posting(posting, Via::Program(label), &mut hits)?;

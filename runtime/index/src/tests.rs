@@ -192,6 +192,7 @@ fn runs(
         step,
         tool: &tool,
         programs: &programs,
+        any_program: false,
     };
     let mut out = Vec::new();
     for hit in index.candidates(&query)? {
@@ -263,6 +264,7 @@ fn lookups() {
             step: Step::Pre,
             tool: &bash,
             programs: &["git".into()],
+            any_program: false,
         })
         .unwrap();
     assert_eq!(
@@ -270,6 +272,35 @@ fn lookups() {
         vec![0, 1, 3],
         "candidates are every matching rule, whatever the trust"
     );
+    let strict = index
+        .candidates(&Query {
+            step: Step::Pre,
+            tool: &bash,
+            programs: &[],
+            any_program: true,
+        })
+        .unwrap();
+    assert_eq!(
+        strict.iter().map(|h| (h.rule, h.via)).collect::<Vec<_>>(),
+        vec![
+            (0, Via::Any),
+            (1, Via::AnyProgram("git")),
+            (3, Via::AnyProgram("git"))
+        ],
+        "any_program matches every bash.<cli> alternative"
+    );
+    let edit = ToolName::new("edit");
+    let not_bash = Query {
+        step: Step::Pre,
+        tool: &edit,
+        programs: &[],
+        any_program: true,
+    };
+    assert!(index
+        .candidates(&not_bash)
+        .unwrap()
+        .iter()
+        .all(|h| !matches!(h.via, Via::AnyProgram(_))));
     assert!(runs(&index, Step::Post, "bash", &[], &trusted)
         .unwrap()
         .is_empty());
@@ -407,6 +438,7 @@ fn references_out_of_range_are_corruption_not_panics() {
         step: Step::Pre,
         tool: &bash,
         programs: &[],
+        any_program: false,
     };
     assert!(index.candidates(&query).unwrap_err().is_damage());
 }

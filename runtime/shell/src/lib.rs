@@ -2,13 +2,20 @@
 //! quotes words for a POSIX shell.
 //!
 //! Owns the hand-written, quote- and operator-aware scanner behind `bash.<cli>`
-//! matchers; it reads text only, it never expands or runs anything.
+//! matchers; it reads text only, it never expands or runs anything. What the text
+//! cannot name (`$cmd x`, `python -c …`) [`split`] reports as dynamic; the option
+//! grammars of command runners (`xargs`, `flock`, `su -c`, …) are in `runners.rs`.
 //!
 //! ```
 //! assert_eq!(
 //!     hookdex_shell::programs("cd services && sudo -u deploy kubectl delete pod api-0"),
 //!     ["cd", "kubectl"],
 //! );
+//! assert_eq!(
+//!     hookdex_shell::programs("find . -name '*.yaml' -exec kubectl apply -f {} \\;"),
+//!     ["find", "kubectl"],
+//! );
+//! assert!(hookdex_shell::split("\"$TOOL\" delete pod api-0").is_dynamic());
 //! assert_eq!(hookdex_shell::quote("it's"), r"'it'\''s'");
 //! ```
 #![forbid(unsafe_code)]
@@ -16,44 +23,169 @@
 
 use std::borrow::Cow;
 
+mod runners;
+
 /// Nesting limit for substitutions, quotes and re-parsed strings; deeper text is skipped.
 const MAX_DEPTH: u32 = 32;
+
+/// Runners one simple command may chain (`nice xargs timeout …`); more are too deep.
+const MAX_RUNNERS: u32 = 16;
 
 /// Programs run by the simple commands of `command`, in first-seen order, deduplicated, each reduced to its basename.
 ///
 /// Choices where the shell leaves room:
-/// - a program word whose basename comes from an expansion (`$cmd`, `$(which git)`) is
-///   skipped: it cannot name a cli (the commands inside `$(…)` are still found);
-/// - `[ -f x ]` yields `[` (a real command); `[[ … ]]` and `(( … ))` yield nothing;
+/// - a program word whose basename comes from an expansion (`$cmd`, `$(which git)`) or
+///   a glob (`kube?tl`) is skipped here and reported by [`split`] as dynamic (the
+///   commands inside `$(…)` are still found); brace alternatives (`{kubectl,x}`) are
+///   each a program;
+/// - `[ -f x ]` yields `[` (a real command); `[[ … ]]` and `(( … ))` yield nothing, and
+///   like bash `((` is arithmetic only when it closes with `))`;
 /// - a wrapper (`sudo`, `env`, `command`, `time`, `nohup`, `exec`, `timeout`) with nothing
 ///   left to run is itself the program: `sudo -v` yields `sudo`, and `command -v git`
-///   yields `command` only, since `-v`/`-V` query `git` without running it;
-/// - heredoc bodies are skipped whole, even their `$(…)`;
-/// - the string of `bash|sh|zsh|dash -c`, of `env -S`, and the joined arguments of `eval`
-///   are parsed as command lines too;
-/// - text nested deeper than 32 levels is skipped, not searched;
+///   yields `command` only, since `-v`/`-V` query `git` without running it; `builtin`
+///   is a wrapper too;
+/// - a runner (`xargs`, `find -exec`, `nice`, `flock`, `su -c`, `watch`, `strace`, … see
+///   `runners.rs`) is a program, and so is the command it runs, found by the runner's
+///   own option grammar; the code given to `su -c`, `flock -c`, `script -c`, `sg`,
+///   `watch` and `parallel` is parsed as a command line;
+/// - heredoc bodies are not programs, but bash runs the `$(…)` and backticks of one whose
+///   delimiter is unquoted, so those are found;
+/// - the string of `bash|sh|zsh|dash|ksh -c`, of `env -S`, the joined arguments of
+///   `eval`, a `trap` action and an `alias` value are parsed as command lines too, and
+///   so is what a shell without `-c` or script reads from stdin: a here-string, a
+///   heredoc body, or the literal text of an `echo`/`printf` piped into it; `hash -p
+///   PATH` names PATH's program;
+/// - text nested deeper than 32 levels is skipped, not searched ([`split`] reports it);
 /// - "first seen" is by where a program's word starts: `echo $(whoami)` yields `echo`
 ///   first; programs of a re-parsed string sit where that string starts.
 #[must_use]
 pub fn programs(command: &str) -> Vec<String> {
-    dedup(scan(command, 0).into_iter().map(|(_, p)| p).collect())
+    split(command).programs
+}
+
+/// What a command line runs, as far as its text tells: [`programs`], and the
+/// programs it may run that the text cannot name.
+///
+/// ```
+/// let split = hookdex_shell::split("ls; $EDITOR notes.txt");
+/// assert_eq!(split.programs, ["ls"]);
+/// assert_eq!(split.dynamic[0].reason, hookdex_shell::Reason::Expansion);
+/// assert_eq!(split.dynamic[0].text, "$EDITOR");
+/// ```
+#[must_use]
+pub fn split(command: &str) -> Split {
+    let found = scan(command, 0);
+    Split {
+        programs: dedup(found.programs.into_iter().map(|(_, p)| p).collect()),
+        dynamic: found.dynamic,
+    }
+}
+
+/// The programs of a command line ([`split`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Split {
+    /// Programs named by the text, as [`programs`] returns them.
+    pub programs: Vec<String>,
+    /// Programs the text cannot name, in the order found, distinct, at most
+    /// [`MAX_DYNAMIC`]; empty for most lines.
+    pub dynamic: Vec<Dynamic>,
+}
+
+impl Split {
+    /// Whether the line may run a program the text cannot name.
+    #[must_use]
+    pub fn is_dynamic(&self) -> bool {
+        !self.dynamic.is_empty()
+    }
+}
+
+/// How many distinct dynamic programs [`split`] reports; more are dropped.
+pub const MAX_DYNAMIC: usize = 16;
+
+/// A program a command line may run that its text cannot name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dynamic {
+    /// Why it cannot be named.
+    pub reason: Reason,
+    /// The source text it comes from (a word, or the start of a long text).
+    pub text: String,
+}
+
+/// Why a program cannot be named from the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Reason {
+    /// The program word is an expansion: `$cmd x`, `"${tool}" x`, `$(which git) x`,
+    /// and so `eval "$x"` or `bash -c "$x"`.
+    Expansion,
+    /// The program word is a glob (`kube?tl`, `/usr/bin/kube*`), or has braces too
+    /// long to expand.
+    Glob,
+    /// Code handed to another interpreter: `python -c`, `perl -e`, `node -e`, `ruby -e`.
+    Interpreter,
+    /// A shell runs code a command prints: `curl x | sh`, `source <(curl x)`,
+    /// `bash <(curl x)` (a piped literal `echo`/`printf` is read instead).
+    Stdin,
+    /// Text nested deeper than the scanner follows.
+    TooDeep,
+}
+
+impl Reason {
+    /// A short lowercase name: `expansion`, `glob`, `interpreter`, `stdin`, `too-deep`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Expansion => "expansion",
+            Reason::Glob => "glob",
+            Reason::Interpreter => "interpreter",
+            Reason::Stdin => "stdin",
+            Reason::TooDeep => "too-deep",
+        }
+    }
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for Dynamic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.reason, self.text)
+    }
+}
+
+/// What one scan found.
+struct Found<'a> {
+    /// Programs, each with the source offset of the word naming it, in source order.
+    programs: Vec<(usize, Cow<'a, str>)>,
+    dynamic: Vec<Dynamic>,
 }
 
 /// Scans `src` as a command line: the programs it runs, in source order.
-fn scan(src: &str, depth: u32) -> Vec<(usize, Cow<'_, str>)> {
+fn scan(src: &str, depth: u32) -> Found<'_> {
     let mut scanner = Scanner {
         src,
         pos: 0,
         end: src.len(),
         depth,
         heredocs: Vec::new(),
+        heredocs_due: false,
         words: Vec::new(),
         out: Vec::new(),
+        dynamic: Vec::new(),
+        pipe_in: None,
+        last_output: None,
+        stdin_code: None,
     };
     scanner.list(false);
     // A command's substitutions are found before the command itself is resolved.
     scanner.out.sort_by_key(|&(at, _)| at);
-    scanner.out
+    Found {
+        programs: scanner.out,
+        dynamic: scanner.dynamic,
+    }
 }
 
 /// Keeps the first of equal programs; quadratic only while the list is tiny.
@@ -86,8 +218,10 @@ enum Tok {
     Word(usize, usize),
     /// A redirection operator; the next word is its target.
     Redir(Redir),
-    /// `;` `&` `&&` `||` `|` `|&` or a newline.
+    /// `;` `&` `&&` `||` or a newline.
     Sep,
+    /// `|` or `|&`.
+    Pipe,
     /// `;;` `;&` `;;&`: the end of a case item.
     CaseEnd,
     Open,
@@ -97,10 +231,35 @@ enum Tok {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Redir {
-    /// A file, fd or here-string target.
+    /// A file or fd target.
     Target,
+    /// `<<<`: the target is a here-string.
+    HereString,
     /// `<<` or `<<-`: the target is a delimiter and a body follows the next newline.
     HereDoc { strip_tabs: bool },
+}
+
+/// A heredoc whose body follows the next newline.
+struct Heredoc<'a> {
+    delimiter: Cow<'a, str>,
+    /// `<<-`: leading tabs are stripped from the body and delimiter lines.
+    strip_tabs: bool,
+    /// The delimiter is quoted, so the body is not expanded.
+    quoted: bool,
+    /// The body is code for the shell reading it (`sh <<EOF`).
+    code: bool,
+}
+
+/// How a shell invoked with these arguments gets its code.
+enum ShellInput {
+    /// `-c STRING`: the word at this index.
+    String(usize),
+    /// No script operand (or `-s`): from stdin.
+    Stdin,
+    /// From the script file named by the word at this index.
+    Script(usize),
+    /// Nowhere: `-c` without a string.
+    Nothing,
 }
 
 /// What follows a wrapper's own options.
@@ -119,12 +278,22 @@ struct Scanner<'a> {
     /// End of the text being scanned; a backtick substitution narrows it.
     end: usize,
     depth: u32,
-    /// Heredoc delimiters waiting for the next newline, in order.
-    heredocs: Vec<(Cow<'a, str>, bool)>,
+    /// Heredocs waiting for the next newline, in order.
+    heredocs: Vec<Heredoc<'a>>,
+    /// A newline ended the line that opened `heredocs`: their bodies come next.
+    heredocs_due: bool,
     /// Word ranges of the simple commands being read; nested commands stack above outer ones.
     words: Vec<(usize, usize)>,
     /// Programs found, each with the source offset of the word naming it.
     out: Vec<(usize, Cow<'a, str>)>,
+    /// Programs the text cannot name.
+    dynamic: Vec<Dynamic>,
+    /// Set by a `|`: the literal text the command before it prints, if known.
+    pipe_in: Option<Option<String>>,
+    /// The literal text the last simple command prints (`echo`, `printf`), if known.
+    last_output: Option<String>,
+    /// Set by `resolve` when the program is a shell reading its code from stdin: its word.
+    stdin_code: Option<usize>,
 }
 
 impl<'a> Scanner<'a> {
@@ -139,7 +308,9 @@ impl<'a> Scanner<'a> {
     /// Runs `body` one level deeper, or skips to `closers` when too deep.
     fn guarded(&mut self, closers: &[u8], body: impl FnOnce(&mut Self)) {
         if self.depth >= MAX_DEPTH {
+            let from = self.pos;
             self.pos = skip_nested(self.src.as_bytes(), self.pos, self.end, closers);
+            self.too_deep(from);
         } else {
             self.depth += 1;
             body(self);
@@ -168,7 +339,15 @@ impl<'a> Scanner<'a> {
                     subshells += 1;
                     None
                 }
-                Tok::Close | Tok::Sep => None,
+                Tok::Pipe => {
+                    self.pipe_in = Some(self.last_output.take());
+                    None
+                }
+                Tok::Close | Tok::Sep => {
+                    self.pipe_in = None;
+                    self.last_output = None;
+                    None
+                }
                 Tok::CaseEnd => self.case_patterns(),
                 Tok::Word(s, e) => self.command_start(s, e),
                 Tok::Redir(_) => self.simple_command(tok),
@@ -178,14 +357,16 @@ impl<'a> Scanner<'a> {
 
     /// Handles a word in command position: a keyword or the start of a simple command.
     fn command_start(&mut self, s: usize, e: usize) -> Option<Tok> {
+        self.last_output = None;
         match &self.src[s..e] {
             "if" | "then" | "elif" | "else" | "fi" | "do" | "done" | "while" | "until" | "!"
             | "{" | "}" | "esac" | "in" | "]]" => None,
             "time" if self.arith_command() => None,
-            "time" => match self.token() {
-                Tok::Word(s, e) if &self.src[s..e] == "-p" => None,
-                tok => Some(tok),
-            },
+            "time" => {
+                self.skip_flag("-p");
+                self.skip_flag("--");
+                None
+            }
             "case" => self.case_head(),
             "for" | "select" => self.for_head(),
             "function" => self.function_head(),
@@ -198,6 +379,17 @@ impl<'a> Scanner<'a> {
                 }
             },
             _ => self.simple_command(Tok::Word(s, e)),
+        }
+    }
+
+    /// Steps over `flag` if it is the next word.
+    fn skip_flag(&mut self, flag: &str) {
+        self.skip_blanks();
+        let at = self.pos + flag.len();
+        if self.src[self.pos..self.end].starts_with(flag)
+            && matches!(self.byte(at), 0 | b' ' | b'\t' | b'\n' | b';' | b'&' | b'|')
+        {
+            self.pos = at;
         }
     }
 
@@ -221,7 +413,7 @@ impl<'a> Scanner<'a> {
         loop {
             match self.token() {
                 Tok::Word(s, e) if &self.src[s..e] == "esac" => return None,
-                Tok::Sep | Tok::Open | Tok::Word(..) => {}
+                Tok::Sep | Tok::Pipe | Tok::Open | Tok::Word(..) => {}
                 Tok::Close => return None,
                 tok => return Some(tok),
             }
@@ -288,10 +480,17 @@ impl<'a> Scanner<'a> {
         Some(tok)
     }
 
-    /// `(( … ))` in command position: arithmetic, whose substitutions still run.
+    /// `(( … ))` in command position: arithmetic, whose substitutions still run. Like
+    /// bash, `((` is arithmetic only when its parentheses close with `))`; otherwise it
+    /// opens two subshells (`((a) )`).
     fn arith_command(&mut self) -> bool {
+        self.read_heredocs();
         self.skip_blanks();
         if self.byte(self.pos) != b'(' || self.byte(self.pos + 1) != b'(' {
+            return false;
+        }
+        let b = self.src.as_bytes();
+        if self.byte(skip_nested(b, self.pos + 2, self.end, b")")) != b')' {
             return false;
         }
         self.pos += 2;
@@ -302,6 +501,9 @@ impl<'a> Scanner<'a> {
     /// Reads the words and redirections of one simple command, then resolves its program.
     fn simple_command(&mut self, first: Tok) -> Option<Tok> {
         let base = self.words.len();
+        let heredoc_base = self.heredocs.len();
+        let pipe_in = self.pipe_in.take();
+        let mut here_strings = Vec::new();
         let mut tok = first;
         loop {
             match tok {
@@ -316,12 +518,20 @@ impl<'a> Scanner<'a> {
                     self.words.push((s, e));
                 }
                 Tok::Redir(kind) => match self.token() {
-                    Tok::Word(s, e) => {
-                        if let Redir::HereDoc { strip_tabs } = kind {
-                            let delimiter = cook(&self.src[s..e]).text;
-                            self.heredocs.push((delimiter, strip_tabs));
+                    Tok::Word(s, e) => match kind {
+                        Redir::HereDoc { strip_tabs } => {
+                            let raw = &self.src[s..e];
+                            let delimiter = cook(raw).text;
+                            self.heredocs.push(Heredoc {
+                                quoted: raw.contains(['\\', '\'', '"']),
+                                delimiter,
+                                strip_tabs,
+                                code: false,
+                            });
                         }
-                    }
+                        Redir::HereString => here_strings.push((s, e)),
+                        Redir::Target => {}
+                    },
                     other => {
                         tok = other;
                         break;
@@ -332,8 +542,71 @@ impl<'a> Scanner<'a> {
             tok = self.token();
         }
         self.resolve(base);
+        if let Some(shell) = self.stdin_code.take() {
+            self.feed_stdin(shell, here_strings, heredoc_base, pipe_in);
+        }
+        // Only a pipe passes the output on.
+        self.last_output = if tok == Tok::Pipe {
+            self.literal_output(base)
+        } else {
+            None
+        };
         self.words.truncate(base);
         Some(tok)
+    }
+
+    /// A shell reads its code from stdin: the code is a here-string's text, a
+    /// heredoc's body (scanned when read), or what the command before `|` prints.
+    fn feed_stdin(
+        &mut self,
+        shell: usize,
+        here_strings: Vec<(usize, usize)>,
+        heredoc_base: usize,
+        pipe_in: Option<Option<String>>,
+    ) {
+        if let Some(&(s, e)) = here_strings.last() {
+            return self.reparse(s, cook(&self.src[s..e]).text);
+        }
+        if let Some(doc) = self.heredocs[heredoc_base..].last_mut() {
+            doc.code = true;
+            return;
+        }
+        match pipe_in {
+            Some(Some(text)) => self.reparse(self.words[shell].0, Cow::Owned(text)),
+            Some(None) => self.add_dynamic(Dynamic {
+                reason: Reason::Stdin,
+                text: format!("| {}", self.raw(shell)),
+            }),
+            None => {}
+        }
+    }
+
+    /// The text a simple command from word `base` prints when it is `echo` or
+    /// `printf` with literal arguments (`%s` and `\n` in a format are followed).
+    fn literal_output(&self, base: usize) -> Option<String> {
+        let n = self.words.len();
+        let first = (base..n).find(|&i| !is_assignment(self.raw(i)))?;
+        let name = self.text(first);
+        if !matches!(&*name, "echo" | "printf") {
+            return None;
+        }
+        let mut args = Vec::with_capacity(n - first - 1);
+        for i in first + 1..n {
+            let word = cook(self.raw(i));
+            if word.expanded_to > 0 {
+                return None;
+            }
+            args.push(word.text);
+        }
+        Some(if name == "echo" {
+            let skip = args
+                .iter()
+                .take_while(|a| matches!(&***a, "-n" | "-e" | "-E" | "-ne" | "-en"))
+                .count();
+            args[skip..].join(" ")
+        } else {
+            printf_text(&args)
+        })
     }
 
     fn raw(&self, i: usize) -> &'a str {
@@ -360,10 +633,13 @@ impl<'a> Scanner<'a> {
             i += 1;
         }
         let mut wrapper = None;
+        let mut runners = 0;
         while i < n {
             let at = self.words[i].0;
-            let Some(name) = program_name(cook(self.raw(i))) else {
-                return;
+            let name = match self.program_word(i) {
+                Name::Known(name) => name,
+                Name::Unknown(reason) => return self.dynamic_word(i, reason),
+                Name::Empty => return,
             };
             let next = match &*name {
                 "sudo" => Next::Word(self.sudo_options(i + 1)),
@@ -372,6 +648,7 @@ impl<'a> Scanner<'a> {
                 "time" => Next::Word(self.options(i + 1, b"fo", &["format", "output"])),
                 "nohup" => Next::Word(self.options(i + 1, b"", &[])),
                 "exec" => Next::Word(self.options(i + 1, b"a", &[])),
+                "builtin" => Next::Word(self.options(i + 1, b"", &[])),
                 "timeout" => {
                     // The duration follows the options.
                     let j = self.options(i + 1, b"sk", &["signal", "kill-after"]);
@@ -379,14 +656,28 @@ impl<'a> Scanner<'a> {
                 }
                 _ => {
                     self.push(at, name.clone());
-                    self.program_arguments(&name, i + 1);
-                    return;
+                    if !runners::is_runner(&name) {
+                        return self.program_arguments(&name, i + 1);
+                    }
+                    runners += 1;
+                    if runners > MAX_RUNNERS {
+                        // Each runner reads all the words after it: bound the work.
+                        return self.too_deep(at);
+                    }
+                    match self.runner(&name, i + 1) {
+                        Some(j) => {
+                            wrapper = None;
+                            i = j;
+                            continue;
+                        }
+                        None => return,
+                    }
                 }
             };
             wrapper = Some((at, name));
             match next {
                 Next::Word(j) => i = j,
-                Next::Line(line) => return self.reparse(at, line),
+                Next::Line(line) => return self.reparse(at, env_escapes(line)),
                 Next::Query => break,
             }
         }
@@ -501,13 +792,116 @@ impl<'a> Scanner<'a> {
         Next::Word(j)
     }
 
+    /// Follows runner `name` whose arguments start at word `j`: the index of the word
+    /// its command starts at, or `None` once the code it runs is scanned.
+    fn runner(&mut self, name: &str, j: usize) -> Option<usize> {
+        let args: Vec<Cow<'a, str>> = (j..self.words.len()).map(|k| self.text(k)).collect();
+        match runners::plan(name, &args) {
+            runners::Plan::Argv(k) => return Some(j + k),
+            runners::Plan::Joined(k) => {
+                let end = args[k..]
+                    .iter()
+                    .position(|a| a.starts_with(":::"))
+                    .map_or(args.len(), |e| k + e);
+                if end == k && name == "parallel" {
+                    self.parallel_commands(j + k, &args[k..]);
+                } else {
+                    let line = args[k..end].join(" ");
+                    self.reparse(self.words[j + k].0, Cow::Owned(line));
+                }
+            }
+            runners::Plan::Code(code) => {
+                for (k, from) in code {
+                    self.reparse(self.words[j + k].0, tail(args[k].clone(), from));
+                }
+            }
+            runners::Plan::Nothing if name == "parallel" => self.parallel_commands(j, &[]),
+            runners::Plan::Nothing => {}
+        }
+        None
+    }
+
+    /// `parallel` without a command: the arguments after `:::` are command lines, and
+    /// without `:::` (`::::` files, or stdin) the commands cannot be known.
+    fn parallel_commands(&mut self, j: usize, args: &[Cow<'a, str>]) {
+        if args.first().is_none_or(|a| a != ":::") {
+            let text = format!("parallel {}", args.join(" "));
+            return self.add_dynamic(Dynamic {
+                reason: Reason::Stdin,
+                text: text.trim_end().to_owned(),
+            });
+        }
+        for (k, arg) in args.iter().enumerate().skip(1) {
+            if arg.starts_with(":::") {
+                break;
+            }
+            self.reparse(self.words[j + k].0, arg.clone());
+        }
+    }
+
+    /// `find … -exec CMD … ;` (or `{} +`, and `-execdir`, `-ok`, `-okdir`): each
+    /// command is a simple command of its own.
+    fn find_actions(&mut self, j: usize) {
+        let n = self.words.len();
+        let mut k = j;
+        while k < n {
+            let action = self.text(k);
+            k += 1;
+            if !matches!(&*action, "-exec" | "-execdir" | "-ok" | "-okdir") {
+                continue;
+            }
+            let start = k;
+            while k < n && !self.ends_action(k, start) {
+                k += 1;
+            }
+            // Resolve the command's words as a simple command stacked above this one.
+            let top = self.words.len();
+            self.words.extend_from_within(start..k);
+            self.resolve(top);
+            self.words.truncate(top);
+            k += 1;
+        }
+    }
+
+    /// Whether word `k` ends an action whose command starts at `start`: `;`, or `+` after `{}`.
+    fn ends_action(&self, k: usize, start: usize) -> bool {
+        match &*self.text(k) {
+            ";" => true,
+            "+" => k > start && self.text(k - 1) == "{}",
+            _ => false,
+        }
+    }
+
     /// Parses what a program runs as shell text itself: `sh -c STRING`, `eval ARGS…`.
     fn program_arguments(&mut self, name: &str, j: usize) {
         let n = self.words.len();
         match name {
-            "bash" | "sh" | "zsh" | "dash" => {
-                if let Some(k) = self.shell_string(j) {
-                    self.reparse(self.words[k].0, self.text(k));
+            "bash" | "sh" | "zsh" | "dash" | "ksh" => match self.shell_input(j) {
+                ShellInput::String(k) => self.reparse(self.words[k].0, self.text(k)),
+                ShellInput::Stdin => self.stdin_code = Some(j - 1),
+                ShellInput::Script(k) => self.sourced(k),
+                ShellInput::Nothing => {}
+            },
+            "source" | "." if j < n => self.sourced(j),
+            "find" => self.find_actions(j),
+            "trap" => self.trap_action(j),
+            "alias" => {
+                for k in j..n {
+                    let word = self.text(k);
+                    if let Some(eq) = word.find('=') {
+                        self.reparse(self.words[k].0, tail(word, eq + 1));
+                    }
+                }
+            }
+            "hash" => {
+                // `hash -p PATH NAME`: NAME now runs PATH.
+                let path = (j..n).find(|&k| self.text(k) == "-p").map(|k| k + 1);
+                if let Some(k) = path.filter(|&k| k < n) {
+                    match self.program_word(k) {
+                        Name::Known(name) => self.push(self.words[k].0, name),
+                        Name::Unknown(reason) => self.dynamic_word(k, reason),
+                        Name::Empty => {}
+                    }
                 }
             }
             "eval" if j + 1 == n => self.reparse(self.words[j].0, self.text(j)),
@@ -521,13 +915,62 @@ impl<'a> Scanner<'a> {
                 }
                 self.reparse(self.words[j].0, Cow::Owned(line));
             }
-            _ => {}
+            _ => self.interpreter_code(name, j),
         }
     }
 
-    /// Index of the command string of a shell invoked with `-c`.
-    fn shell_string(&self, mut j: usize) -> Option<usize> {
+    /// A script run from word `k`: the code a process substitution prints
+    /// (`source <(curl x)`, `bash <(curl x)`) cannot be known.
+    fn sourced(&mut self, k: usize) {
+        if self.raw(k).starts_with("<(") {
+            let text = self.raw(k).to_owned();
+            self.add_dynamic(Dynamic {
+                reason: Reason::Stdin,
+                text,
+            });
+        }
+    }
+
+    /// `trap [--] ACTION SIGNAL…`: the action is a command line.
+    fn trap_action(&mut self, mut j: usize) {
+        let n = self.words.len();
+        if j < n && self.text(j) == "--" {
+            j += 1;
+        }
+        if j + 1 < n && !self.text(j).starts_with('-') {
+            self.reparse(self.words[j].0, self.text(j));
+        }
+    }
+
+    /// Another interpreter's code in an option (`python -c`, `perl -e`) is dynamic.
+    fn interpreter_code(&mut self, name: &str, j: usize) {
+        let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+        let Some(&(_, letters, long)) = INTERPRETERS.iter().find(|(n, ..)| *n == base) else {
+            return;
+        };
+        for k in j..self.words.len() {
+            let word = self.text(k);
+            let code = match word.strip_prefix("--") {
+                Some(l) => long.contains(&l.split('=').next().unwrap_or(l)),
+                None => match word.strip_prefix('-') {
+                    Some(flags) => flags.bytes().any(|f| letters.contains(&f)),
+                    None => return,
+                },
+            };
+            if code {
+                let text = format!("{name} {word}");
+                return self.add_dynamic(Dynamic {
+                    reason: Reason::Interpreter,
+                    text,
+                });
+            }
+        }
+    }
+
+    /// How a shell whose arguments start at `j` gets its code.
+    fn shell_input(&self, mut j: usize) -> ShellInput {
         let mut has_c = false;
+        let mut has_s = false;
         while j < self.words.len() {
             let word = self.text(j);
             if word == "--" || word == "-" {
@@ -542,29 +985,95 @@ impl<'a> Scanner<'a> {
                 break;
             };
             has_c |= word.starts_with('-') && flags.contains('c');
+            has_s |= word.starts_with('-') && flags.contains('s');
             // `-o NAME` and `-O NAME` set options by name.
             j += 1 + usize::from(flags.ends_with(['o', 'O']));
         }
-        (has_c && j < self.words.len()).then_some(j)
+        match (has_c, j < self.words.len()) {
+            (true, true) => ShellInput::String(j),
+            (true, false) => ShellInput::Nothing,
+            (false, false) => ShellInput::Stdin,
+            (false, true) if has_s => ShellInput::Stdin,
+            (false, true) => ShellInput::Script(j),
+        }
     }
 
     /// Scans `line`, found at offset `at`, as a command line of its own, one level deeper.
     fn reparse(&mut self, at: usize, line: Cow<'a, str>) {
         if self.depth >= MAX_DEPTH {
-            return;
+            return self.too_deep(at);
         }
-        match line {
+        let found = match line {
             Cow::Borrowed(line) => {
-                for (_, program) in scan(line, self.depth + 1) {
+                let found = scan(line, self.depth + 1);
+                for (_, program) in found.programs {
                     self.push(at, program);
                 }
+                found.dynamic
             }
             Cow::Owned(line) => {
-                for (_, program) in scan(&line, self.depth + 1) {
+                let found = scan(&line, self.depth + 1);
+                for (_, program) in found.programs {
                     self.push(at, Cow::Owned(program.into_owned()));
                 }
+                found.dynamic
+            }
+        };
+        for d in found {
+            self.add_dynamic(d);
+        }
+    }
+
+    /// Records a program the text cannot name, once, up to [`MAX_DYNAMIC`].
+    fn add_dynamic(&mut self, d: Dynamic) {
+        if self.dynamic.len() < MAX_DYNAMIC && !self.dynamic.contains(&d) {
+            self.dynamic.push(d);
+        }
+    }
+
+    /// Records the text from `from`, nested too deep to follow (once per scan).
+    fn too_deep(&mut self, from: usize) {
+        if self.dynamic.iter().any(|d| d.reason == Reason::TooDeep) {
+            return;
+        }
+        let text: String = self.src[from..self.end].chars().take(40).collect();
+        self.add_dynamic(Dynamic {
+            reason: Reason::TooDeep,
+            text,
+        });
+    }
+
+    /// The program named by word `i`: its basename, after brace expansion (other
+    /// alternatives are pushed as candidate programs).
+    fn program_word(&mut self, i: usize) -> Name<'a> {
+        let raw = self.raw(i);
+        if has_glob(raw) || (raw.len() > MAX_BRACE_WORD_LEN && brace_group(raw).is_some()) {
+            return Name::Unknown(Reason::Glob);
+        }
+        let Some(alternatives) = brace_expand(raw) else {
+            return program_name(cook(raw));
+        };
+        let mut names = alternatives.iter().map(|a| program_name(cook(a)));
+        let first = match names.next() {
+            Some(Name::Known(name)) => Name::Known(Cow::Owned(name.into_owned())),
+            Some(other) => other.into_owned(),
+            None => Name::Empty,
+        };
+        let at = self.words[i].0;
+        for name in names {
+            match name {
+                Name::Known(name) => self.push(at, Cow::Owned(name.into_owned())),
+                Name::Unknown(reason) => self.dynamic_word(i, reason),
+                Name::Empty => {}
             }
         }
+        first
+    }
+
+    /// Records word `i` as a program the text cannot name.
+    fn dynamic_word(&mut self, i: usize, reason: Reason) {
+        let text = self.raw(i).to_owned();
+        self.add_dynamic(Dynamic { reason, text });
     }
 
     // ---- tokens ----
@@ -581,6 +1090,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn token(&mut self) -> Tok {
+        self.read_heredocs();
         loop {
             self.skip_blanks();
             if self.pos >= self.end {
@@ -594,7 +1104,7 @@ impl<'a> Scanner<'a> {
                 }
                 b'\n' => {
                     self.pos += 1;
-                    self.read_heredocs();
+                    self.heredocs_due = !self.heredocs.is_empty();
                     return Tok::Sep;
                 }
                 b';' if next == b';' && self.byte(self.pos + 2) == b'&' => (3, Tok::CaseEnd),
@@ -603,8 +1113,10 @@ impl<'a> Scanner<'a> {
                     (3, Tok::Redir(Redir::Target))
                 }
                 b'&' if next == b'>' => (2, Tok::Redir(Redir::Target)),
+                b'|' if next == b'&' => (2, Tok::Pipe),
                 b'&' | b'|' if next == b'&' || next == b'|' => (2, Tok::Sep),
-                b';' | b'&' | b'|' => (1, Tok::Sep),
+                b'|' => (1, Tok::Pipe),
+                b';' | b'&' => (1, Tok::Sep),
                 b'(' => (1, Tok::Open),
                 b')' => (1, Tok::Close),
                 b'<' | b'>' if next == b'(' => return self.word_token(),
@@ -657,7 +1169,7 @@ impl<'a> Scanner<'a> {
             self.byte(self.pos + 2),
         );
         let (len, kind) = match (c, next, after) {
-            (b'<', b'<', b'<') => (3, Redir::Target),
+            (b'<', b'<', b'<') => (3, Redir::HereString),
             (b'<', b'<', b'-') => (3, Redir::HereDoc { strip_tabs: true }),
             (b'<', b'<', _) => (2, Redir::HereDoc { strip_tabs: false }),
             (b'<', b'&' | b'>', _) | (b'>', b'>' | b'&' | b'|', _) => (2, Redir::Target),
@@ -673,27 +1185,56 @@ impl<'a> Scanner<'a> {
         Tok::Word(start, self.pos)
     }
 
-    /// Skips the bodies of the heredocs opened on the line just ended.
+    /// Reads the bodies of the heredocs opened on the line just ended, once the
+    /// command that opened them is resolved (it decides whether a body is code).
     fn read_heredocs(&mut self) {
-        if self.heredocs.is_empty() {
+        if !std::mem::take(&mut self.heredocs_due) {
             return;
         }
         let mut docs = std::mem::take(&mut self.heredocs);
-        for (delimiter, strip_tabs) in &docs {
+        for doc in &docs {
+            let start = self.pos;
+            let mut body_end = self.end;
             while self.pos < self.end {
                 let line_end = self.line_end();
                 let mut line = &self.src[self.pos..line_end];
+                let line_start = self.pos;
                 self.pos = (line_end + 1).min(self.end);
-                if *strip_tabs {
+                if doc.strip_tabs {
                     line = line.trim_start_matches('\t');
                 }
-                if line == &**delimiter {
+                if line == &*doc.delimiter {
+                    body_end = line_start;
                     break;
                 }
             }
+            let after = self.pos;
+            // The reading shell expands an unquoted body before running it as code.
+            if !doc.quoted {
+                self.heredoc_substitutions(start, body_end);
+            }
+            if doc.code {
+                self.reparse(start, Cow::Borrowed(&self.src[start..body_end]));
+            }
+            self.pos = after;
         }
         docs.clear();
         self.heredocs = docs;
+    }
+
+    /// Scans the substitutions of an unquoted heredoc's body, which bash runs.
+    fn heredoc_substitutions(&mut self, start: usize, end: usize) {
+        let outer = std::mem::replace(&mut self.end, end);
+        self.pos = start;
+        while self.pos < self.end {
+            match self.byte(self.pos) {
+                b'\\' => self.pos += 2,
+                b'`' => self.backticks(),
+                b'$' => self.dollar(true),
+                _ => self.pos += 1,
+            }
+        }
+        self.end = outer;
     }
 
     // ---- words ----
@@ -892,7 +1433,9 @@ impl<'a> Scanner<'a> {
                 }
             }
             self.reparse(self.pos, Cow::Owned(text));
-        } else if self.depth < MAX_DEPTH {
+        } else if self.depth >= MAX_DEPTH {
+            self.too_deep(open);
+        } else {
             let end = std::mem::replace(&mut self.end, close);
             self.pos = open;
             self.depth += 1;
@@ -993,14 +1536,224 @@ struct Cooked<'a> {
     literal_to: usize,
 }
 
+/// The `env -S` escapes that differ from the shell's: `\_` is a space outside single
+/// quotes and `\c` ends the string.
+fn env_escapes(line: Cow<'_, str>) -> Cow<'_, str> {
+    if !line.contains("\\_") && !line.contains("\\c") {
+        return line;
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut single = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => single = !single,
+            '\\' if !single => match chars.next() {
+                Some('_') => {
+                    out.push(' ');
+                    continue;
+                }
+                Some('c') => break,
+                Some(n) => {
+                    out.push(c);
+                    out.push(n);
+                    continue;
+                }
+                None => {}
+            },
+            _ => {}
+        }
+        out.push(c);
+    }
+    Cow::Owned(out)
+}
+
+/// What a program word names.
+enum Name<'a> {
+    /// A basename.
+    Known(Cow<'a, str>),
+    /// Nothing the text tells.
+    Unknown(Reason),
+    /// Nothing: the word ends in `/`.
+    Empty,
+}
+
+impl Name<'_> {
+    /// Drops a borrow (only `Known` has one).
+    fn into_owned<'b>(self) -> Name<'b> {
+        match self {
+            Name::Known(name) => Name::Known(Cow::Owned(name.into_owned())),
+            Name::Unknown(reason) => Name::Unknown(reason),
+            Name::Empty => Name::Empty,
+        }
+    }
+}
+
 /// The basename of a program word, unless an expansion makes it unknowable.
-fn program_name(word: Cooked<'_>) -> Option<Cow<'_, str>> {
+fn program_name(word: Cooked<'_>) -> Name<'_> {
     let start = match word.text[word.expanded_to..].rfind('/') {
         Some(k) => word.expanded_to + k + 1,
-        None if word.expanded_to > 0 => return None,
+        None if word.expanded_to > 0 => return Name::Unknown(Reason::Expansion),
         None => 0,
     };
-    (start < word.text.len()).then(|| tail(word.text, start))
+    if start < word.text.len() {
+        Name::Known(tail(word.text, start))
+    } else {
+        Name::Empty
+    }
+}
+
+/// Interpreters whose options can carry code: short option letters and long names.
+const INTERPRETERS: &[(&str, &[u8], &[&str])] = &[
+    ("python", b"c", &[]),
+    ("pypy", b"c", &[]),
+    ("perl", b"eE", &[]),
+    ("ruby", b"e", &[]),
+    ("node", b"ep", &["eval", "print"]),
+    ("nodejs", b"ep", &["eval", "print"]),
+    ("deno", b"", &["eval"]),
+    ("php", b"r", &[]),
+    ("lua", b"e", &[]),
+    ("Rscript", b"e", &[]),
+    ("osascript", b"e", &[]),
+];
+
+/// Whether a word's source has an unquoted glob character (`*`, `?`, `[…]`).
+fn has_glob(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'\'' => i = raw[i + 1..].find('\'').map_or(b.len(), |k| i + k + 2),
+            b'"' => i = quoted_end(b, i + 1),
+            b'$' | b'`' => i = expansion_end(b, i),
+            b'*' | b'?' => return true,
+            b'[' if raw[i + 1..].contains(']') => return true,
+            _ => i += 1,
+        }
+    }
+    false
+}
+
+/// The index after the `"` closing a double-quoted string whose text starts at `i`.
+fn quoted_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i] != b'"' {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    i + 1
+}
+
+/// How many words brace expansion may make of one program word.
+const MAX_BRACE_WORDS: usize = 64;
+
+/// The words bash's brace expansion makes of `raw` (`{kubectl,x}` → `kubectl`, `x`),
+/// or `None` when it has no unquoted `{a,b}`. Sequences (`{a..c}`) are left as they are.
+fn brace_expand(raw: &str) -> Option<Vec<String>> {
+    brace_expand_groups(raw, MAX_BRACE_GROUPS)
+}
+
+/// The longest program word whose braces are expanded; a longer one is a glob.
+const MAX_BRACE_WORD_LEN: usize = 1024;
+
+/// How many brace groups of one word are expanded; later ones are left as they are.
+const MAX_BRACE_GROUPS: u32 = 8;
+
+/// [`brace_expand`], expanding at most `groups` groups.
+fn brace_expand_groups(raw: &str, groups: u32) -> Option<Vec<String>> {
+    if groups == 0 {
+        return None;
+    }
+    let (open, close, commas) = brace_group(raw)?;
+    let (prefix, suffix) = (&raw[..open], &raw[close + 1..]);
+    let mut out = Vec::new();
+    let mut from = open + 1;
+    for cut in commas.into_iter().chain([close]) {
+        let word = format!("{prefix}{}{suffix}", &raw[from..cut]);
+        match brace_expand_groups(&word, groups - 1) {
+            Some(more) => out.extend(more),
+            None => out.push(word),
+        }
+        if out.len() > MAX_BRACE_WORDS {
+            out.truncate(MAX_BRACE_WORDS);
+            break;
+        }
+        from = cut + 1;
+    }
+    Some(out)
+}
+
+/// The first unquoted `{…}` with a top-level comma: its bounds and its commas.
+fn brace_group(raw: &str) -> Option<(usize, usize, Vec<usize>)> {
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'\'' => i = raw[i + 1..].find('\'').map_or(b.len(), |k| i + k + 2),
+            b'"' => i = quoted_end(b, i + 1),
+            b'$' | b'`' => i = expansion_end(b, i),
+            b'{' => match brace_close(b, i) {
+                Some((close, commas)) if !commas.is_empty() => return Some((i, close, commas)),
+                _ => i += 1,
+            },
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The `}` matching the `{` at `open`, and the commas at its top level.
+fn brace_close(b: &[u8], open: usize) -> Option<(usize, Vec<usize>)> {
+    let mut depth = 0usize;
+    let mut commas = Vec::new();
+    let mut i = open + 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'\'' | b'"' | b'$' | b'`' => return None,
+            b'{' => depth += 1,
+            b'}' if depth == 0 => return Some((i, commas)),
+            b'}' => depth -= 1,
+            b',' if depth == 0 => commas.push(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// What `printf FORMAT ARGS…` prints, roughly: `%s` and `%b` take the next argument,
+/// `\n` and `\t` are followed, further arguments follow on lines of their own.
+fn printf_text(args: &[Cow<'_, str>]) -> String {
+    let Some((format, rest)) = args.split_first() else {
+        return String::new();
+    };
+    let mut rest = rest.iter();
+    let mut out = String::with_capacity(format.len());
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        match (c, chars.clone().next()) {
+            ('%', Some('s' | 'b')) => {
+                chars.next();
+                out.push_str(rest.next().map_or("", |a| a));
+            }
+            ('\\', Some('n')) => {
+                chars.next();
+                out.push('\n');
+            }
+            ('\\', Some('t')) => {
+                chars.next();
+                out.push('\t');
+            }
+            _ => out.push(c),
+        }
+    }
+    for arg in rest {
+        out.push('\n');
+        out.push_str(arg);
+    }
+    out
 }
 
 /// Output of quote removal: borrows the source until the first change.

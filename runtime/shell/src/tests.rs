@@ -1,6 +1,6 @@
 //! The splitter's table of command lines and the programs each must yield.
 
-use super::programs;
+use super::{programs, split, Reason};
 
 /// One command line per row, with the exact programs it must yield.
 const CASES: &[(&str, &[&str])] = &[
@@ -91,6 +91,9 @@ const CASES: &[(&str, &[&str])] = &[
     ("! git diff", &["git"]),
     ("time git status", &["git"]),
     ("time -p make", &["make"]),
+    ("time -- kubectl x", &["kubectl"]),
+    ("time -p -- kubectl x", &["kubectl"]),
+    ("time -p ((x)) && kubectl", &["kubectl"]),
     ("time (( i++ )) && git", &["git"]),
     ("coproc git fetch", &["git"]),
     ("coproc worker { git fetch; }", &["git"]),
@@ -149,6 +152,9 @@ const CASES: &[(&str, &[&str])] = &[
     ("env", &["env"]),
     ("env -S 'git status'", &["git"]),
     ("env --split-string='make all' x", &["make"]),
+    ("env -S 'kubectl\\_get'", &["kubectl"]),
+    ("env -S 'echo a\\c; kubectl x'", &["echo"]),
+    ("env -S \"echo '\\_'; git\"", &["echo", "git"]),
     ("command -p git status", &["git"]),
     ("command -v git", &["command"]),
     ("command -V git || npm i", &["command", "npm"]),
@@ -159,9 +165,107 @@ const CASES: &[(&str, &[&str])] = &[
         "timeout --signal KILL -k 5 --preserve-status --foreground -v 30 ls",
         &["ls"],
     ),
-    ("sudo env A=1 timeout 5 nice x", &["nice"]),
-    ("nice -n 5 make", &["nice"]),
-    ("xargs rm < list", &["xargs"]),
+    ("sudo env A=1 timeout 5 nice x", &["nice", "x"]),
+    ("nice -n 5 make", &["nice", "make"]),
+    ("xargs rm < list", &["xargs", "rm"]),
+    ("builtin eval 'kubectl get'", &["eval", "kubectl"]),
+    // Runners: each is a program, and so is the command it runs.
+    (
+        "xargs -I {} -n1 -P 4 kubectl delete {}",
+        &["xargs", "kubectl"],
+    ),
+    (
+        "xargs -a list -d '\\n' -E end -s 100 -L 2 -- kubectl",
+        &["xargs", "kubectl"],
+    ),
+    ("xargs -0 sh -c 'kubectl x'", &["xargs", "sh", "kubectl"]),
+    ("xargs", &["xargs"]),
+    (
+        "find . -name x -exec kubectl delete {} \\;",
+        &["find", "kubectl"],
+    ),
+    (
+        "find . -execdir rm {} + -ok git x ';'",
+        &["find", "rm", "git"],
+    ),
+    (
+        "find . -exec sh -c 'kubectl get \"$1\"' _ {} \\;",
+        &["find", "sh", "kubectl"],
+    ),
+    ("find . -name '*.rs'", &["find"]),
+    ("watch -n 5 -d kubectl get pods", &["watch", "kubectl"]),
+    (
+        "watch 'kubectl get pods | grep x'",
+        &["watch", "kubectl", "grep"],
+    ),
+    (
+        "nice -n 10 ionice -c 3 -n 7 kubectl x",
+        &["nice", "ionice", "kubectl"],
+    ),
+    ("ionice -c 3 -p 1234", &["ionice"]),
+    ("setsid -f kubectl proxy", &["setsid", "kubectl"]),
+    ("stdbuf -o L -eL kubectl logs x", &["stdbuf", "kubectl"]),
+    ("flock /tmp/lock kubectl apply", &["flock", "kubectl"]),
+    (
+        "flock -w 5 /tmp/lock -c 'kubectl apply'",
+        &["flock", "kubectl"],
+    ),
+    ("flock 9", &["flock"]),
+    ("chroot /srv kubectl x", &["chroot", "kubectl"]),
+    (
+        "chroot --userspec bob /srv kubectl x",
+        &["chroot", "kubectl"],
+    ),
+    ("doas -u root kubectl x", &["doas", "kubectl"]),
+    ("su -c 'kubectl x' root", &["su", "kubectl"]),
+    ("su - root --command='kubectl x'", &["su", "kubectl"]),
+    ("su -s /bin/sh root", &["su"]),
+    ("sg docker -c 'kubectl x'", &["sg", "kubectl"]),
+    ("sg docker kubectl x", &["sg", "kubectl"]),
+    ("runuser -u bob -- kubectl x", &["runuser", "kubectl"]),
+    ("runuser - bob -c 'kubectl x'", &["runuser", "kubectl"]),
+    (
+        "setpriv --reuid 1000 --init-groups kubectl x",
+        &["setpriv", "kubectl"],
+    ),
+    ("script -q -c 'kubectl x' /dev/null", &["script", "kubectl"]),
+    (
+        "strace -f -e trace=open -o out -s 99 kubectl x",
+        &["strace", "kubectl"],
+    ),
+    ("strace -p 1234", &["strace"]),
+    ("ltrace -e malloc -o out kubectl", &["ltrace", "kubectl"]),
+    ("taskset -c 0-3 kubectl x", &["taskset", "kubectl"]),
+    ("taskset 0x3 kubectl x", &["taskset", "kubectl"]),
+    ("taskset -p 3 1234", &["taskset"]),
+    ("chrt -f 10 kubectl x", &["chrt", "kubectl"]),
+    ("chrt -p 10 1234", &["chrt"]),
+    (
+        "prlimit --nofile=1024 --as=1G kubectl x",
+        &["prlimit", "kubectl"],
+    ),
+    (
+        "unshare -r -n --mount=/x kubectl x",
+        &["unshare", "kubectl"],
+    ),
+    ("nsenter -t 1 -m -u kubectl x", &["nsenter", "kubectl"]),
+    (
+        "parallel -j 4 kubectl delete pod ::: a b",
+        &["parallel", "kubectl"],
+    ),
+    (
+        "parallel 'kubectl x {}; rm {}' ::: a",
+        &["parallel", "kubectl", "rm"],
+    ),
+    ("busybox wget x", &["busybox", "wget"]),
+    (
+        "parallel ::: 'kubectl x' 'helm y' ::: a",
+        &["parallel", "kubectl", "helm"],
+    ),
+    (
+        "sudo nice -n 5 xargs -n1 timeout 5 kubectl",
+        &["nice", "xargs", "kubectl"],
+    ),
     ("/usr/bin/sudo /bin/ls", &["ls"]),
     // Shell strings and eval.
     ("bash -c 'kubectl delete x'", &["bash", "kubectl"]),
@@ -177,7 +281,120 @@ const CASES: &[(&str, &[&str])] = &[
     ("eval \"git push\"", &["eval", "git"]),
     ("eval git push '&&' rm x", &["eval", "git", "rm"]),
     ("bash -c 'bash -c \"sh -c ls\"'", &["bash", "sh", "ls"]),
+    // Code handed to a shell as data.
+    ("bash <<< 'kubectl x'", &["bash", "kubectl"]),
+    ("sh -s <<< \"git push; rm x\"", &["sh", "git", "rm"]),
+    (
+        "sh <<EOF\nkubectl delete x\nEOF\nls",
+        &["sh", "kubectl", "ls"],
+    ),
+    (
+        "sudo bash <<'EOF'\nkubectl x | grep y\nEOF",
+        &["bash", "kubectl", "grep"],
+    ),
+    ("bash script.sh <<< 'kubectl x'", &["bash"]),
+    ("echo 'kubectl delete x' | sh", &["echo", "sh", "kubectl"]),
+    (
+        "printf '%s\\n' 'kubectl x' | bash",
+        &["printf", "bash", "kubectl"],
+    ),
+    (
+        "printf 'kubectl get\\nrm x' |& bash -s",
+        &["printf", "bash", "kubectl", "rm"],
+    ),
+    ("echo \"$x\" | sh", &["echo", "sh"]),
+    ("source <(kubectl completion bash)", &["source", "kubectl"]),
+    (". <(helm env)", &[".", "helm"]),
+    ("bash <(curl -s x)", &["bash", "curl"]),
+    ("trap 'kubectl delete x' EXIT", &["trap", "kubectl"]),
+    ("trap -- 'rm x' INT; trap - INT", &["trap", "rm"]),
+    ("alias k=kubectl; k get", &["alias", "kubectl", "k"]),
+    ("alias k='kubectl -n x' g=git", &["alias", "kubectl", "git"]),
+    (
+        "hash -p /usr/bin/kubectl k; k get",
+        &["hash", "kubectl", "k"],
+    ),
+    ("cat <<EOF\n$(kubectl delete x)\nEOF", &["cat", "kubectl"]),
+    ("cat <<EOF\n`git push`\\$(no)\nEOF", &["cat", "git"]),
+    ("cat <<-E\"OF\"\n\t$(kubectl x)\n\tEOF", &["cat"]),
+    ("cat <<\\EOF\n$(kubectl x)\nEOF", &["cat"]),
+    (
+        "sh <<EOF\ncat <<'EOF'\n$(helm x)\nEOF\n",
+        &["sh", "cat", "helm"],
+    ),
+    // Brace expansion and arithmetic.
+    // The first alternative is the program, the others candidates (pushed first).
+    ("{kubectl,x} get", &["x", "kubectl"]),
+    (
+        "/usr/bin/{kube,hel}{ctl,m} x",
+        &["kubem", "helctl", "helm", "kubectl"],
+    ),
+    ("{a..c} x", &["{a..c}"]),
+    ("'{kubectl,x}' get", &["{kubectl,x}"]),
+    ("((kubectl get pods))", &[]),
+    ("((kubectl get pods) )", &["kubectl"]),
+    ("((a) | b)", &["a", "b"]),
 ];
+
+/// One command line per row, with the programs it may run that its text cannot name.
+const DYNAMIC: &[(&str, &[(Reason, &str)])] = &[
+    ("git status", &[]),
+    ("$K get pods", &[(Reason::Expansion, "$K")]),
+    ("\"${cmd}\" x && ls", &[(Reason::Expansion, "\"${cmd}\"")]),
+    ("sudo $tool x", &[(Reason::Expansion, "$tool")]),
+    (
+        "$(which git) status",
+        &[(Reason::Expansion, "$(which git)")],
+    ),
+    ("eval \"$x\"", &[(Reason::Expansion, "$x")]),
+    ("bash -c \"$script\"", &[(Reason::Expansion, "$script")]),
+    ("eval \"kubectl $x\"", &[]),
+    ("kube?tl get", &[(Reason::Glob, "kube?tl")]),
+    ("/usr/bin/kube* get", &[(Reason::Glob, "/usr/bin/kube*")]),
+    ("'kube*' x", &[]),
+    ("[ -f x ]", &[]),
+    (
+        "python3 -c 'import os'",
+        &[(Reason::Interpreter, "python3 -c")],
+    ),
+    ("python3 script.py -c x", &[]),
+    ("perl -ne 'print'", &[(Reason::Interpreter, "perl -ne")]),
+    ("node --eval 'x'", &[(Reason::Interpreter, "node --eval")]),
+    ("ruby -e 'x'", &[(Reason::Interpreter, "ruby -e")]),
+    ("curl -s x | bash", &[(Reason::Stdin, "| bash")]),
+    ("echo 'ls' | bash", &[]),
+    ("{ echo ls; } | sh", &[(Reason::Stdin, "| sh")]),
+    (
+        "source <(kubectl completion bash)",
+        &[(Reason::Stdin, "<(kubectl completion bash)")],
+    ),
+    (". <(x)", &[(Reason::Stdin, "<(x)")]),
+    ("bash <(curl -s x)", &[(Reason::Stdin, "<(curl -s x)")]),
+    ("source ./env.sh", &[]),
+    ("echo kubectl | parallel", &[(Reason::Stdin, "parallel")]),
+    (
+        "parallel -j 2 :::: cmds.txt",
+        &[(Reason::Stdin, "parallel :::: cmds.txt")],
+    ),
+    ("parallel ::: 'kubectl x'", &[]),
+    (
+        "hash -p \"$(command -v helm)\" k; k",
+        &[(Reason::Expansion, "\"$(command -v helm)\"")],
+    ),
+    (
+        "eval \"$(kubectl completion bash)\"",
+        &[(Reason::Expansion, "$(kubectl completion bash)")],
+    ),
+];
+
+#[test]
+fn dynamic() {
+    for (line, want) in DYNAMIC {
+        let found = split(line).dynamic;
+        let got: Vec<(Reason, &str)> = found.iter().map(|d| (d.reason, d.text.as_str())).collect();
+        assert_eq!(got, *want, "command line: {line:?}");
+    }
+}
 
 #[test]
 fn table() {
@@ -243,6 +460,30 @@ fn never_panics() {
         "f()",
         "coproc",
         "$\"",
+        "xargs",
+        "find",
+        "-exec",
+        ";",
+        "{kubectl,x}",
+        "*",
+        "|",
+        "sh",
+        "parallel",
+        ":::",
+        "trap",
+        "alias",
+        "k=",
+        "hash",
+        "-p",
+        "flock",
+        "su",
+        "-cé",
+        "\\_",
+        "\\c",
+        "printf",
+        "%s",
+        "python3",
+        "<<EOF\n",
     ];
     // Every pair and a pseudo-random walk over the pieces.
     for a in pieces {
@@ -270,6 +511,14 @@ fn never_panics() {
         "eval",
         "sudo -u",
         "env -S",
+        "su -c",
+        "flock f -c",
+        "find . -exec",
+        "parallel :::",
+        "echo x |",
+        "sh <<EOF",
+        "{a,",
+        "hash -p",
     ] {
         let _ = programs(cut);
     }
@@ -287,8 +536,14 @@ fn one_megabyte() {
 #[test]
 fn deep_nesting() {
     let deep = format!("{}git{}", "$(".repeat(10_000), ")".repeat(10_000));
-    // Beyond the depth limit text is skipped, not searched.
+    // Beyond the depth limit text is skipped, not searched, and reported dynamic.
     assert!(programs(&deep).is_empty());
+    // Each `$(…)` level is also a program word that is an expansion.
+    let too_deep = split(&deep).dynamic;
+    assert_eq!(too_deep.len(), crate::MAX_DYNAMIC);
+    assert_eq!(too_deep[0].reason, Reason::TooDeep);
+    let evals = format!("{}kubectl", "eval ".repeat(40));
+    assert_eq!(split(&evals).dynamic[0].reason, Reason::TooDeep);
     let open = "$(".repeat(10_000);
     assert!(programs(&open).is_empty());
     let quotes = "\"${x:-".repeat(10_000);
@@ -297,6 +552,13 @@ fn deep_nesting() {
     assert_eq!(programs(&backticks), ["echo", "a", "b"]);
     let shells = "bash -c \"".repeat(5_000);
     assert_eq!(programs(&shells), ["bash"]);
+    // Chained runners and brace groups are bounded, not followed to the end.
+    let runners = format!("{}kubectl", "nice ".repeat(100_000));
+    assert_eq!(split(&runners).dynamic[0].reason, Reason::TooDeep);
+    let braces = format!("{}x", "{a,b}".repeat(100));
+    assert_eq!(programs(&braces).len(), crate::MAX_BRACE_WORDS);
+    let long = format!("{}x", "{a,b}".repeat(100_000));
+    assert_eq!(split(&long).dynamic[0].reason, Reason::Glob);
     // Shallow nesting is still searched.
     let shallow = format!("{}git{}", "$(".repeat(20), ")".repeat(20));
     assert_eq!(programs(&shallow), ["git"]);

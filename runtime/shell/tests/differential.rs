@@ -2,10 +2,14 @@
 //!
 //! Command lines come from a small seeded grammar (every line passes `bash -n`);
 //! brush-parser splits and unquotes them, and an oracle applies the spec's wrapper,
-//! keyword and basename rules to its AST words.
+//! keyword and basename rules to its AST words, the runners `nice` and `xargs` (option
+//! grammars transcribed from their manual pages), the substitutions of unquoted heredoc
+//! bodies, and skips glob program words (dynamic, like expansions).
 //!
-//! Left out of the grammar: `coproc`, `env -S`, escaped backticks nested in backticks,
-//! substitutions inside `${…}` and `$((…))`, heredocs below the top level, and what
+//! Left out of the grammar: the other runners (table-tested, and run in real bash by
+//! `bash_runs.rs`), code fed to a shell on stdin, `coproc`, `env -S`, escaped backticks
+//! nested in backticks, substitutions inside `${…}` and `$((…))`, heredocs below the
+//! top level, and what
 //! brush cannot express: `select` and `[[ … ]] |&` (rejected), `case` inside `$(…)` or
 //! `( … )` (ended at the pattern's `)`), heredocs after `(( … ))` in `$(…)` (body lost).
 //! A newline or space splits `( ( a ) )` (arithmetic to brush), `$((` (arithmetic to
@@ -135,6 +139,11 @@ const WRAPPERS: &[&str] = &[
     "timeout --foreground -v 5",
     "exec -a name",
     "/usr/bin/sudo",
+    "nice -n 5",
+    "nice --adjustment=3",
+    "xargs -n1 -I {}",
+    "xargs -0 -P 4 --",
+    "xargs -a list -d , -E end",
 ];
 
 const SHELL_FLAGS: &[&str] = &["-c", "-lc", "-e -c", "-o pipefail -c", "-ec", "-x -c"];
@@ -532,6 +541,8 @@ struct Word {
     expanded_to: usize,
     /// Length of `text` before its first expansion.
     literal_to: usize,
+    /// Unquoted text has a glob character: bash expands it to file names.
+    glob: bool,
 }
 
 struct Oracle {
@@ -623,7 +634,10 @@ impl Oracle {
             ast::IoRedirect::HereString(_, w) | ast::IoRedirect::OutputAndError(w, _) => {
                 self.word(w, base).map(drop)
             }
-            // Heredoc bodies are not programs, by the spec.
+            // Bash expands an unquoted heredoc's body, so its substitutions run.
+            ast::IoRedirect::HereDocument(_, doc) if doc.requires_expansion => {
+                self.word(&doc.doc, base).map(drop)
+            }
             ast::IoRedirect::HereDocument(..) => Ok(()),
         }
     }
@@ -695,6 +709,7 @@ impl Oracle {
                         literal_to: 0,
                         expanded_to: text.len(),
                         text,
+                        glob: false,
                     });
                 }
             }
@@ -712,8 +727,9 @@ impl Oracle {
             text: String::new(),
             expanded_to: 0,
             literal_to: usize::MAX,
+            glob: false,
         };
-        self.pieces(&pieces, &w.value, at, &mut out)?;
+        self.pieces(&pieces, &w.value, at, &mut out, false)?;
         Ok(out)
     }
 
@@ -723,17 +739,23 @@ impl Oracle {
         raw: &str,
         at: usize,
         out: &mut Word,
+        quoted: bool,
     ) -> Result<(), String> {
         for p in pieces {
             let source = &raw[p.start_index..p.end_index];
             match &p.piece {
-                WordPiece::Text(t) | WordPiece::SingleQuotedText(t) => out.text.push_str(t),
+                WordPiece::Text(t) => {
+                    let class = t.find('[').is_some_and(|k| t[k + 1..].contains(']'));
+                    out.glob |= !quoted && (t.contains(['*', '?']) || class);
+                    out.text.push_str(t);
+                }
+                WordPiece::SingleQuotedText(t) => out.text.push_str(t),
                 WordPiece::AnsiCQuotedText(t) => out.text.push_str(t),
                 WordPiece::EscapeSequence(e) => out.text.push_str(&e[1..]),
                 WordPiece::TildeExpansion(_) => out.text.push_str(source),
                 WordPiece::DoubleQuotedSequence(inner)
                 | WordPiece::GettextDoubleQuotedSequence(inner) => {
-                    self.pieces(inner, raw, at, out)?
+                    self.pieces(inner, raw, at, out, true)?
                 }
                 WordPiece::CommandSubstitution(inner) => {
                     self.source(inner, at + p.start_index + 2)?;
@@ -794,6 +816,18 @@ impl Oracle {
                 "nohup" => skip_options(args, "", &[]),
                 "exec" => skip_options(args, "a", &[]),
                 "timeout" => skip_options(args, "sk", &["signal", "kill-after"]) + 1,
+                "nice" | "xargs" => {
+                    // Runners are programs, and so is the command they run.
+                    self.found.push((w.at, name.clone()));
+                    let skip = if name == "nice" {
+                        skip_options(args, "n", &["adjustment"])
+                    } else {
+                        skip_options(args, XARGS_SHORT_WITH_ARG, XARGS_LONG_WITH_ARG)
+                    };
+                    wrapper = None;
+                    rest = args.get(skip..).unwrap_or_default();
+                    continue;
+                }
                 _ => {
                     self.found.push((w.at, name.clone()));
                     return self.program_arguments(&name, args);
@@ -858,6 +892,9 @@ fn is_assignment(raw: &str) -> bool {
 }
 
 fn basename(w: &Word) -> Option<String> {
+    if w.glob {
+        return None;
+    }
     let tail = &w.text[w.expanded_to..];
     let name = match tail.rfind('/') {
         Some(k) => &tail[k + 1..],
@@ -886,6 +923,21 @@ const SUDO_LONG_WITH_ARG: &[&str] = &[
     "type",
     "other-user",
     "user",
+];
+
+/// xargs(1)'s options that take a separate argument, from its manual page (GNU
+/// findutils 4.9): `-a file`, `-d delim`, `-E eof-str`, `-I replace-str`,
+/// `-L max-lines`, `-n max-args`, `-P max-procs`, `-s max-chars`.
+const XARGS_SHORT_WITH_ARG: &str = "adEILnPs";
+
+/// The long spellings that take a separate argument, from the same manual page.
+const XARGS_LONG_WITH_ARG: &[&str] = &[
+    "arg-file",
+    "delimiter",
+    "max-args",
+    "max-procs",
+    "max-chars",
+    "process-slot-var",
 ];
 
 /// How many words of `args` are options (with their arguments).
