@@ -666,3 +666,54 @@ fn an_async_condition_has_a_deadline_of_its_own() {
         "the async condition outlived its deadline: {pids:?}"
     );
 }
+
+#[test]
+fn a_script_that_does_not_parse_is_invalid_and_never_runs() {
+    let s = Scratch::new();
+    let marks = s.path("marks");
+    std::fs::create_dir_all(&marks).unwrap();
+    let m = marks.display();
+    let bash = condition(
+        &s.runtime(),
+        "pre-bash-syntax.sh",
+        &format!("touch {m}/bash\necho 'no' >&2\nexit 2\nif then\n"),
+    );
+    condition(
+        &s.runtime(),
+        "pre-bash-syntax.py",
+        &format!("open('{m}/python', 'w')\nx = (\n"),
+    );
+    let invalid = s.list(&[])["invalid"].clone();
+    let reasons: Vec<(String, String)> = invalid
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let file = e["file"].as_str().unwrap();
+            (
+                file_name(Path::new(file)),
+                e["reason"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            (
+                "pre-bash-syntax.py".to_string(),
+                "python3 compile: line 2: SyntaxError: '(' was never closed".to_string()
+            ),
+            (
+                "pre-bash-syntax.sh".to_string(),
+                "bash -n: line 4: syntax error near unexpected token `then'".to_string()
+            ),
+        ]
+    );
+    let reply = hook(&s, "claude", &pre_bash(&s, "claude", "ls"));
+    assert_eq!(reply, Value::Null, "an invalid script ran");
+    assert!(!marks.join("bash").exists() && !marks.join("python").exists());
+    // Fixed in place (the directory does not change): it runs again.
+    std::fs::write(&bash, "echo 'fixed and running'\n").unwrap();
+    let reply = hook(&s, "claude", &pre_bash(&s, "claude", "ls"));
+    assert_eq!(context_of(&reply), "fixed and running", "{reply}");
+}
