@@ -3,11 +3,12 @@
 //! and never runs: `bash -n` for bash scripts, in parallel, and Python's own
 //! `compile()` for every python3 script in one process.
 //!
-//! Each check is bounded in time ([`BASH_TIMEOUT`], [`PYTHON_TIMEOUT`]); a
-//! check that cannot run or does not finish leaves the script valid (the
-//! hook still skips it if it fails). Results are remembered by file stamp
-//! in a cache file beside the index, so a recompile checks only what
-//! changed.
+//! Each check is bounded in time ([`BASH_TIMEOUT`], [`PYTHON_TIMEOUT`]) and
+//! so is all of one compile's checking ([`BUDGET`]); a check that cannot
+//! run or does not finish in time leaves the script valid (the hook still
+//! skips it if it fails) and is tried again at the next compile. Results
+//! are remembered by file stamp in a cache file beside the index, so a
+//! recompile checks only what changed.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom};
@@ -26,6 +27,10 @@ const BASH_TIMEOUT: Duration = Duration::from_secs(2);
 const PYTHON_TIMEOUT: Duration = Duration::from_secs(5);
 /// Time added to [`PYTHON_TIMEOUT`] for each file it checks.
 const PYTHON_PER_FILE: Duration = Duration::from_millis(5);
+/// Longest all the checks of one compile may take: past it, no new check
+/// starts (a cold compile of many thousand scripts checks the rest at the
+/// next compile, from the cache).
+const BUDGET: Duration = Duration::from_secs(5);
 /// Most `bash -n` processes at once.
 const MAX_PARALLEL: usize = 16;
 /// Changes when what a check reports changes, so old cache entries go.
@@ -60,6 +65,7 @@ pub struct Script {
 /// when that could not be learned), in order. `cache` is the cache file;
 /// it is read, and rewritten (atomically) with the results of this call.
 pub fn check(scripts: &[Script], cache: Option<&Path>) -> Vec<Option<String>> {
+    let deadline = Instant::now() + BUDGET;
     let remembered = cache.map(read_cache).unwrap_or_default();
     // `Some(answer)` once known: from the cache or a check that finished.
     let mut known: Vec<Option<Option<String>>> = scripts
@@ -71,12 +77,13 @@ pub fn check(scripts: &[Script], cache: Option<&Path>) -> Vec<Option<String>> {
             .filter(|&i| known[i].is_none() && scripts[i].runner == runner)
             .collect()
     };
-    let bash = todo(&known, Runner::Bash);
-    for (i, answer) in bash.iter().zip(bash_all(scripts, &bash)) {
+    // Python first: one process for all, where bash takes one per script.
+    let python = todo(&known, Runner::Python);
+    for (i, answer) in python.iter().zip(python_all(scripts, &python, deadline)) {
         known[*i] = answer;
     }
-    let python = todo(&known, Runner::Python);
-    for (i, answer) in python.iter().zip(python_all(scripts, &python)) {
+    let bash = todo(&known, Runner::Bash);
+    for (i, answer) in bash.iter().zip(bash_all(scripts, &bash, deadline)) {
         known[*i] = answer;
     }
     if let Some(cache) = cache {
@@ -130,8 +137,9 @@ fn write_cache(path: &Path, entries: &BTreeMap<String, &Option<String>>) {
 }
 
 /// Runs `bash -n` on the scripts at `which`, at most [`MAX_PARALLEL`] at
-/// once; each answer is `Some(error or None)` when the check finished.
-fn bash_all(scripts: &[Script], which: &[usize]) -> Vec<Option<Option<String>>> {
+/// once and none started after `deadline`; each answer is `Some(error or
+/// None)` when the check finished.
+fn bash_all(scripts: &[Script], which: &[usize], deadline: Instant) -> Vec<Option<Option<String>>> {
     let answers: Mutex<Vec<Option<Option<String>>>> = Mutex::new(vec![None; which.len()]);
     let next = AtomicUsize::new(0);
     let workers = std::thread::available_parallelism()
@@ -143,6 +151,9 @@ fn bash_all(scripts: &[Script], which: &[usize]) -> Vec<Option<Option<String>>> 
             scope.spawn(|| loop {
                 let n = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&i) = which.get(n) else { break };
+                if Instant::now() >= deadline {
+                    break;
+                }
                 let answer = bash_one(&scripts[i].path);
                 answers.lock().unwrap_or_else(|e| e.into_inner())[n] = answer;
             });
@@ -156,8 +167,8 @@ fn bash_all(scripts: &[Script], which: &[usize]) -> Vec<Option<Option<String>>> 
 fn bash_one(path: &Path) -> Option<Option<String>> {
     let mut cmd = Command::new("bash");
     cmd.arg("-n").arg(path);
-    let (ok, _, stderr) = run(cmd, BASH_TIMEOUT)?;
-    if ok {
+    let (finished, _, stderr) = run(cmd, BASH_TIMEOUT)?;
+    if finished? {
         return Some(None);
     }
     let prefix = format!("{}: ", path.display());
@@ -170,8 +181,13 @@ fn bash_one(path: &Path) -> Option<Option<String>> {
     }))
 }
 
-/// Python's `compile()` of the scripts at `which`, in one python3 process.
-fn python_all(scripts: &[Script], which: &[usize]) -> Vec<Option<Option<String>>> {
+/// Python's `compile()` of the scripts at `which`, in one python3 process
+/// that ends by `deadline` at the latest (what it did not reach is unknown).
+fn python_all(
+    scripts: &[Script],
+    which: &[usize],
+    deadline: Instant,
+) -> Vec<Option<Option<String>>> {
     let mut answers = vec![None; which.len()];
     if which.is_empty() {
         return answers;
@@ -180,11 +196,12 @@ fn python_all(scripts: &[Script], which: &[usize]) -> Vec<Option<Option<String>>
     cmd.args(["-I", "-S", "-c", PYTHON_CHECK])
         .args(which.iter().map(|&i| &scripts[i].path));
     let timeout = PYTHON_TIMEOUT + PYTHON_PER_FILE * u32::try_from(which.len()).unwrap_or(u32::MAX);
+    let timeout = timeout.min(deadline.saturating_duration_since(Instant::now()));
     let Some((_, stdout, _)) = run(cmd, timeout) else {
         return answers;
     };
-    // One line per file, in order; a line that does not parse leaves the
-    // rest unknown.
+    // One line per file, in order (as far as it got when it was killed); a
+    // line that does not parse leaves the rest unknown.
     for (answer, line) in answers.iter_mut().zip(stdout.lines()) {
         *answer = match line.strip_prefix("err ") {
             None if line == "ok" => Some(None),
@@ -200,8 +217,9 @@ fn python_all(scripts: &[Script], which: &[usize]) -> Vec<Option<Option<String>>
 
 /// Runs `cmd` with no input and its output in temporary files (so no pipe
 /// can fill and stall it), killing it at `timeout`: `(success, stdout,
-/// stderr)`, or `None` when it did not start or finish in time.
-fn run(mut cmd: Command, timeout: Duration) -> Option<(bool, String, String)> {
+/// stderr)` with `success` `None` when it was killed, or `None` when it did
+/// not start.
+fn run(mut cmd: Command, timeout: Duration) -> Option<(Option<bool>, String, String)> {
     let mut out = tempfile::tempfile().ok()?;
     let mut err = tempfile::tempfile().ok()?;
     cmd.stdin(Stdio::null())
@@ -209,14 +227,19 @@ fn run(mut cmd: Command, timeout: Duration) -> Option<(bool, String, String)> {
         .stderr(err.try_clone().ok()?);
     let mut child = cmd.spawn().ok()?;
     let deadline = Instant::now() + timeout;
-    let status = loop {
+    // Short naps first: most checks take a few milliseconds.
+    let mut nap = Duration::from_micros(100);
+    let success = loop {
         match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(1)),
+            Ok(Some(status)) => break Some(status.success()),
+            Ok(None) if Instant::now() < deadline => {
+                std::thread::sleep(nap);
+                nap = (nap * 2).min(Duration::from_millis(5));
+            }
             _ => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return None;
+                break None;
             }
         }
     };
@@ -226,7 +249,7 @@ fn run(mut cmd: Command, timeout: Duration) -> Option<(bool, String, String)> {
         file.read_to_string(&mut text).ok()?;
         Some(text)
     };
-    Some((status.success(), read(&mut out)?, read(&mut err)?))
+    Some((success, read(&mut out)?, read(&mut err)?))
 }
 
 #[cfg(test)]
