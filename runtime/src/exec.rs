@@ -5,7 +5,7 @@
 //! Every child reads the payload from its own handle on one temporary file, so
 //! a script that never reads stdin cannot block the hook. A script's answer
 //! is what it printed by the time it exited: a helper it left holding its
-//! stdout open delays the answer by [`PIPE_GRACE`] at most. What outlives a
+//! stdout open delays the answer by `PIPE_GRACE` at most. What outlives a
 //! group (`setsid`, double forks) is [`crate::procs`]'s to end.
 
 use std::ffi::OsString;

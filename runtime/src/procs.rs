@@ -4,7 +4,7 @@
 //! init; [`sweep`] kills and reaps every descendant before the hook exits,
 //! and a watcher thread does the same on SIGTERM, SIGINT or SIGHUP.
 //!
-//! Reaping is serialized by one lock, [`LIVE`]: whoever holds it is the only
+//! Reaping is serialized by one lock (`LIVE`): whoever holds it is the only
 //! thread that reaps, so a pid read from `/proc` while holding it names our
 //! own unreaped child and cannot have been reused. Where the subreaper is
 //! not available (other systems), orphans that escaped their group go to
@@ -85,7 +85,7 @@ pub(crate) fn register(pid: i32) {
 }
 
 /// Kills and reaps every remaining descendant of this process, in at most
-/// [`SWEEP_ROUNDS`] rounds (each bounded by the children it finds), so it
+/// `SWEEP_ROUNDS` rounds (each bounded by the children it finds), so it
 /// cannot hang. Call it when no condition is running any more (their
 /// leaders reaped), before the process exits.
 pub fn sweep() {

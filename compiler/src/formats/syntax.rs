@@ -3,8 +3,8 @@
 //! and never runs: `bash -n` for bash scripts, in parallel, and Python's own
 //! `compile()` for every python3 script in one process.
 //!
-//! Each check is bounded in time ([`BASH_TIMEOUT`], [`PYTHON_TIMEOUT`]) and
-//! so is all of one compile's checking ([`BUDGET`]); a check that cannot
+//! Each check is bounded in time (`BASH_TIMEOUT`, `PYTHON_TIMEOUT`) and
+//! so is all of one compile's checking (`BUDGET`); a check that cannot
 //! run or does not finish in time leaves the script valid (the hook still
 //! skips it if it fails) and is tried again at the next compile. Results
 //! are remembered by file stamp in a cache file beside the index, so a
