@@ -76,9 +76,7 @@ fn check_syntax(
     if scripts.is_empty() {
         return;
     }
-    let mut errors = syntax::check(&scripts, Some(cache))
-        .into_iter()
-        .zip(scripts);
+    let mut errors = syntax::check(&scripts, cache).into_iter().zip(scripts);
     for (layer, rules) in specs.iter_mut().enumerate() {
         rules.retain(|spec| {
             if !matches!(spec.runner, Runner::Bash | Runner::Python) {

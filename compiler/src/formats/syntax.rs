@@ -64,9 +64,14 @@ pub struct Script {
 /// The one-line syntax error of each script (`None` when it parses, or
 /// when that could not be learned), in order. `cache` is the cache file;
 /// it is read, and rewritten (atomically) with the results of this call.
-pub fn check(scripts: &[Script], cache: Option<&Path>) -> Vec<Option<String>> {
+pub fn check(scripts: &[Script], cache: &Path) -> Vec<Option<String>> {
+    // Where the results cannot be remembered, neither can the index be (the
+    // hook would recompile, and check everything, on every call): no check.
+    if !writable(cache) {
+        return vec![None; scripts.len()];
+    }
     let deadline = Instant::now() + BUDGET;
-    let remembered = cache.map(read_cache).unwrap_or_default();
+    let remembered = read_cache(cache);
     // `Some(answer)` once known: from the cache or a check that finished.
     let mut known: Vec<Option<Option<String>>> = scripts
         .iter()
@@ -86,15 +91,13 @@ pub fn check(scripts: &[Script], cache: Option<&Path>) -> Vec<Option<String>> {
     for (i, answer) in bash.iter().zip(bash_all(scripts, &bash, deadline)) {
         known[*i] = answer;
     }
-    if let Some(cache) = cache {
-        let entries: BTreeMap<String, &Option<String>> = scripts
-            .iter()
-            .zip(&known)
-            .filter_map(|(s, k)| Some((key(s), k.as_ref()?)))
-            .collect();
-        if entries != remembered.iter().map(|(k, v)| (k.clone(), v)).collect() {
-            write_cache(cache, &entries);
-        }
+    let entries: BTreeMap<String, &Option<String>> = scripts
+        .iter()
+        .zip(&known)
+        .filter_map(|(s, k)| Some((key(s), k.as_ref()?)))
+        .collect();
+    if entries != remembered.iter().map(|(k, v)| (k.clone(), v)).collect() {
+        write_cache(cache, &entries);
     }
     known.into_iter().map(Option::flatten).collect()
 }
@@ -121,6 +124,15 @@ fn read_cache(path: &Path) -> BTreeMap<String, Option<String>> {
         .unwrap_or_default()
 }
 
+/// Whether a file can be created beside `cache` (creating its directory).
+fn writable(cache: &Path) -> bool {
+    let Some(dir) = cache.parent() else {
+        return false;
+    };
+    let _ = std::fs::create_dir_all(dir);
+    tempfile::NamedTempFile::new_in(dir).is_ok()
+}
+
 /// Writes the cache by rename, so a reader sees the old or the new one;
 /// a cache that cannot be written is only a slower next compile.
 fn write_cache(path: &Path, entries: &BTreeMap<String, &Option<String>>) {
@@ -128,7 +140,6 @@ fn write_cache(path: &Path, entries: &BTreeMap<String, &Option<String>>) {
     let Ok(bytes) = serde_json::to_vec(entries) else {
         return;
     };
-    let _ = std::fs::create_dir_all(dir);
     if let Ok(mut file) = tempfile::NamedTempFile::new_in(dir) {
         if std::io::Write::write_all(&mut file, &bytes).is_ok() {
             let _ = file.persist(path);
@@ -285,16 +296,20 @@ mod tests {
             Some("python3 compile: line 1: SyntaxError: '(' was never closed".to_string()),
             None,
         ];
-        assert_eq!(check(&scripts, Some(&cache)), expected);
+        assert_eq!(check(&scripts, &cache), expected);
         assert!(cache.exists());
         // From the cache: a file whose stamp did not change is not checked again.
         std::fs::write(d.join("bad.sh"), "echo\nif then\n").unwrap();
         let mut stale = script(d, "bad.sh", Runner::Bash, "echo\nif then\n");
         stale.stamp = scripts[1].stamp;
         std::fs::write(&stale.path, "echo fixed\n").unwrap();
-        let remembered = check(std::slice::from_ref(&stale), Some(&cache));
+        let remembered = check(std::slice::from_ref(&stale), &cache);
         assert_eq!(remembered[0], expected[1]);
         let fresh = script(d, "bad.sh", Runner::Bash, "echo fixed too\n");
-        assert_eq!(check(&[fresh], Some(&cache)), [None]);
+        assert_eq!(check(&[fresh], &cache), [None]);
+        // No cache can be written: nothing is checked.
+        let bad = script(d, "bad2.sh", Runner::Bash, "if then\n");
+        let unwritable = d.join("ok.sh/cache.json");
+        assert_eq!(check(&[bad], &unwritable), [None]);
     }
 }
