@@ -48,8 +48,7 @@ pub(crate) fn supervisor() -> Option<&'static PathBuf> {
 }
 
 /// Before the first condition starts: become a subreaper and start the
-/// signal watcher, when [`enable`]d. Call it from the thread that spawns the
-/// condition workers, before they exist: they inherit its signal mask.
+/// signal watcher, when [`enable`]d.
 pub(crate) fn arm() {
     if ENABLED.get().is_none() {
         return;
@@ -186,31 +185,48 @@ fn become_subreaper() {}
 /// The termination signals a harness sends a hook it gives up on.
 const TERMINATION: [i32; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
 
-/// Blocks the termination signals in this thread (and so in every thread
-/// started from it later) and starts a thread that waits for them: on one,
-/// it kills every condition group and sweeps, then dies of that signal.
+/// Write end of the pipe the signal handler writes to (-1 until set).
+static SIGNAL_PIPE: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
+
+/// The handler of the termination signals: writes the signal's number to
+/// the watcher's pipe, which is all it does (write(2) is async-signal-safe).
+extern "C" fn on_termination(signal: libc::c_int) {
+    let fd = SIGNAL_PIPE.load(std::sync::atomic::Ordering::Relaxed);
+    let byte = signal as u8;
+    // SAFETY: write(2) reads one byte from `byte`, which lives for the call;
+    // `fd` is the pipe's write end, never closed while the process lives.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::write(fd, (&byte as *const u8).cast(), 1);
+    }
+}
+
+/// Starts a thread that waits for the termination signals, caught by a
+/// handler that writes to a pipe (self-pipe; no signal mask is changed, so
+/// conditions start with the mask and default dispositions they expect:
+/// exec resets a caught signal to its default). On one, the thread kills
+/// every condition group and sweeps, then lets the signal end the process.
 #[allow(unsafe_code)]
 fn watch_termination() {
-    // SAFETY: `sigset_t` is plain data; sigemptyset initializes it.
-    let mut set: libc::sigset_t = unsafe { std::mem::zeroed() };
-    // SAFETY: sigemptyset/sigaddset write only into `set`, which lives for
-    // the calls; pthread_sigmask reads it and changes this thread's mask.
-    // Children do not inherit the mask: std resets it in every child.
-    unsafe {
-        libc::sigemptyset(&mut set);
-        for signal in TERMINATION {
-            libc::sigaddset(&mut set, signal);
-        }
-        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: pipe2(2) writes two descriptors into `fds`, which lives for
+    // the call.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return;
     }
+    let [read_end, write_end] = fds;
+    SIGNAL_PIPE.store(write_end, std::sync::atomic::Ordering::Relaxed);
     let spawned = std::thread::Builder::new()
         .name("hookdex-signals".into())
         .spawn(move || {
-            let mut signal = 0;
-            // SAFETY: sigwait(3) reads `set` and writes `signal`, both live.
-            if unsafe { libc::sigwait(&set, &mut signal) } != 0 {
+            let mut byte = 0u8;
+            // SAFETY: read(2) writes at most one byte into `byte`, which
+            // lives for the call; `read_end` is ours and open.
+            let n = unsafe { libc::read(read_end, (&mut byte as *mut u8).cast(), 1) };
+            if n != 1 {
                 return;
             }
+            let signal = libc::c_int::from(byte);
             // Keep the lock to the end: no worker reaps a leader after this.
             let live = lock();
             for &pgid in live.iter() {
@@ -222,21 +238,28 @@ fn watch_termination() {
                 }
             }
             sweep_locked(&live);
-            // SAFETY: restores the default action of `signal` and unblocks
-            // it in this thread, so raising it ends the process as the
-            // sender meant; _exit is the fallback if it does not.
+            // SAFETY: restores the default action of `signal`, so raising
+            // it ends the process as the sender meant; _exit is the
+            // fallback if it does not.
             unsafe {
                 libc::signal(signal, libc::SIG_DFL);
-                libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
                 libc::raise(signal);
                 libc::_exit(128 + signal);
             }
         });
     if spawned.is_err() {
-        // SAFETY: as above; with no watcher, the signals keep their
-        // default action rather than being blocked forever.
+        return;
+    }
+    for signal in TERMINATION {
+        // SAFETY: `action` is plain data, zeroed then filled; sigaction(2)
+        // reads it. The handler only writes to a pipe (async-signal-safe);
+        // SA_RESTART keeps other threads' system calls from failing.
         unsafe {
-            libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_termination as extern "C" fn(libc::c_int) as usize;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
         }
     }
 }
