@@ -57,6 +57,16 @@ enum Command {
         #[arg(long)]
         event: Option<String>,
     },
+    /// Runs an `.async` condition with a deadline (started by `hook`).
+    #[command(hide = true)]
+    SuperviseAsync {
+        /// Milliseconds before the condition and all it started are killed.
+        #[arg(long)]
+        timeout_ms: u64,
+        /// The program and its arguments.
+        #[arg(last = true, required = true)]
+        command: Vec<std::ffi::OsString>,
+    },
     /// Layers, active rules in execution order, and invalid files.
     List {
         /// Only rules of this step.
@@ -194,6 +204,10 @@ fn run() -> c_int {
             target,
         } => cmd::compile::run(default_target(target), bundle, check, json),
         Command::Hook { target, event } => cmd::hook::run(target, event.as_deref()),
+        Command::SuperviseAsync {
+            timeout_ms,
+            command,
+        } => cmd::hook::supervise_async(timeout_ms, &command),
         Command::List {
             step,
             tool,

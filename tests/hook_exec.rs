@@ -374,3 +374,360 @@ fn scripts_read_normalized_payloads_on_every_harness() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Nothing a condition starts outlives the hook
+// ---------------------------------------------------------------------------------------------
+
+/// Shell lines that start `starter` (a command that runs `bash -c BODY`
+/// somewhere outside the condition's group) with a body that writes its pid
+/// to `file` and sleeps, and wait for the pid to be written.
+fn escapee(starter: &str, file: &Path) -> String {
+    let f = file.display();
+    format!(
+        "{starter} 'echo $$ > {f}.tmp; mv {f}.tmp {f}; exec sleep 30' </dev/null >/dev/null 2>&1 &\n\
+         while [ ! -s {f} ]; do sleep 0.01; done\n"
+    )
+}
+
+fn read_pid(file: &Path) -> u32 {
+    std::fs::read_to_string(file)
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn what_leaves_the_group_dies_with_the_hook() {
+    let s = Scratch::new();
+    let out = s.path("out");
+    std::fs::create_dir_all(&out).unwrap();
+    // A double fork out of the group (the middle process exits at once, so
+    // the sleeper is an orphan in a group of its own).
+    let double_fork = format!(
+        "python3 -c \"import os, time\nif os.fork() == 0:\n    os.setpgid(0, 0)\n    if os.fork() == 0:\n        open('{f}.tmp', 'w').write(str(os.getpid())); os.rename('{f}.tmp', '{f}'); time.sleep(30)\n    os._exit(0)\n\" </dev/null >/dev/null 2>&1\n\
+         while [ ! -s {f} ]; do sleep 0.01; done\n",
+        f = out.join("double-fork").display()
+    );
+    condition(
+        &s.runtime(),
+        "pre-bash-escape.sh",
+        &format!(
+            "{}{}{double_fork}echo 'started them'\n",
+            escapee("setsid bash -c", &out.join("setsid")),
+            escapee("setsid -f bash -c", &out.join("setsid-fork")),
+        ),
+    );
+    let hooked = hook_timed(&s, "claude", &pre_bash(&s, "claude", "ls"));
+    assert!(
+        context_of(&hooked.reply).contains("started them"),
+        "{}",
+        hooked.reply
+    );
+    for name in ["setsid", "setsid-fork", "double-fork"] {
+        let pid = read_pid(&out.join(name));
+        assert!(dead(pid), "{name}: pid {pid} outlived the hook");
+    }
+}
+
+#[test]
+fn sigterm_to_the_hook_kills_the_conditions() {
+    let s = Scratch::new();
+    let out = s.path("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let o = out.display();
+    condition(
+        &s.runtime(),
+        "pre-bash-hang.sh",
+        &format!(
+            "{}sleep 30 &\necho $! > {o}/child.tmp; mv {o}/child.tmp {o}/child\n\
+             echo $$ > {o}/leader.tmp; mv {o}/leader.tmp {o}/leader\nwait\n",
+            escapee("setsid bash -c", &out.join("escapee"))
+        ),
+    );
+    for signal in ["TERM", "INT", "HUP"] {
+        for name in ["escapee", "child", "leader"] {
+            let _ = std::fs::remove_file(out.join(name));
+        }
+        let mut child = s
+            .cmd(&["hook", "--target", "claude"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            stdin
+                .write_all(pre_bash(&s, "claude", "ls").to_string().as_bytes())
+                .unwrap();
+        }
+        assert!(
+            eventually(Duration::from_secs(10), || out.join("leader").exists()),
+            "the condition never started"
+        );
+        let status = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let exited = eventually(Duration::from_secs(5), || {
+            child.try_wait().unwrap().is_some()
+        });
+        assert!(exited, "SIG{signal}: the hook did not exit");
+        let leader = read_pid(&out.join("leader"));
+        let pids = [
+            leader,
+            read_pid(&out.join("child")),
+            read_pid(&out.join("escapee")),
+        ];
+        assert!(
+            pids.iter().all(|&p| dead(p)) && live_in_group(leader).is_empty(),
+            "SIG{signal}: survivors {:?} of {pids:?}",
+            live_in_group(leader)
+        );
+    }
+}
+
+#[test]
+fn an_answer_printed_before_a_helper_kept_stdout_open_counts() {
+    let s = Scratch::new();
+    for (name, helper) in [
+        ("pre-bash-held.sh", "sleep 100 &"),
+        ("pre-bash-escaped.sh", "setsid sleep 100 &"),
+    ] {
+        let _ = std::fs::remove_file(s.runtime().join("pre-bash-held.sh"));
+        condition(
+            &s.runtime(),
+            name,
+            &format!(
+                "echo '{{\"decision\": \"deny\", \"reason\": \"{name} says no\"}}'\n{helper}\n"
+            ),
+        );
+        let hooked = hook_timed(&s, "claude", &pre_bash(&s, "claude", "ls"));
+        assert!(
+            hooked.elapsed < Duration::from_secs(3),
+            "{name}: the hook waited {:?}",
+            hooked.elapsed
+        );
+        let output = &hooked.reply["hookSpecificOutput"];
+        assert_eq!(
+            output["permissionDecision"], "deny",
+            "{name}: {}",
+            hooked.reply
+        );
+        assert_eq!(
+            output["permissionDecisionReason"]
+                .as_str()
+                .map(|r| r.contains("says no")),
+            Some(true),
+            "{name}: {}",
+            hooked.reply
+        );
+    }
+}
+
+#[test]
+fn a_broken_rule_never_denies_but_a_reason_does() {
+    let s = Scratch::new();
+    let broken = [
+        ("pre-bash-exit2_silent.sh", "exit 2\n"),
+        (
+            "pre-bash-set_e.sh",
+            "set -e\nls /nonexistent/hookdex\necho 'not reached' >&2\nexit 2\n",
+        ),
+        (
+            "pre-bash-unbound.sh",
+            "set -u\necho \"$NOT_SET_ANYWHERE\" >&2\nexit 2\n",
+        ),
+    ];
+    for (name, body) in broken {
+        condition(&s.runtime(), name, body);
+    }
+    // Run directly (no runner by extension): the kernel finds no interpreter.
+    condition(
+        &s.runtime(),
+        "pre-bash-nointerp.x",
+        "#!/nonexistent/python\nprint('x')\n",
+    );
+    let hooked = hook_timed(&s, "claude", &pre_bash(&s, "claude", "ls"));
+    assert!(
+        hooked.reply["hookSpecificOutput"]
+            .get("permissionDecision")
+            .is_none(),
+        "a broken rule denied: {}",
+        hooked.reply
+    );
+    let context = context_of(&hooked.reply);
+    for name in broken
+        .map(|(name, _)| name)
+        .into_iter()
+        .chain(["pre-bash-nointerp.x"])
+    {
+        assert!(
+            context.contains(&format!("hookdex: condition {name} skipped (")),
+            "{name} is not noted: {context}"
+        );
+    }
+
+    condition(
+        &s.runtime(),
+        "pre-bash-reason.sh",
+        "echo 'run plan first' >&2\nexit 2\n",
+    );
+    let reply = hook(&s, "claude", &pre_bash(&s, "claude", "ls"));
+    assert_eq!(
+        reply["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{reply}"
+    );
+    assert_eq!(
+        reply["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .map(|r| r.contains("run plan first")),
+        Some(true),
+        "{reply}"
+    );
+}
+
+#[test]
+fn a_rule_file_that_vanished_before_it_ran_is_looked_up_again() {
+    let mut s = Scratch::new();
+    s.set_env("CONDITIONS_MAX_PARALLEL", "1");
+    let dir = s.runtime();
+    let runs = s.path("runs");
+    std::fs::create_dir_all(&runs).unwrap();
+    // The first rule renames the second, as an editor's save might.
+    condition(
+        &dir,
+        "pre-bash-a_rename.sh",
+        &format!(
+            "echo x >> {}/first\nmv {d}/pre-bash-b_old.sh {d}/pre-bash-c_new.sh\necho 'first ran'\n",
+            runs.display(),
+            d = dir.display()
+        ),
+    );
+    condition(&dir, "pre-bash-b_old.sh", "echo 'renamed one ran'\n");
+    let hooked = hook_timed(&s, "claude", &pre_bash(&s, "claude", "ls"));
+    let context = context_of(&hooked.reply);
+    assert!(context.contains("first ran"), "{context}");
+    assert!(
+        context.contains("renamed one ran"),
+        "the renamed rule did not run: {context}"
+    );
+    assert!(!context.contains("pre-bash-b_old.sh skipped"), "{context}");
+    assert_eq!(
+        std::fs::read_to_string(runs.join("first")).unwrap(),
+        "x\n",
+        "the first rule ran once"
+    );
+    let notes = hook_log(&s)
+        .last()
+        .map(|line| line["notes"].to_string())
+        .unwrap_or_default();
+    assert!(notes.contains("pre-bash-b_old.sh vanished"), "{notes}");
+}
+
+#[test]
+fn an_async_condition_has_a_deadline_of_its_own() {
+    let mut s = Scratch::new();
+    s.set_env("CONDITIONS_TIMEOUT_SEC", "1");
+    let out = s.path("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let o = out.display();
+    condition(
+        &s.runtime(),
+        "pre-bash-forever.async.sh",
+        &format!(
+            "{}echo $$ > {o}/leader.tmp; mv {o}/leader.tmp {o}/leader\nsleep 30\n",
+            escapee("setsid bash -c", &out.join("escapee"))
+        ),
+    );
+    let hooked = hook_timed(&s, "claude", &pre_bash(&s, "claude", "ls"));
+    assert!(
+        hooked.elapsed < Duration::from_secs(1),
+        "{:?}",
+        hooked.elapsed
+    );
+    assert!(
+        eventually(Duration::from_secs(5), || out.join("leader").exists()),
+        "the async condition never started"
+    );
+    let pids = [
+        read_pid(&out.join("leader")),
+        read_pid(&out.join("escapee")),
+    ];
+    assert!(
+        !dead(pids[0]),
+        "the async condition was killed with the hook"
+    );
+    assert!(
+        eventually(Duration::from_secs(5), || pids.iter().all(|&p| dead(p))),
+        "the async condition outlived its deadline: {pids:?}"
+    );
+}
+
+#[test]
+fn a_script_that_does_not_parse_is_invalid_and_never_runs() {
+    let s = Scratch::new();
+    let marks = s.path("marks");
+    std::fs::create_dir_all(&marks).unwrap();
+    let m = marks.display();
+    let bash = condition(
+        &s.runtime(),
+        "pre-bash-syntax.sh",
+        &format!("touch {m}/bash\necho 'no' >&2\nexit 2\nif then\n"),
+    );
+    condition(
+        &s.runtime(),
+        "pre-bash-syntax.py",
+        &format!("open('{m}/python', 'w')\nx = (\n"),
+    );
+    let invalid = s.list(&[])["invalid"].clone();
+    let reasons: Vec<(String, String)> = invalid
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let file = e["file"].as_str().unwrap();
+            (
+                file_name(Path::new(file)),
+                e["reason"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            (
+                "pre-bash-syntax.py".to_string(),
+                "python3 compile: line 2: SyntaxError: '(' was never closed".to_string()
+            ),
+            (
+                "pre-bash-syntax.sh".to_string(),
+                "bash -n: line 4: syntax error near unexpected token `then'".to_string()
+            ),
+        ]
+    );
+    let reply = hook(&s, "claude", &pre_bash(&s, "claude", "ls"));
+    assert_eq!(reply, Value::Null, "an invalid script ran");
+    assert!(!marks.join("bash").exists() && !marks.join("python").exists());
+    // Fixed in place (the directory does not change): it runs again.
+    std::fs::write(&bash, "echo 'fixed and running'\n").unwrap();
+    let reply = hook(&s, "claude", &pre_bash(&s, "claude", "ls"));
+    assert_eq!(context_of(&reply), "fixed and running", "{reply}");
+}
+
+#[test]
+fn conditions_start_with_no_signal_blocked_or_ignored_by_the_hook() {
+    let s = Scratch::new();
+    // A child of the condition shows what the hook passed on (bash itself
+    // blocks some signals while it runs).
+    condition(
+        &s.runtime(),
+        "pre-bash-mask.sh",
+        "sleep 0.2 &\ngrep -E '^SigBlk' /proc/$!/status\nkill $!\n",
+    );
+    let reply = hook(&s, "claude", &pre_bash(&s, "claude", "ls"));
+    assert_eq!(context_of(&reply), "SigBlk:\t0000000000000000", "{reply}");
+}

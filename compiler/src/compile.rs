@@ -1,13 +1,13 @@
 //! One compile: resolve the sources of a view, read each layer's rules with
-//! its format, resolve overrides, build the matching tables, and emit the
-//! index.
+//! its format, check the scripts' syntax, resolve overrides, build the
+//! matching tables, and emit the index.
 
 use hookdex_index::Stamp;
-use hookdex_model::LayerKind;
+use hookdex_model::{LayerKind, Runner};
 
 use crate::emit::{self, Layer};
-use crate::error::RuleError;
-use crate::formats::conditions;
+use crate::error::{RuleError, RuleErrorKind};
+use crate::formats::{conditions, syntax, RuleSpec};
 use crate::resolve;
 use crate::sources::{self, package, View};
 use crate::tables;
@@ -40,6 +40,8 @@ pub fn compile(view: &View) -> Compiled {
         });
         specs.push(rules);
     }
+    let cache = view.index_path().with_extension("syntax.json");
+    check_syntax(&mut specs, &mut invalid, &mut stamps, &cache);
     let directory = sources
         .layers
         .iter()
@@ -61,4 +63,50 @@ pub fn compile(view: &View) -> Compiled {
         })
         .collect();
     emit::emit(view, &sources, &layers, resolved, steps, stamps, invalid)
+}
+
+/// Moves every bash or python3 script of `specs` that does not parse to
+/// `invalid`, with the interpreter's one-line error, stamping it so that a
+/// fix recompiles (a script that parses is not stamped: the hook skips it
+/// if an edit breaks it later). `cache` remembers results by stamp.
+fn check_syntax(
+    specs: &mut [Vec<RuleSpec>],
+    invalid: &mut Vec<(Option<u16>, RuleError)>,
+    stamps: &mut Vec<(std::path::PathBuf, hookdex_index::Stamp)>,
+    cache: &std::path::Path,
+) {
+    let scripts: Vec<syntax::Script> = specs
+        .iter()
+        .flatten()
+        .filter(|spec| matches!(spec.runner, Runner::Bash | Runner::Python))
+        .map(|spec| {
+            let path = std::path::PathBuf::from(&spec.file);
+            syntax::Script {
+                stamp: hookdex_index::Stamp::of(&path),
+                path,
+                runner: spec.runner,
+            }
+        })
+        .collect();
+    if scripts.is_empty() {
+        return;
+    }
+    let mut errors = syntax::check(&scripts, cache).into_iter().zip(scripts);
+    for (layer, rules) in specs.iter_mut().enumerate() {
+        rules.retain(|spec| {
+            if !matches!(spec.runner, Runner::Bash | Runner::Python) {
+                return true;
+            }
+            let Some((error, script)) = errors.next() else {
+                return true;
+            };
+            let Some(error) = error else { return true };
+            stamps.push((script.path, script.stamp));
+            invalid.push((
+                Some(layer as u16),
+                RuleError::new(spec.file.clone(), RuleErrorKind::Syntax(error)),
+            ));
+            false
+        });
+    }
 }

@@ -3,7 +3,10 @@
 //! `.async` ones detached with no pipe back to the harness.
 //!
 //! Every child reads the payload from its own handle on one temporary file, so
-//! a script that never reads stdin cannot block the hook.
+//! a script that never reads stdin cannot block the hook. A script's answer
+//! is what it printed by the time it exited: a helper it left holding its
+//! stdout open delays the answer by `PIPE_GRACE` at most. What outlives a
+//! group (`setsid`, double forks) is [`crate::procs`]'s to end.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -12,7 +15,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hookdex_model::Runner;
@@ -23,6 +26,10 @@ pub use crate::settings::ExecConfig;
 const OUTPUT_CAP: usize = 16 << 20;
 /// How often a script whose output is still open is checked for having exited.
 const EXIT_CHECK: Duration = Duration::from_millis(20);
+/// How long the output of a script that has exited (its group killed) may
+/// stay open, held by a process that left the group, before what was read
+/// is taken as its answer.
+const PIPE_GRACE: Duration = Duration::from_millis(100);
 
 /// One script to run.
 #[derive(Clone, Debug)]
@@ -87,21 +94,43 @@ impl Stdin {
     }
 }
 
-fn command(job: &Job, config: &ExecConfig, stdin: &Stdin) -> std::io::Result<Command> {
-    let mut cmd = match job.runner {
-        Runner::Bash => {
-            let mut c = Command::new("bash");
-            c.arg(&job.file);
+/// The program and arguments that run `job`.
+fn argv(job: &Job) -> (OsString, Vec<OsString>) {
+    let file = job.file.clone().into_os_string();
+    match job.runner {
+        Runner::Bash => ("bash".into(), vec![file]),
+        Runner::Python => ("python3".into(), vec![file]),
+        Runner::Direct | Runner::None => (file, Vec::new()),
+    }
+}
+
+/// The command that runs `job`; a `detached` one goes under the `.async`
+/// supervisor when there is one.
+fn command(
+    job: &Job,
+    config: &ExecConfig,
+    stdin: &Stdin,
+    detached: bool,
+) -> std::io::Result<Command> {
+    let (program, args) = argv(job);
+    let mut cmd = match crate::procs::supervisor().filter(|_| detached) {
+        // The supervisor runs the program; its deadline comes first.
+        Some(supervisor) => {
+            let timeout_ms = config.timeout.as_millis().min(u128::from(u64::MAX));
+            let mut c = Command::new(supervisor);
+            c.args([
+                "supervise-async",
+                "--timeout-ms",
+                &timeout_ms.to_string(),
+                "--",
+            ])
+            .arg(program);
             c
         }
-        Runner::Python => {
-            let mut c = Command::new("python3");
-            c.arg(&job.file);
-            c
-        }
-        Runner::Direct | Runner::None => Command::new(&job.file),
+        None => Command::new(program),
     };
-    cmd.current_dir(&config.cwd)
+    cmd.args(args)
+        .current_dir(&config.cwd)
         .envs(
             job.env
                 .iter()
@@ -113,20 +142,48 @@ fn command(job: &Job, config: &ExecConfig, stdin: &Stdin) -> std::io::Result<Com
 }
 
 /// Starts `job` detached: its own process group, stdout and stderr to
-/// `/dev/null`, never waited for.
+/// `/dev/null`, never waited for. When supervision is on
+/// ([`crate::procs::enable`]), it runs under `hookdex supervise-async`, a
+/// process of its own that gives it `config.timeout` and then kills what it
+/// started, since the hook itself exits long before.
 ///
 /// # Errors
 ///
 /// When it cannot be started.
 pub fn spawn_detached(job: &Job, config: &ExecConfig, stdin: &Stdin) -> std::io::Result<()> {
-    let mut cmd = command(job, config, stdin)?;
+    crate::procs::arm();
+    let mut cmd = command(job, config, stdin, true)?;
     cmd.stdout(Stdio::null()).stderr(Stdio::null());
-    cmd.spawn().map(drop)
+    let child = cmd.spawn()?;
+    if let Ok(pid) = i32::try_from(child.id()) {
+        crate::procs::detach(pid);
+    }
+    Ok(())
+}
+
+/// The body of `hookdex supervise-async`: runs `program` with `args` in its
+/// own process group, as a subreaper of everything it starts, kills the
+/// group at `timeout` and then every remaining descendant. Returns the exit
+/// code of the supervisor (0 unless the program could not start).
+pub fn supervise(timeout: Duration, program: &OsString, args: &[OsString]) -> i32 {
+    crate::procs::arm_supervisor();
+    let started = Instant::now();
+    let Ok(mut child) = Command::new(program).args(args).process_group(0).spawn() else {
+        return 127;
+    };
+    let ended = wait_until(&child, started.checked_add(timeout));
+    if !matches!(ended, Ended::Unknown(_)) {
+        kill_group(&child);
+    }
+    let _ = child.wait();
+    crate::procs::sweep();
+    0
 }
 
 /// Runs every job, at most `config.max_parallel` at once, and returns their
 /// executions in job order.
 pub fn run_all(jobs: &[Job], config: &ExecConfig, stdin: &Stdin) -> Vec<Execution> {
+    crate::procs::arm();
     let next = AtomicUsize::new(0);
     let mut results: Vec<Option<Execution>> = vec![None; jobs.len()];
     let workers = config.max_parallel.min(jobs.len());
@@ -155,7 +212,7 @@ pub fn run_all(jobs: &[Job], config: &ExecConfig, stdin: &Stdin) -> Vec<Executio
 /// Runs one job to completion or timeout; its group never outlives this call.
 fn run_one(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Execution {
     let started = Instant::now();
-    let spawned = command(job, config, stdin)
+    let spawned = command(job, config, stdin, false)
         .and_then(|mut cmd| cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn());
     let mut child = match spawned {
         Ok(child) => child,
@@ -168,27 +225,28 @@ fn run_one(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Execution {
             }
         }
     };
+    let pid = i32::try_from(child.id()).ok();
+    if let Some(pid) = pid {
+        crate::procs::register(pid);
+    }
     // A timeout too far to represent is no timeout.
     let deadline = started.checked_add(config.timeout);
     let (tx, rx) = mpsc::channel();
+    let outputs = [Output::default(), Output::default()];
     let mut pending = 0;
     if let Some(out) = child.stdout.take() {
-        read_in_background(out, 0, tx.clone());
+        read_in_background(out, Arc::clone(&outputs[0]), tx.clone());
         pending += 1;
     }
     if let Some(err) = child.stderr.take() {
-        read_in_background(err, 1, tx);
+        read_in_background(err, Arc::clone(&outputs[1]), tx);
         pending += 1;
     }
-    let mut outputs = [Vec::new(), Vec::new()];
     let mut ended = None;
     while pending > 0 {
         let left = deadline.map_or(EXIT_CHECK, |d| d.saturating_duration_since(Instant::now()));
         match rx.recv_timeout(left.min(EXIT_CHECK)) {
-            Ok((which, bytes)) => {
-                outputs[which] = bytes;
-                pending -= 1;
-            }
+            Ok(()) => pending -= 1,
             Err(_) if left.is_zero() => {
                 ended = Some(Ended::TimedOut);
                 break;
@@ -209,13 +267,20 @@ fn run_one(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Execution {
         }
     }
     let ended = ended.unwrap_or_else(|| wait_until(&child, deadline));
-    // Whatever the script left behind in its group goes with it. The leader
-    // has not been reaped yet, so the group id cannot have been reused;
-    // when waiting failed, that is not known, and the group is left alone.
-    if !matches!(ended, Ended::Unknown(_)) {
-        kill_group(&child);
-    }
-    let status = child.wait();
+    let status = {
+        // Under the reaping lock (crate::procs): nobody else reaps while it
+        // is held, so the leader stays unreaped until `wait` below.
+        let mut live = crate::procs::lock();
+        // Whatever the script left behind in its group goes with it. The
+        // leader has not been reaped yet, so the group id cannot have been
+        // reused; when waiting failed, that is not known, and the group is
+        // left alone.
+        if !matches!(ended, Ended::Unknown(_)) {
+            kill_group(&child);
+        }
+        live.retain(|&p| Some(p) != pid);
+        child.wait()
+    };
     let finish = match (ended, status) {
         (Ended::TimedOut, _) => Finish::TimedOut,
         (Ended::Unknown(err), _) => Finish::NotStarted(err),
@@ -223,17 +288,16 @@ fn run_one(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Execution {
         (Ended::Exited, Err(err)) => Finish::NotStarted(err.to_string()),
     };
     // The group is gone, so the pipes close; a process that escaped the
-    // group (setsid) may hold one open, so do not wait for it long.
+    // group (setsid) may hold one open: after a short grace, what was read
+    // by then is the answer (the escapee is ended by the final sweep).
+    let grace = Instant::now() + PIPE_GRACE;
     while pending > 0 {
-        match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok((which, bytes)) => {
-                outputs[which] = bytes;
-                pending -= 1;
-            }
+        match rx.recv_timeout(grace.saturating_duration_since(Instant::now())) {
+            Ok(()) => pending -= 1,
             Err(_) => break,
         }
     }
-    let [stdout, stderr] = outputs;
+    let [stdout, stderr] = outputs.map(|o| std::mem::take(&mut *lock_output(&o)));
     Execution {
         finish,
         stdout,
@@ -242,25 +306,31 @@ fn run_one(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Execution {
     }
 }
 
-/// Reads a pipe to its end on a detached thread and sends the bytes.
-fn read_in_background(
-    mut pipe: impl Read + Send + 'static,
-    which: usize,
-    done: mpsc::Sender<(usize, Vec<u8>)>,
-) {
+/// What a reader has read of one pipe so far.
+type Output = Arc<Mutex<Vec<u8>>>;
+
+fn lock_output(output: &Output) -> std::sync::MutexGuard<'_, Vec<u8>> {
+    output
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Reads a pipe to its end on a detached thread into `kept` (capped), and
+/// says so on `done`.
+fn read_in_background(mut pipe: impl Read + Send + 'static, kept: Output, done: mpsc::Sender<()>) {
     std::thread::spawn(move || {
-        let mut kept = Vec::new();
         let mut buf = [0u8; 8192];
         loop {
             match pipe.read(&mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
-                    let room = OUTPUT_CAP - kept.len();
+                    let mut kept = lock_output(&kept);
+                    let room = OUTPUT_CAP.saturating_sub(kept.len());
                     kept.extend_from_slice(&buf[..n.min(room)]);
                 }
             }
         }
-        let _ = done.send((which, kept));
+        let _ = done.send(());
     });
 }
 

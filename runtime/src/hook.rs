@@ -84,7 +84,7 @@ pub fn hook(
             (p, call)
         })
         .collect();
-    let fired = match fired_rules(&settings, &calls) {
+    let fired = match fired_rules(&settings, &calls, Verify::Lazy) {
         Ok(fired) => fired,
         Err(reason) => {
             let message = format!(
@@ -98,7 +98,7 @@ pub fn hook(
         return Reply::default();
     }
     let mut ran = Ran::default();
-    for ((single, call), fired) in calls.iter().zip(&fired) {
+    for ((single, call), fired) in calls.iter().zip(fired) {
         run_call(target, &settings, single, call, fired, &mut ran);
     }
     if ran.fired.is_empty() {
@@ -154,7 +154,7 @@ fn judge_again(
     rewritten.tool_input = input;
     let call = Call::of(target, &rewritten, scope);
     let pair = [(rewritten, call)];
-    let fired = match fired_rules(settings, &pair) {
+    let fired = match fired_rules(settings, &pair, Verify::Lazy) {
         Ok(mut fired) => fired.remove(0),
         Err(reason) => {
             ran.notes.push(format!(
@@ -176,7 +176,7 @@ fn judge_again(
         names.join(", ")
     ));
     let [(rewritten, call)] = &pair;
-    run_call(target, settings, rewritten, call, &new, ran);
+    run_call(target, settings, rewritten, call, new, ran);
     Some(merge::merge(
         original.step(),
         &original.tool_input,
@@ -198,6 +198,7 @@ struct Ran {
 
 /// A rule that fires, copied out of the index so it can run after the
 /// mapping is released.
+#[derive(Clone)]
 struct Fired {
     file: PathBuf,
     file_name: String,
@@ -209,12 +210,21 @@ struct Fired {
 
 /// The rules that run for each call, read from the index in one pass
 /// (recompiled once if the lookup finds it damaged).
-fn fired_rules(settings: &Settings, calls: &[(Payload, Call)]) -> Result<Vec<Vec<Fired>>, String> {
-    load::with_index(&settings.view, Verify::Lazy, |index| {
+fn fired_rules<P, C>(
+    settings: &Settings,
+    calls: &[(P, C)],
+    verify: Verify,
+) -> Result<Vec<Vec<Fired>>, String>
+where
+    P: std::borrow::Borrow<Payload>,
+    C: std::borrow::Borrow<Call>,
+{
+    load::with_index(&settings.view, verify, |index| {
         let trust = settings.trust(&index.meta()?);
         calls
             .iter()
             .map(|(payload, call)| {
+                let (payload, call) = (payload.borrow(), call.borrow());
                 let mut hits = Vec::new();
                 for &step in payload.event.rule_steps() {
                     let query = Query {
@@ -252,15 +262,101 @@ fn fired_rules(settings: &Settings, calls: &[(Payload, Call)]) -> Result<Vec<Vec
 }
 
 /// Runs the conditions that fire for one call: `.async` ones detached
-/// first, then the others in parallel.
+/// first, then the others in parallel. When a rule file vanished between
+/// the lookup and its run (deleted or renamed by an editor), the rules are
+/// looked up once more (recompiling the index, now stale) and what the
+/// second lookup adds runs too.
 fn run_call(
     target: Target,
     settings: &Settings,
     payload: &Payload,
     call: &Call,
-    fired: &[Fired],
+    fired: Vec<Fired>,
     ran: &mut Ran,
 ) {
+    let first = runnable(&fired, ran);
+    if first.is_empty() {
+        return;
+    }
+    let stdin = match Stdin::new(contract::stdin(payload, call).to_string().as_bytes()) {
+        Ok(stdin) => stdin,
+        Err(err) => {
+            ran.notes
+                .push(format!("cannot write the payload for conditions: {err}"));
+            return;
+        }
+    };
+    let run = |rules: &[&Fired], ran: &mut Ran| {
+        run_rules(target, settings, payload, call, rules, &stdin, ran)
+    };
+    let mut done = run(&first, ran);
+    let vanished: Vec<String> = done
+        .iter()
+        .filter(|(rule, outcome)| vanished_at_start(&rule.file, outcome))
+        .map(|(rule, _)| rule.file_name.clone())
+        .collect();
+    if vanished.is_empty() {
+        ran.outcomes
+            .extend(done.into_iter().map(|(rule, o)| (rule.file_name, o)));
+        return;
+    }
+    ran.notes.push(format!(
+        "{} vanished before it ran; the rules were looked up again",
+        vanished.join(", ")
+    ));
+    let again = match fired_rules(settings, &[(payload, call)], Verify::Rebuild) {
+        Ok(mut again) => again.pop().unwrap_or_default(),
+        Err(reason) => {
+            ran.notes
+                .push(format!("the second lookup failed: {reason}"));
+            ran.outcomes
+                .extend(done.into_iter().map(|(rule, o)| (rule.file_name, o)));
+            return;
+        }
+    };
+    // What vanished is gone from the answer; what the new index has and did
+    // not answer yet runs (a file put back in the meantime runs again).
+    done.retain(|(rule, _)| !vanished.contains(&rule.file_name));
+    let added: Vec<Fired> = again
+        .iter()
+        .filter(|rule| !done.iter().any(|(r, _)| r.file == rule.file))
+        .cloned()
+        .collect();
+    let added = runnable(&added, ran);
+    done.extend(run(&added, ran));
+    // A file that vanished again under the second run is not a rule any
+    // more: it says nothing, rather than a failure nobody made.
+    let before = done.len();
+    done.retain(|(rule, outcome)| !vanished_at_start(&rule.file, outcome));
+    if done.len() < before {
+        ran.notes
+            .push("a rule file vanished again; it was left out".into());
+    }
+    // In the new index's order; anything it no longer has keeps its place at the end.
+    done.sort_by_key(|(rule, _)| {
+        again
+            .iter()
+            .position(|r| r.file == rule.file)
+            .unwrap_or(usize::MAX)
+    });
+    ran.outcomes
+        .extend(done.into_iter().map(|(rule, o)| (rule.file_name, o)));
+}
+
+/// Whether a rule failed because its file was gone when it started: it is
+/// gone now, or its interpreter said so of the file itself (it may be back
+/// already). A missing interpreter (`#!/nonexistent/python`) is not this.
+fn vanished_at_start(file: &Path, outcome: &Outcome) -> bool {
+    let Some(failure) = &outcome.failure else {
+        return false;
+    };
+    let said_missing = failure.starts_with("exit 127")
+        && failure.contains(&format!("{}: No such file or directory", file.display()));
+    said_missing || std::fs::symlink_metadata(file).is_err()
+}
+
+/// The rules of `fired` that run in the hook (filters do not yet: noted).
+fn runnable<'f>(fired: &'f [Fired], ran: &mut Ran) -> Vec<&'f Fired> {
     let mut runnable = Vec::new();
     for rule in fired {
         if rule.kind == RuleKind::Filter {
@@ -272,42 +368,45 @@ fn run_call(
         }
         runnable.push(rule);
     }
-    if runnable.is_empty() {
-        return;
-    }
-    let stdin = match Stdin::new(contract::stdin(payload, call).to_string().as_bytes()) {
-        Ok(stdin) => stdin,
-        Err(err) => {
-            ran.notes
-                .push(format!("cannot write the payload for conditions: {err}"));
-            return;
-        }
-    };
+    runnable
+}
+
+/// Starts the `.async` rules of `rules` detached and runs the others;
+/// returns each synchronous rule with its outcome, in order.
+fn run_rules(
+    target: Target,
+    settings: &Settings,
+    payload: &Payload,
+    call: &Call,
+    rules: &[&Fired],
+    stdin: &Stdin,
+    ran: &mut Ran,
+) -> Vec<(Fired, Outcome)> {
     let job = |rule: &Fired| Job {
         file: rule.file.clone(),
         runner: rule.runner,
         env: contract::env(target, payload, call, &rule.file_name, &rule.layer_label),
     };
     let config = &settings.exec;
-    for rule in runnable.iter().filter(|r| r.is_async) {
+    for rule in rules.iter().filter(|r| r.is_async) {
         ran.fired.push(rule.file_name.clone());
-        if let Err(err) = exec::spawn_detached(&job(rule), config, &stdin) {
+        if let Err(err) = exec::spawn_detached(&job(rule), config, stdin) {
             ran.notes.push(format!(
                 "{}: async condition not started: {err}",
                 rule.file_name
             ));
         }
     }
-    let sync: Vec<&Fired> = runnable.into_iter().filter(|r| !r.is_async).collect();
+    let sync: Vec<&Fired> = rules.iter().copied().filter(|r| !r.is_async).collect();
     let jobs: Vec<Job> = sync.iter().map(|rule| job(rule)).collect();
-    let executions = exec::run_all(&jobs, config, &stdin);
-    for (rule, run) in sync.iter().zip(&executions) {
-        ran.fired.push(rule.file_name.clone());
-        ran.outcomes.push((
-            rule.file_name.clone(),
-            outcome::interpret(payload.step(), run),
-        ));
-    }
+    let executions = exec::run_all(&jobs, config, stdin);
+    sync.into_iter()
+        .zip(&executions)
+        .map(|(rule, run)| {
+            ran.fired.push(rule.file_name.clone());
+            (rule.clone(), outcome::interpret(payload.step(), run))
+        })
+        .collect()
 }
 
 /// The hook log line of one call, filled in as the call goes.

@@ -3,7 +3,8 @@
 //! the environment ([`settings`]), "what fires" ([`lookup`], the one place
 //! that applies [`hookdex_model::RunVerdict`]), the hook pipeline as a
 //! library function ([`hook::hook`]), the condition script contract
-//! ([`contract`]), running scripts ([`exec`]), reading their answers
+//! ([`contract`]), running scripts ([`exec`]) with nothing they start
+//! outliving the hook ([`procs`]), reading their answers
 //! ([`outcome`]) and merging them ([`merge`]), `explain` and `list` as
 //! data with `list`'s warnings ([`lint`]), shared state ([`state`]) and the
 //! hook log ([`log`]).
@@ -12,7 +13,8 @@
 //! harness reply; the engine calls the compiler only to recompile a stale
 //! or damaged index.
 #![deny(missing_docs)]
-// `unsafe` is allowed only in `exec`'s two process-group calls, argued there.
+// `unsafe` is allowed only in `exec` and `procs` (process groups, reaping,
+// signals), each block argued there.
 #![deny(unsafe_code)]
 
 pub mod call;
@@ -28,6 +30,7 @@ pub mod log;
 pub mod lookup;
 pub mod merge;
 pub mod outcome;
+pub mod procs;
 pub mod settings;
 pub mod state;
 

@@ -57,6 +57,11 @@ pub enum Verify {
     Lazy,
     /// Every block now (commands that read the whole index).
     Full,
+    /// None: the index is known to be out of date (a rule file it names
+    /// vanished), whatever its stamps say, so it is compiled again. A
+    /// change within the filesystem's timestamp tick can leave every stamp
+    /// equal.
+    Rebuild,
 }
 
 /// The index for `view`, from disk when fresh, else freshly compiled.
@@ -89,8 +94,12 @@ pub fn with_index<T>(
     read: impl Fn(&Index<'_>) -> Result<T, hookdex_index::Error>,
 ) -> Result<T, Error> {
     let path = view.index_path();
-    let why = match IndexFile::open(&path, hookdex_index::current_user()) {
-        Err(err) => err.to_string(),
+    let opened = match verify {
+        Verify::Rebuild => Err("a rule file it names vanished".to_string()),
+        _ => IndexFile::open(&path, hookdex_index::current_user()).map_err(|e| e.to_string()),
+    };
+    let why = match opened {
+        Err(why) => why,
         Ok(file) => match file.index() {
             Err(err) => err.to_string(),
             Ok(index) => match check(&index, view, verify) {

@@ -43,12 +43,8 @@ pub fn merge(
             answer.tool_output = Some(output.clone());
             writers.push(name.as_str());
         }
-        if let Some(block) = &outcome.block {
-            let reason = if block.is_empty() {
-                format!("blocked by {name}")
-            } else {
-                block.clone()
-            };
+        if let Some(reason) = &outcome.block {
+            let reason = reason.clone();
             answer.block = Some(match answer.block.take() {
                 Some(before) => format!("{before}; {reason}"),
                 None => reason,

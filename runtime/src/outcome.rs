@@ -3,6 +3,11 @@
 //! `context`, `tool_input`, `tool_output`, `decision` and `reason`; exit 2
 //! denies (pre) or blocks (post) with stderr as the reason; anything else
 //! skips the condition with a note.
+//!
+//! A broken rule never denies: bash exits 2 on a syntax error, and so does a
+//! command failing under `set -e` (`ls`, `grep` on a missing file). So exit
+//! 2 denies only with a reason: a non-empty stderr none of whose lines is a
+//! diagnostic (see [`is_diagnostic`]); otherwise it is a failure.
 
 use hookdex_model::{Permission, Step};
 use serde_json::{Map, Value};
@@ -22,7 +27,7 @@ pub struct Outcome {
     pub decision: Option<Permission>,
     /// The reason attached to the decision.
     pub reason: Option<String>,
-    /// Post only: exit 2, blocking with this reason.
+    /// Post only: exit 2, blocking with this reason (never empty).
     pub block: Option<String>,
     /// Why the condition was skipped (crash, timeout, bad output), one line.
     pub failure: Option<String>,
@@ -40,16 +45,21 @@ pub fn interpret(step: Step, execution: &Execution) -> Outcome {
         Finish::Exited(0) => from_stdout(step, &text(&execution.stdout)),
         Finish::Exited(2) => {
             let reason = text(&execution.stderr);
-            let reason = (!reason.is_empty()).then_some(reason);
+            if reason.is_empty() {
+                return failed("exit 2 with no reason on stderr".into(), execution);
+            }
+            if reason.lines().any(is_diagnostic) {
+                return failed("exit 2 from an error, not a decision".into(), execution);
+            }
             if step.decides_permission() {
                 Outcome {
                     decision: Some(Permission::Deny),
-                    reason,
+                    reason: Some(reason),
                     ..Outcome::default()
                 }
             } else {
                 Outcome {
-                    block: Some(reason.unwrap_or_default()),
+                    block: Some(reason),
                     ..Outcome::default()
                 }
             }
@@ -65,6 +75,36 @@ pub fn interpret(step: Step, execution: &Execution) -> Outcome {
         ),
         Finish::NotStarted(err) => failed(format!("could not start: {err}"), execution),
     }
+}
+
+/// Ends of the messages of system errors (strerror) and of the shell, as a
+/// command or interpreter prints them when it fails.
+const ERROR_ENDINGS: &[&str] = &[
+    "No such file or directory",
+    "Permission denied",
+    "command not found",
+    "Is a directory",
+    "Not a directory",
+    "required file not found",
+    "Operation not permitted",
+    "unbound variable",
+];
+
+/// Whether a stderr line is an error message rather than a reason: bash's
+/// own (`SCRIPT: line N: …`, `bash: …`), a Python traceback or launcher
+/// error, or any line ending in a system error message (`ls: cannot
+/// access 'x': No such file or directory`).
+pub fn is_diagnostic(line: &str) -> bool {
+    let line = line.trim();
+    let bash_line = line.split_once(": line ").is_some_and(|(_, rest)| {
+        rest.split_once(": ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    bash_line
+        || line.starts_with("bash: ")
+        || line.starts_with("Traceback (most recent call last):")
+        || line.contains("can't open file")
+        || ERROR_ENDINGS.iter().any(|end| line.ends_with(end))
 }
 
 fn failed(what: String, execution: &Execution) -> Outcome {
@@ -201,6 +241,40 @@ mod tests {
         );
         assert_eq!(crash.decision, None, "a crash never denies");
         assert_eq!(crash.failure.as_deref(), Some("exit 1: x"));
+        // Exit 2 is a decision only with a reason that is not an error message.
+        for (stderr, failure) in [
+            ("", "exit 2 with no reason on stderr"),
+            (
+                "/r/pre-bash-x.sh: line 3: syntax error near unexpected token `then'\n/r/pre-bash-x.sh: line 3: `if then'",
+                "exit 2 from an error, not a decision: /r/pre-bash-x.sh: line 3: `if then'",
+            ),
+            (
+                "ls: cannot access '/x': No such file or directory",
+                "exit 2 from an error, not a decision: ls: cannot access '/x': No such file or directory",
+            ),
+            (
+                "python3: can't open file '/r/x.py': [Errno 2] No such file or directory",
+                "exit 2 from an error, not a decision: python3: can't open file '/r/x.py': [Errno 2] No such file or directory",
+            ),
+            (
+                "bash: /r/x.sh: Permission denied",
+                "exit 2 from an error, not a decision: bash: /r/x.sh: Permission denied",
+            ),
+        ] {
+            for step in [Step::Pre, Step::Post] {
+                let broken = interpret(step, &run(Finish::Exited(2), "", stderr));
+                assert_eq!(broken.failure.as_deref(), Some(failure), "{stderr}");
+                assert_eq!((broken.decision, broken.block), (None, None), "{stderr}");
+            }
+        }
+        for reason in [
+            "run plan first",
+            "kubectl writes go through GitOps; use a read-only command (get, describe, logs)",
+            "the line: 3 of the plan is missing",
+        ] {
+            let deny = interpret(Step::Pre, &run(Finish::Exited(2), "", reason));
+            assert_eq!(deny.decision, Some(Permission::Deny), "{reason}");
+        }
         assert!(interpret(Step::Pre, &run(Finish::TimedOut, "", ""))
             .failure
             .unwrap()

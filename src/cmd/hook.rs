@@ -4,7 +4,8 @@
 //! harnesses read a non-zero exit as a deny (Copilot CLI any, Codex and
 //! Gemini CLI exit 2): a usage error and a panic are logged and exit 0 with
 //! a note for the person, and a reply that cannot be written (the harness
-//! closed the pipe) is lost with exit 0, not a death by SIGPIPE.
+//! closed the pipe) is lost with exit 0, not a death by SIGPIPE. Before
+//! it exits, every process its conditions started is killed and reaped.
 
 use std::io::{Read, Write};
 use std::sync::OnceLock;
@@ -37,8 +38,26 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     if std::env::var_os("HOOKDEX_DEBUG_PANIC").is_some() {
         panic!("HOOKDEX_DEBUG_PANIC is set");
     }
+    // Nothing a condition starts outlives this process (runtime `procs`).
+    let exe = std::env::current_exe().unwrap_or_else(|_| "/proc/self/exe".into());
+    hookdex_runtime::procs::enable(exe);
     let reply = hookdex_runtime::hook::hook(target, event, &bytes, &|name| std::env::var_os(name));
+    hookdex_runtime::procs::sweep();
     Ok(print(&reply))
+}
+
+/// `hookdex supervise-async --timeout-ms N -- PROGRAM ARGS…` (hidden): the
+/// process an `.async` condition runs under, so it has a deadline after
+/// the hook has exited.
+pub fn supervise_async(timeout_ms: u64, command: &[std::ffi::OsString]) -> CmdResult {
+    let Some((program, args)) = command.split_first() else {
+        return Ok(2);
+    };
+    Ok(hookdex_runtime::exec::supervise(
+        std::time::Duration::from_millis(timeout_ms),
+        program,
+        args,
+    ))
 }
 
 /// Prints `reply`; a harness that closed our stdout gets nothing, and that

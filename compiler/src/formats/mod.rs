@@ -7,6 +7,7 @@ pub mod conditions;
 pub mod filename;
 pub mod filter;
 pub mod matcher;
+pub mod syntax;
 
 use hookdex_index::FilterData;
 use hookdex_model::Runner;
