@@ -33,7 +33,6 @@ fn valid_index() -> &'static [u8] {
                 }
             });
         let bytes = hookdex_compiler::compile(&view).bytes;
-        std::mem::forget(dir);
         bytes
     })
 }

@@ -33,6 +33,7 @@ fn walk(index: &Index<'_>) {
                 step,
                 tool: &tool,
                 programs: &programs,
+                any_program: false,
             });
         }
     }
