@@ -40,6 +40,9 @@ pub struct Job {
     pub runner: Runner,
     /// Variables added to the inherited environment.
     pub env: Vec<(String, String)>,
+    /// Inherit nothing: `env` is the whole environment (a repository's
+    /// own rules).
+    pub clear_env: bool,
 }
 
 /// How a script ended.
@@ -129,6 +132,9 @@ fn command(
         }
         None => Command::new(program),
     };
+    if job.clear_env {
+        cmd.env_clear();
+    }
     cmd.args(args)
         .current_dir(&config.cwd)
         .envs(
@@ -432,6 +438,7 @@ mod tests {
             file,
             runner: Runner::Bash,
             env: vec![("AH_TEST".into(), "yes".into())],
+            clear_env: false,
         }
     }
 
@@ -503,6 +510,7 @@ mod tests {
             file: "/nonexistent/hookdex/x".into(),
             runner: Runner::Direct,
             env: Vec::new(),
+            clear_env: false,
         };
         assert!(matches!(
             run_all(&[job], &config(1000), &stdin)[0].finish,

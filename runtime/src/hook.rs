@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use hookdex_harness::{notice, reply, McpScope, Payload, Reply};
 use hookdex_index::Query;
-use hookdex_model::{RuleKind, Runner, Target};
+use hookdex_model::{LayerKind, RuleKind, Runner, Target};
 use serde_json::json;
 
 use crate::call::Call;
@@ -206,6 +206,7 @@ struct Fired {
     is_async: bool,
     kind: RuleKind,
     layer_label: String,
+    layer_kind: LayerKind,
 }
 
 /// The rules that run for each call, read from the index in one pass
@@ -252,6 +253,7 @@ where
                             is_async: rule.is_async,
                             kind: rule.kind,
                             layer_label: layer.label.to_string(),
+                            layer_kind: layer.kind,
                         })
                     })
                     .collect()
@@ -382,10 +384,26 @@ fn run_rules(
     stdin: &Stdin,
     ran: &mut Ran,
 ) -> Vec<(Fired, Outcome)> {
-    let job = |rule: &Fired| Job {
-        file: rule.file.clone(),
-        runner: rule.runner,
-        env: contract::env(target, payload, call, &rule.file_name, &rule.layer_label),
+    let job = |rule: &Fired| {
+        let contract = contract::env(target, payload, call, &rule.file_name, &rule.layer_label);
+        // A repository's own rules get an allow-listed environment: no
+        // API keys or tokens of the user's unless a setting passes them.
+        let clear_env = rule.layer_kind == LayerKind::Directory;
+        let env = match clear_env {
+            true => settings
+                .directory_env
+                .iter()
+                .cloned()
+                .chain(contract)
+                .collect(),
+            false => contract,
+        };
+        Job {
+            file: rule.file.clone(),
+            runner: rule.runner,
+            env,
+            clear_env,
+        }
     };
     let config = &settings.exec;
     for rule in rules.iter().filter(|r| r.is_async) {

@@ -43,6 +43,9 @@ pub struct Settings {
     /// `HOOKDEX_SHELL_STRICT`: a shell command that may run a program its text
     /// cannot name (`$cmd x`, `eval "$x"`, `python -c`) fires every `bash.<cli>` rule.
     pub shell_strict: bool,
+    /// The whole environment of a directory-layer rule: the variables of
+    /// [`DIRECTORY_ENV`] and `HOOKDEX_DIRECTORY_ENV` that are set.
+    pub directory_env: Vec<(String, String)>,
 }
 
 /// Every variable that configures the hook (read here and by the
@@ -61,6 +64,25 @@ pub const VARIABLES: &[&str] = &[
     "CONDITIONS_TIMEOUT_SEC",
     "CONDITIONS_MAX_PARALLEL",
     "CONDITIONS_TRUSTED_OWNERS",
+    "HOOKDEX_DIRECTORY_ENV",
+];
+
+/// What a repository's own rules see of the environment: enough to run
+/// programs and read files, and no API keys or tokens.
+/// `HOOKDEX_DIRECTORY_ENV` (a comma list of names) passes more.
+pub const DIRECTORY_ENV: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "LC_MESSAGES",
+    "TERM",
+    "TMPDIR",
+    "TZ",
 ];
 
 impl Settings {
@@ -92,7 +114,18 @@ impl Settings {
                 matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on")
             })
         };
+        let passed = text("HOOKDEX_DIRECTORY_ENV").unwrap_or_default();
+        let directory_env = DIRECTORY_ENV
+            .iter()
+            .copied()
+            .chain(passed.split(',').map(str::trim).filter(|n| !n.is_empty()))
+            .filter_map(|name| {
+                let value = var(name)?.into_string().ok()?;
+                Some((name.to_string(), value))
+            })
+            .collect();
         Settings {
+            directory_env,
             reply: ReplyOptions {
                 interactive: on("HOOKDEX_INTERACTIVE"),
             },
