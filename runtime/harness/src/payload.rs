@@ -249,11 +249,12 @@ fn response_of(raw: &Value) -> Option<Value> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn parse(text: &str, event: Option<&str>) -> Payload {
-        // Only Copilot sends the camelCase shape.
+    /// A test payload, as Copilot sent it when it has Copilot's camelCase
+    /// keys (only Copilot sends that shape), else as Claude did.
+    pub(crate) fn parse(text: &str, event: Option<&str>) -> Payload {
         let camel = ["\"toolName\"", "\"toolArgs\"", "\"toolCalls\""]
             .iter()
             .any(|k| text.contains(k));

@@ -7,18 +7,7 @@ use hookdex_model::{Permission, Target, ToolName};
 
 use super::*;
 
-fn payload(text: &str, event: Option<&str>) -> Payload {
-    // Only Copilot sends the camelCase shape.
-    let camel = ["\"toolName\"", "\"toolArgs\"", "\"toolCalls\""]
-        .iter()
-        .any(|k| text.contains(k));
-    let target = if camel {
-        Target::Copilot
-    } else {
-        Target::Claude
-    };
-    Payload::parse(target, text.as_bytes(), event).unwrap()
-}
+use crate::payload::tests::parse as payload;
 
 fn pre(target: Target) -> Payload {
     match target {
