@@ -1623,17 +1623,30 @@ fn has_glob(raw: &str) -> bool {
     let b = raw.as_bytes();
     let mut i = 0;
     while i < b.len() {
+        if let Some(next) = past_quoted(raw, i) {
+            i = next;
+            continue;
+        }
         match b[i] {
-            b'\\' => i += 2,
-            b'\'' => i = raw[i + 1..].find('\'').map_or(b.len(), |k| i + k + 2),
-            b'"' => i = quoted_end(b, i + 1),
-            b'$' | b'`' => i = expansion_end(b, i),
             b'*' | b'?' => return true,
             b'[' if raw[i + 1..].contains(']') => return true,
             _ => i += 1,
         }
     }
     false
+}
+
+/// When a word's source has an escape, a quoted string or an expansion at
+/// `i` (where no glob or brace counts), the index just past it.
+fn past_quoted(raw: &str, i: usize) -> Option<usize> {
+    let b = raw.as_bytes();
+    Some(match b[i] {
+        b'\\' => i + 2,
+        b'\'' => raw[i + 1..].find('\'').map_or(b.len(), |k| i + k + 2),
+        b'"' => quoted_end(b, i + 1),
+        b'$' | b'`' => expansion_end(b, i),
+        _ => return None,
+    })
 }
 
 /// The index after the `"` closing a double-quoted string whose text starts at `i`.
@@ -1688,11 +1701,11 @@ fn brace_group(raw: &str) -> Option<(usize, usize, Vec<usize>)> {
     let b = raw.as_bytes();
     let mut i = 0;
     while i < b.len() {
+        if let Some(next) = past_quoted(raw, i) {
+            i = next;
+            continue;
+        }
         match b[i] {
-            b'\\' => i += 2,
-            b'\'' => i = raw[i + 1..].find('\'').map_or(b.len(), |k| i + k + 2),
-            b'"' => i = quoted_end(b, i + 1),
-            b'$' | b'`' => i = expansion_end(b, i),
             b'{' => match brace_close(b, i) {
                 Some((close, commas)) if !commas.is_empty() => return Some((i, close, commas)),
                 _ => i += 1,
