@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use hookdex_compiler::View;
 use hookdex_index::{IndexFile, Query};
-use hookdex_model::{Step, Target, ToolName, Trust};
+use hookdex_model::{Step, Switches, Target, ToolName, Trust};
 use hookdex_runtime::call::Call;
 use hookdex_runtime::lookup;
 use serde_json::json;
@@ -53,7 +53,7 @@ fn view_of(root: &Path) -> View {
 fn compile_to_disk(view: &View) -> PathBuf {
     let compiled = hookdex_compiler::compile(view);
     let path = view.index_path();
-    IndexFile::write_atomic(&path, &compiled.bytes).unwrap();
+    IndexFile::write_atomic(&path, &compiled.bytes, 0o600).unwrap();
     path
 }
 
@@ -75,7 +75,7 @@ fn lookup(c: &mut Criterion) {
             any_program: false,
         };
         group.bench_with_input(BenchmarkId::new("bash", n), &n, |b, _| {
-            b.iter(|| lookup::fires(&index, &query, &trust, true).unwrap())
+            b.iter(|| lookup::fires(&index, &query, &trust, Switches::ALL).unwrap())
         });
         let mcp_tool = ToolName::new("mcp__srvp7__tool");
         let mcp = Query {
@@ -85,12 +85,12 @@ fn lookup(c: &mut Criterion) {
             any_program: false,
         };
         group.bench_with_input(BenchmarkId::new("mcp", n), &n, |b, _| {
-            b.iter(|| lookup::fires(&index, &mcp, &trust, true).unwrap())
+            b.iter(|| lookup::fires(&index, &mcp, &trust, Switches::ALL).unwrap())
         });
         group.bench_with_input(BenchmarkId::new("call+bash", n), &n, |b, _| {
             b.iter(|| {
                 let call = Call::new(Target::Claude, Step::Pre, "Bash", &input);
-                lookup::fires(&index, &call.query(false), &trust, true)
+                lookup::fires(&index, &call.query(false), &trust, Switches::ALL)
                     .unwrap()
                     .len()
             })
@@ -100,7 +100,9 @@ fn lookup(c: &mut Criterion) {
                 let file = IndexFile::open(&path, hookdex_index::current_user()).unwrap();
                 let index = file.index().unwrap();
                 index.freshness().unwrap();
-                lookup::fires(&index, &query, &trust, true).unwrap().len()
+                lookup::fires(&index, &query, &trust, Switches::ALL)
+                    .unwrap()
+                    .len()
             })
         });
     }

@@ -47,6 +47,10 @@ enum Command {
         /// Harness whose view to compile.
         #[arg(long, value_parser = parse_target)]
         target: Option<Target>,
+        /// Compile the managed directory alone into itself (run by its
+        /// owner; every target unless --target names one).
+        #[arg(long)]
+        managed: bool,
     },
     /// The harness hook command: read the payload on stdin and answer.
     Hook {
@@ -202,7 +206,18 @@ fn run() -> c_int {
             json,
             bundle,
             target,
-        } => cmd::compile::run(default_target(target), bundle, check, json),
+            managed,
+        } => cmd::compile::run(cmd::compile::CompileArgs {
+            // The managed index is compiled for every target unless one is named.
+            target: match managed {
+                true => target,
+                false => Some(default_target(target)),
+            },
+            bundle,
+            check,
+            json,
+            managed,
+        }),
         Command::Hook { target, event } => cmd::hook::run(target, event.as_deref()),
         Command::SuperviseAsync {
             timeout_ms,

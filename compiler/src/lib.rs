@@ -21,4 +21,4 @@ mod tables;
 
 pub use crate::compile::{compile, Compiled};
 pub use crate::error::{RuleError, RuleErrorKind};
-pub use crate::sources::View;
+pub use crate::sources::{Scope, View, SYSTEM_MANAGED_DIR};

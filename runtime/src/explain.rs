@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::time::Instant;
 
 use hookdex_index::{Error, Index, Layer, Query, Rule, Via};
-use hookdex_model::{Alternative, RunVerdict, Trust};
+use hookdex_model::{Alternative, LayerKind, RunVerdict, Switches, Trust};
 
 use crate::lookup;
 
@@ -26,21 +26,52 @@ pub struct Verdict<'a> {
 }
 
 /// Every rule's verdict for `query` on a call touching `path`: firing rules
-/// first in execution order, then the others in id order; and the lookup
-/// time in nanoseconds.
+/// first in execution order, then the others; and the lookup time of
+/// `index` in nanoseconds. `managed` is the administrator's index when the
+/// managed layer runs apart ([`Switches::managed_apart`]): its managed
+/// rules' verdicts join the others, firing ones after every other layer's,
+/// as the hook runs them.
 ///
 /// # Errors
 ///
-/// When the index is damaged.
+/// When an index is damaged.
 pub fn explain<'a>(
+    index: &Index<'a>,
+    managed: Option<&Index<'a>>,
+    query: &Query<'_>,
+    path: Option<&str>,
+    trust: &Trust,
+    switches: Switches,
+) -> Result<(Vec<Verdict<'a>>, u64), Error> {
+    let (mut verdicts, lookup_ns) = explain_one(index, query, path, trust, switches)?;
+    if let Some(managed) = managed {
+        let switches = Switches {
+            managed_apart: false,
+            ..switches
+        };
+        let (apart, _) = explain_one(managed, query, path, trust, switches)?;
+        let apart = apart
+            .into_iter()
+            .filter(|v| v.layer.kind == LayerKind::Managed);
+        let (fires, skipped): (Vec<_>, Vec<_>) = apart.partition(|v| v.fires);
+        let at = verdicts.iter().take_while(|v| v.fires).count();
+        verdicts.splice(at..at, fires);
+        verdicts.extend(skipped);
+    }
+    Ok((verdicts, lookup_ns))
+}
+
+/// [`explain`] for one index: firing rules first in execution order, then
+/// the others in id order.
+fn explain_one<'a>(
     index: &Index<'a>,
     query: &Query<'_>,
     path: Option<&str>,
     trust: &Trust,
-    enabled: bool,
+    switches: Switches,
 ) -> Result<(Vec<Verdict<'a>>, u64), Error> {
     let started = Instant::now();
-    let fired = lookup::fires(index, query, trust, enabled)?;
+    let fired = lookup::fires(index, query, trust, switches)?;
     let lookup_ns = started.elapsed().as_nanos() as u64;
     let mut verdicts = Vec::with_capacity(index.rule_count());
     let mut missed = Vec::new();
@@ -80,7 +111,7 @@ pub fn explain<'a>(
                 query.step.as_str()
             )
         } else {
-            match lookup::verdict(&rule, trust, enabled) {
+            match lookup::verdict(&rule, trust, switches) {
                 RunVerdict::Overridden { by } => {
                     let winner = index.rule(by)?;
                     let winner_layer = index.layer(usize::from(winner.layer))?;
@@ -93,6 +124,9 @@ pub fn explain<'a>(
                 RunVerdict::Untrusted => trust.to_string(),
                 RunVerdict::Disabled => {
                     "CONDITIONS_ENABLED=false: only managed rules run".to_string()
+                }
+                RunVerdict::ManagedApart => {
+                    "managed: answered by the administrator's managed index".to_string()
                 }
                 RunVerdict::Runs => matcher_miss(&index.alternatives(&rule)?, query),
             }

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use hookdex_harness::{notice, reply, McpScope, Payload, Reply};
 use hookdex_index::Query;
-use hookdex_model::{LayerKind, RuleKind, Runner, Target};
+use hookdex_model::{LayerKind, RuleKind, Runner, Switches, Target};
 use serde_json::json;
 
 use crate::call::Call;
@@ -210,7 +210,8 @@ struct Fired {
 }
 
 /// The rules that run for each call, read from the index in one pass
-/// (recompiled once if the lookup finds it damaged).
+/// (recompiled once if the lookup finds it damaged); when the managed layer
+/// is its administrator's, its rules come from their index, after the rest.
 fn fired_rules<P, C>(
     settings: &Settings,
     calls: &[(P, C)],
@@ -220,7 +221,38 @@ where
     P: std::borrow::Borrow<Payload>,
     C: std::borrow::Borrow<Call>,
 {
-    load::with_index(&settings.view, verify, |index| {
+    let mut fired = fired_in(&settings.view, settings, calls, verify, settings.switches())?;
+    if let Some(managed) = settings.managed_view() {
+        let switches = Switches {
+            managed_apart: false,
+            ..settings.switches()
+        };
+        let apart = fired_in(&managed, settings, calls, verify, switches)?;
+        for (rules, managed) in fired.iter_mut().zip(apart) {
+            // The administrator's index holds the managed layer and nothing else.
+            rules.extend(
+                managed
+                    .into_iter()
+                    .filter(|r| r.layer_kind == LayerKind::Managed),
+            );
+        }
+    }
+    Ok(fired)
+}
+
+/// The rules of the index for `view` that run for each call under `switches`.
+fn fired_in<P, C>(
+    view: &hookdex_compiler::View,
+    settings: &Settings,
+    calls: &[(P, C)],
+    verify: Verify,
+    switches: Switches,
+) -> Result<Vec<Vec<Fired>>, String>
+where
+    P: std::borrow::Borrow<Payload>,
+    C: std::borrow::Borrow<Call>,
+{
+    load::with_index(view, verify, |index| {
         let trust = settings.trust(&index.meta()?);
         calls
             .iter()
@@ -232,12 +264,7 @@ where
                         step,
                         ..call.query(settings.shell_strict)
                     };
-                    hits.extend(lookup::fires(
-                        index,
-                        &query,
-                        &trust,
-                        settings.conditions_enabled,
-                    )?);
+                    hits.extend(lookup::fires(index, &query, &trust, switches)?);
                 }
                 // Each step's hits are in execution order; so is their union.
                 hits.sort_by_key(|hit| hit.rule);

@@ -46,7 +46,7 @@ pub fn list<'a>(
     let mut warnings = Vec::new();
     for id in 0..index.rule_count() as u32 {
         let rule = index.rule(id)?;
-        let verdict = lookup::verdict(&rule, &trust, settings.conditions_enabled);
+        let verdict = lookup::verdict(&rule, &trust, settings.switches());
         let overridden = matches!(verdict, RunVerdict::Overridden { .. });
         if !overridden && step.is_none_or(|s| s == rule.step) {
             warnings.extend(lint::rule_warnings(index, &rule)?);
@@ -95,8 +95,8 @@ pub fn find<'a>(
             || rule.name.eq_ignore_ascii_case(name)
             || rule.file == name;
         let shown = matches!(
-            lookup::verdict(&rule, &trust, settings.conditions_enabled),
-            RunVerdict::Runs | RunVerdict::Disabled
+            lookup::verdict(&rule, &trust, settings.switches()),
+            RunVerdict::Runs | RunVerdict::Disabled | RunVerdict::ManagedApart
         );
         if matches && shown {
             found.push(rule);

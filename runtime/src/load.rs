@@ -4,8 +4,8 @@
 //! meets the compiler, and it recompiles only for damage or staleness —
 //! never because a reader's own work failed on a sound index.
 
-use hookdex_compiler::View;
-use hookdex_index::{Freshness, Index, IndexFile};
+use hookdex_compiler::{Scope, View};
+use hookdex_index::{current_user, Freshness, Index, IndexFile};
 
 use crate::error::Error;
 
@@ -67,7 +67,7 @@ pub enum Verify {
 /// The index for `view`, from disk when fresh, else freshly compiled.
 pub fn load(view: &View, verify: Verify) -> (IndexFile, IndexState) {
     let path = view.index_path();
-    let why = match IndexFile::open(&path, hookdex_index::current_user()) {
+    let why = match IndexFile::open(&path, owner_of(view)) {
         Err(err) => err.to_string(),
         Ok(file) => match file.index().and_then(|index| check(&index, view, verify)) {
             Ok(Ok(checked)) => return (file, IndexState::Fresh { checked }),
@@ -96,7 +96,7 @@ pub fn with_index<T>(
     let path = view.index_path();
     let opened = match verify {
         Verify::Rebuild => Err("a rule file it names vanished".to_string()),
-        _ => IndexFile::open(&path, hookdex_index::current_user()).map_err(|e| e.to_string()),
+        _ => IndexFile::open(&path, owner_of(view)).map_err(|e| e.to_string()),
     };
     let why = match opened {
         Err(why) => why,
@@ -166,17 +166,34 @@ fn built_for_another_view(meta: &hookdex_index::Meta<'_>, view: &View) -> Option
     None
 }
 
+/// Who must own the index file of `view`: the user for their own cache; for
+/// the managed layer alone, the managed directory's owner (the
+/// administrator), so no file the user wrote can stand in for it.
+fn owner_of(view: &View) -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    match view.scope {
+        Scope::Every => current_user(),
+        Scope::Managed => std::fs::metadata(&view.managed_dir).map_or(current_user(), |m| m.uid()),
+    }
+}
+
 /// Compiles `view` in process and writes the index atomically; `why` says
-/// what was wrong with the one on disk.
+/// what was wrong with the one on disk. An index only someone else may own
+/// is held in memory: a file written by this user would be refused.
 pub fn recompile(view: &View, why: String) -> (IndexFile, IndexState) {
     let path = view.index_path();
     let compiled = hookdex_compiler::compile(view);
-    let state = match IndexFile::write_atomic(&path, &compiled.bytes) {
+    let written = match owner_of(view) == current_user() {
+        true => IndexFile::write_atomic(&path, &compiled.bytes, view.index_mode())
+            .map_err(|e| e.to_string()),
+        false => Err(format!(
+            "{} belongs to its owner: `hookdex compile --managed` run by them writes it",
+            path.display()
+        )),
+    };
+    let state = match written {
         Ok(()) => IndexState::Recompiled { why },
-        Err(err) => IndexState::InMemory {
-            why,
-            write_error: err.to_string(),
-        },
+        Err(write_error) => IndexState::InMemory { why, write_error },
     };
     (IndexFile::from_bytes(&path, &compiled.bytes), state)
 }

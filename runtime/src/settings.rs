@@ -10,7 +10,7 @@ use std::time::Duration;
 use hookdex_compiler::View;
 use hookdex_harness::ReplyOptions;
 use hookdex_index::Meta;
-use hookdex_model::{Target, Trust};
+use hookdex_model::{Switches, Target, Trust};
 
 /// The longest `CONDITIONS_TIMEOUT_SEC` honoured: a larger value (or `inf`)
 /// means "as long as the harness waits", and a day is longer than any does.
@@ -34,6 +34,10 @@ pub struct Settings {
     pub view: View,
     /// `CONDITIONS_ENABLED` (`false`, `0`, `no`, `off` turn every layer but managed off).
     pub conditions_enabled: bool,
+    /// The owner of the managed directory when it is another user (the
+    /// administrator): then the managed layer runs from the index in that
+    /// directory ([`View::managed_only`]), not from the user's cache.
+    pub managed_owner: Option<u32>,
     /// `CONDITIONS_TRUSTED_OWNERS`, as given.
     pub trusted_owners: String,
     /// How conditions run.
@@ -124,13 +128,15 @@ impl Settings {
                 Some((name.to_string(), value))
             })
             .collect();
+        let view = View::from_vars(target, cwd, &var);
         Settings {
+            managed_owner: view.managed_owner(),
+            view,
             directory_env,
             reply: ReplyOptions {
                 interactive: on("HOOKDEX_INTERACTIVE"),
             },
             shell_strict: on("HOOKDEX_SHELL_STRICT"),
-            view: View::from_vars(target, cwd, &var),
             conditions_enabled,
             trusted_owners: text("CONDITIONS_TRUSTED_OWNERS").unwrap_or_default(),
             exec: ExecConfig {
@@ -144,6 +150,20 @@ impl Settings {
     /// The settings from the process environment for a call made in `cwd`.
     pub fn from_env(target: Target, cwd: &Path) -> Settings {
         Settings::from_vars(target, cwd, |name| std::env::var_os(name))
+    }
+
+    /// What decides, besides trust, whether a rule of the user's index runs.
+    pub fn switches(&self) -> Switches {
+        Switches {
+            enabled: self.conditions_enabled,
+            managed_apart: self.managed_owner.is_some(),
+        }
+    }
+
+    /// The view of the administrator's managed layer, when it runs apart
+    /// from the user's index ([`Settings::managed_owner`]).
+    pub fn managed_view(&self) -> Option<View> {
+        self.managed_owner.map(|_| self.view.managed_only())
     }
 
     /// The directory layer's trust verdict for the index's recorded owners.

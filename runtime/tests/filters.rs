@@ -6,7 +6,9 @@ use std::path::Path;
 
 use hookdex_compiler::View;
 use hookdex_index::{Finder, IndexFile, Query};
-use hookdex_model::{FilterAction, FilterField, FilterMode, Step, Target, ToolName, Trust};
+use hookdex_model::{
+    FilterAction, FilterField, FilterMode, Step, Switches, Target, ToolName, Trust,
+};
 use hookdex_runtime::explain::explain;
 
 const UI_SLOP: &str = r#"
@@ -98,7 +100,8 @@ fn explain_narrows_filters_by_paths() {
         any_program: false,
     };
     let verdict = |path: Option<&str>| {
-        let (verdicts, _) = explain(&index, &query, path, &Trust::NoOrigin, true).unwrap();
+        let (verdicts, _) =
+            explain(&index, None, &query, path, &Trust::NoOrigin, Switches::ALL).unwrap();
         verdicts
             .into_iter()
             .map(|v| (v.rule.name.to_string(), v.fires, v.why))

@@ -1,32 +1,78 @@
-//! `hookdex compile [--check] [--json] [--bundle DIR] [--target T]`.
+//! `hookdex compile [--check] [--json] [--bundle DIR] [--target T] [--managed]`.
+//!
+//! `--managed` is for the administrator: it compiles the managed directory
+//! alone into `<managed dir>/index-<target>.hdx` (every target unless one
+//! is named), the index the hook takes managed rules from when that
+//! directory is not the user's.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
+use hookdex_compiler::View;
 use hookdex_index::{Index, IndexFile};
 use hookdex_model::Target;
 use serde_json::json;
 
 use super::{current_settings, invalid_json, print_json, warnings_json, CmdResult};
 
+/// What to compile.
+pub struct CompileArgs {
+    /// The harness named by `--target`, if any.
+    pub target: Option<Target>,
+    /// `--bundle DIR`.
+    pub bundle: Option<PathBuf>,
+    /// `--check`: validate only.
+    pub check: bool,
+    /// `--json`.
+    pub json: bool,
+    /// `--managed`: the managed directory alone, into that directory.
+    pub managed: bool,
+}
+
 /// Compiles the current view (or checks it), printing a report; a check
 /// also reports the [`lint`](hookdex_runtime::lint) warnings, which do not
-/// change its exit code.
-pub fn run(target: Target, bundle: Option<PathBuf>, check: bool, json: bool) -> CmdResult {
-    let mut view = current_settings(target).view;
-    if let Some(bundle) = bundle {
-        if !bundle.is_dir() {
-            return Err(format!("--bundle {}: not a directory", bundle.display()));
+/// change its exit code. With `--managed`, one report per target.
+pub fn run(args: CompileArgs) -> CmdResult {
+    if !args.managed {
+        let mut view = current_settings(args.target.unwrap_or(Target::Claude)).view;
+        if let Some(bundle) = args.bundle {
+            if !bundle.is_dir() {
+                return Err(format!("--bundle {}: not a directory", bundle.display()));
+            }
+            view.bundle_override = Some(std::path::absolute(&bundle).unwrap_or(bundle));
         }
-        view.bundle_override = Some(std::path::absolute(&bundle).unwrap_or(bundle));
+        return compile_view(&view, args.check, args.json);
     }
+    if args.bundle.is_some() {
+        return Err(
+            "--managed compiles the managed directory alone: --bundle does not apply".into(),
+        );
+    }
+    let targets = match args.target {
+        Some(target) => vec![target],
+        None => Target::ALL.to_vec(),
+    };
+    let mut code = 0;
+    for target in targets {
+        let view = current_settings(target).view.managed_only();
+        code = code.max(compile_view(&view, args.check, args.json)?);
+    }
+    Ok(code)
+}
+
+/// Compiles `view` (or checks it) and prints its report.
+fn compile_view(view: &View, check: bool, json: bool) -> CmdResult {
+    let target = view.target;
     let started = Instant::now();
-    let compiled = hookdex_compiler::compile(&view);
+    let compiled = hookdex_compiler::compile(view);
     let path = view.index_path();
     let written = if check {
         None
     } else {
-        Some(IndexFile::write_atomic(&path, &compiled.bytes).map_err(|e| e.to_string()))
+        Some(
+            IndexFile::write_atomic(&path, &compiled.bytes, view.index_mode())
+                .map_err(|e| e.to_string()),
+        )
     };
     let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
     let data = &compiled.data;

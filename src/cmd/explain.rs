@@ -3,6 +3,7 @@
 
 use hookdex_model::Target;
 use hookdex_runtime::explain::explain;
+use hookdex_runtime::load::{self, Verify};
 use serde_json::json;
 
 use super::{current_settings, open, print_json, CallArgs, CmdResult};
@@ -16,12 +17,20 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
     let index = file.index().map_err(err)?;
     let meta = index.meta().map_err(err)?;
     let trust = settings.trust(&meta);
+    let managed = settings
+        .managed_view()
+        .map(|view| load::load(&view, Verify::Full));
+    let managed_index = match &managed {
+        Some((file, _)) => Some(file.index().map_err(err)?),
+        None => None,
+    };
     let (verdicts, lookup_ns) = explain(
         &index,
+        managed_index.as_ref(),
         &call.query(settings.shell_strict),
         call.path.as_deref(),
         &trust,
-        settings.conditions_enabled,
+        settings.switches(),
     )
     .map_err(err)?;
 
@@ -48,6 +57,11 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
                 "path": file.path(),
                 "lookup_ns": lookup_ns,
             },
+            "managed_index": managed.as_ref().map(|(file, state)| json!({
+                "fresh": state.is_fresh(),
+                "state": state.describe(),
+                "path": file.path(),
+            })),
         }));
         return Ok(0);
     }
@@ -89,6 +103,13 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
         state.describe(),
         lookup_ns as f64 / 1000.0
     );
+    if let Some((file, state)) = &managed {
+        println!(
+            "managed   {} · {} (the administrator's)",
+            file.path().display(),
+            state.describe()
+        );
+    }
     if meta.repo_root.is_some() {
         println!("repo      {} · {trust}", meta.repo_root.unwrap_or_default());
     }

@@ -4,6 +4,7 @@ use hookdex_index::Index;
 use hookdex_model::{LayerKind, RunVerdict, Step, Target, Trust};
 use hookdex_runtime::explain::explain;
 use hookdex_runtime::list::list;
+use hookdex_runtime::load::{self, Verify};
 use hookdex_runtime::settings::Settings;
 use serde_json::{json, Value};
 
@@ -40,7 +41,7 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
                 "matcher": r.matcher,
                 "name": r.name,
                 "kind": r.kind.as_str(),
-                "runs": verdict.runs(),
+                "runs": verdict.runs() || *verdict == RunVerdict::ManagedApart,
             })).collect::<Vec<_>>(),
             "invalid": invalid.iter().map(|i| invalid_json(i.file, i.reason, i.at)).collect::<Vec<_>>(),
             "warnings": warnings_json(warnings),
@@ -74,6 +75,7 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
         let held = match verdict {
             RunVerdict::Untrusted => "  (not run: untrusted)",
             RunVerdict::Disabled => "  (not run: CONDITIONS_ENABLED=false)",
+            RunVerdict::ManagedApart => "  (runs from the administrator's managed index)",
             RunVerdict::Runs | RunVerdict::Overridden { .. } => "",
         };
         println!("  {:<width$} {}{held}", layer.label, rule.file);
@@ -115,12 +117,20 @@ fn fires(
     trust: &Trust,
 ) -> Result<Vec<Value>, String> {
     let call = args.call(settings.view.target)?;
+    let managed = settings
+        .managed_view()
+        .map(|view| load::load(&view, Verify::Full));
+    let managed_index = match &managed {
+        Some((file, _)) => Some(file.index().map_err(|e| e.to_string())?),
+        None => None,
+    };
     let (verdicts, _) = explain(
         index,
+        managed_index.as_ref(),
         &call.query(settings.shell_strict),
         call.path.as_deref(),
         trust,
-        settings.conditions_enabled,
+        settings.switches(),
     )
     .map_err(|e| e.to_string())?;
     Ok(verdicts

@@ -26,6 +26,9 @@ pub struct Scratch {
     /// The working directory of commands (the repository unless changed).
     pub cwd: PathBuf,
     env: BTreeMap<String, String>,
+    /// The user commands run as, with a copy of the binary they can run
+    /// ([`Scratch::run_as`]); `None`: this process's user and [`BIN`].
+    user: Option<(u32, PathBuf)>,
 }
 
 impl Scratch {
@@ -66,7 +69,30 @@ impl Scratch {
             cwd: repo.clone(),
             repo,
             env,
+            user: None,
         }
+    }
+
+    /// Runs every command from now on as `uid` (with the same number as its
+    /// group) from a copy of the binary in the tree, which becomes readable
+    /// by all; only root can do this. The tree's directories except the
+    /// managed one are handed to `uid`, as a user's own home and cache are.
+    pub fn run_as(&mut self, uid: u32) {
+        use std::os::unix::fs::PermissionsExt;
+        let bin = self.root.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let copy = bin.join("hookdex");
+        std::fs::copy(BIN, &copy).unwrap();
+        std::fs::set_permissions(&self.root, std::fs::Permissions::from_mode(0o755)).unwrap();
+        for sub in ["home", "hookdex-home", "cache", "repo"] {
+            let status = Command::new("chown")
+                .args(["-R", &format!("{uid}:{uid}")])
+                .arg(self.root.join(sub))
+                .status()
+                .expect("chown");
+            assert!(status.success(), "chown {sub}");
+        }
+        self.user = Some((uid, copy));
     }
 
     /// The value of `name` in the commands' environment (`None` when unset),
@@ -157,14 +183,19 @@ impl Scratch {
     /// The binary run through `wrapper` (such as `strace -o FILE`), with a
     /// clean environment.
     pub fn cmd_via(&self, wrapper: &[&str], args: &[&str]) -> Command {
+        let bin = self.user.as_ref().map_or(Path::new(BIN), |(_, copy)| copy);
         let mut cmd = match wrapper.split_first() {
-            None => Command::new(BIN),
+            None => Command::new(bin),
             Some((program, rest)) => {
                 let mut cmd = Command::new(program);
-                cmd.args(rest).arg(BIN);
+                cmd.args(rest).arg(bin);
                 cmd
             }
         };
+        if let Some((uid, _)) = self.user {
+            use std::os::unix::process::CommandExt;
+            cmd.uid(uid).gid(uid);
+        }
         cmd.env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .envs(&self.env)

@@ -17,7 +17,7 @@ use hookdex_index::Stamp;
 use hookdex_model::{LayerKind, RecordedOrigin};
 
 use self::state::State;
-pub use self::view::{find_repo_root, View};
+pub use self::view::{find_repo_root, Scope, View, SYSTEM_MANAGED_DIR};
 use crate::error::{RuleError, RuleErrorKind};
 
 /// One layer to scan.
@@ -77,6 +77,10 @@ fn conditions_of(dir: &Path) -> PathBuf {
 /// Resolves the layers of `view`.
 pub fn resolve(view: &View) -> Sources {
     let mut sources = Sources::default();
+    if view.scope == Scope::Managed {
+        sources.layers.push(managed_layer(view));
+        return sources;
+    }
     let state_path = view.state_path();
     sources
         .recorded
@@ -162,14 +166,19 @@ pub fn resolve(view: &View) -> Sources {
         sources.directory_owner = recorded(&origin.remote);
         sources.recorded.extend(origin.read);
     }
-    sources.layers.push(LayerSource {
-        kind: LayerKind::Managed,
-        label: "managed".into(),
-        dirs: vec![RuleDir::Disk(view.managed_dir.join("conditions"))],
-    });
+    sources.layers.push(managed_layer(view));
     sources.bundle = bundle;
     sources.profiles = profiles;
     sources
+}
+
+/// `$HOOKDEX_MANAGED_DIR/conditions/`.
+fn managed_layer(view: &View) -> LayerSource {
+    LayerSource {
+        kind: LayerKind::Managed,
+        label: "managed".into(),
+        dirs: vec![RuleDir::Disk(view.managed_dir.join("conditions"))],
+    }
 }
 
 /// The index's string for a remote.

@@ -2,8 +2,13 @@
 //! the managed directory, the repository root, the user's git config files,
 //! and the key that names the index file for that view.
 //!
-//! Computing a view stats `.git` upward from the working directory and reads
-//! environment variables; it never lists a directory or parses a file.
+//! Computing a view stats `.git` upward from the working directory and the
+//! system managed directory, and reads environment variables; it never lists
+//! a directory or parses a file.
+//!
+//! A view of [`Scope::Managed`] holds the managed directory alone: what an
+//! administrator compiles into that directory (`hookdex compile --managed`)
+//! so the managed layer never depends on bytes the user can write.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -13,9 +18,25 @@ use hookdex_model::Target;
 use crate::sources::git::GitUser;
 use crate::sources::package;
 
+/// The managed directory when `HOOKDEX_MANAGED_DIR` is not set, and the one
+/// that holds whatever it says while another user (the administrator) owns
+/// it: a variable the user can set cannot move a managed layer away.
+pub const SYSTEM_MANAGED_DIR: &str = "/etc/hookdex";
+
+/// Which layers a view compiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every layer, into the user's cache.
+    Every,
+    /// The managed layer alone, into the managed directory.
+    Managed,
+}
+
 /// The inputs that decide which rules apply, and so which index file answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View {
+    /// Which layers it compiles.
+    pub scope: Scope,
     /// The harness the index is for.
     pub target: Target,
     /// `$HOOKDEX_HOME` (default `~/.hookdex`): `state.json`, `conditions/`, `logs/`.
@@ -60,11 +81,14 @@ impl View {
             .map(PathBuf::from)
             .or_else(|| nonempty("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("hookdex")))
             .unwrap_or_else(|| user_home.join(".cache").join("hookdex"));
-        let managed_dir = nonempty("HOOKDEX_MANAGED_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("/etc/hookdex"));
+        let managed_dir = managed_dir(
+            nonempty("HOOKDEX_MANAGED_DIR").map(PathBuf::from),
+            Path::new(SYSTEM_MANAGED_DIR),
+            hookdex_index::current_user(),
+        );
         let cwd = absolute(cwd);
         View {
+            scope: Scope::Every,
             target,
             home: absolute(&home),
             cache_dir: absolute(&cache_dir),
@@ -77,6 +101,31 @@ impl View {
         }
     }
 
+    /// The view of this one's managed directory alone ([`Scope::Managed`]),
+    /// whose index lives in that directory.
+    pub fn managed_only(&self) -> View {
+        View {
+            scope: Scope::Managed,
+            target: self.target,
+            home: self.managed_dir.clone(),
+            cache_dir: self.managed_dir.clone(),
+            managed_dir: self.managed_dir.clone(),
+            bundle_override: None,
+            profiles_override: None,
+            repo_root: None,
+            git_user: GitUser::default(),
+        }
+    }
+
+    /// The owner of the managed directory when it exists and is not the
+    /// user running this process: then its layer is the administrator's,
+    /// and must run from their index, never from the user's cache.
+    pub fn managed_owner(&self) -> Option<u32> {
+        use std::os::unix::fs::MetadataExt;
+        let owner = std::fs::metadata(&self.managed_dir).ok()?.uid();
+        (owner != hookdex_index::current_user()).then_some(owner)
+    }
+
     /// The xxh3 key of everything that selects the rule set (the package
     /// rules' own hash included), so two views share an index file exactly
     /// when they would compile the same one.
@@ -87,6 +136,10 @@ impl View {
             input.extend_from_slice(part);
         };
         push(env!("CARGO_PKG_VERSION").as_bytes());
+        push(match self.scope {
+            Scope::Every => b"every",
+            Scope::Managed => b"managed",
+        });
         push(&package::PACKAGE_HASH.to_le_bytes());
         push(self.target.as_str().as_bytes());
         push(self.home.as_os_str().as_encoded_bytes());
@@ -101,15 +154,42 @@ impl View {
         xxhash_rust::xxh3::xxh3_64(&input)
     }
 
-    /// The index file for this view: `<cache>/index-<target>-<key>.hdx`.
+    /// The index file for this view: `<cache>/index-<target>-<key>.hdx`, or
+    /// `<managed dir>/index-<target>.hdx` for the managed layer alone (one
+    /// per target, rewritten by each `hookdex compile --managed`).
     pub fn index_path(&self) -> PathBuf {
-        self.cache_dir
-            .join(format!("index-{}-{:016x}.hdx", self.target, self.key()))
+        match self.scope {
+            Scope::Every => {
+                self.cache_dir
+                    .join(format!("index-{}-{:016x}.hdx", self.target, self.key()))
+            }
+            Scope::Managed => self.managed_dir.join(format!("index-{}.hdx", self.target)),
+        }
+    }
+
+    /// The permission bits of this view's index file: the user's alone in
+    /// their cache; readable by every user for the managed layer.
+    pub fn index_mode(&self) -> u32 {
+        match self.scope {
+            Scope::Every => 0o600,
+            Scope::Managed => 0o644,
+        }
     }
 
     /// `$HOOKDEX_HOME/state.json`.
     pub fn state_path(&self) -> PathBuf {
         self.home.join("state.json")
+    }
+}
+
+/// The managed directory: `system` while it exists and another user (the
+/// administrator) owns it, else `HOOKDEX_MANAGED_DIR` when `set`, else `system`.
+fn managed_dir(set: Option<PathBuf>, system: &Path, user: u32) -> PathBuf {
+    use std::os::unix::fs::MetadataExt;
+    let administered = std::fs::metadata(system).is_ok_and(|meta| meta.uid() != user);
+    match set {
+        Some(dir) if !administered => dir,
+        _ => system.to_path_buf(),
     }
 }
 
@@ -194,6 +274,40 @@ mod tests {
             }
         }
         assert!(a.index_path().starts_with("/h/.cache/hookdex"));
+    }
+
+    #[test]
+    fn an_administered_system_dir_cannot_be_moved_by_the_variable() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile_dir().join("system");
+        let set = Some(PathBuf::from("/elsewhere"));
+        // Absent: the variable decides.
+        assert_eq!(managed_dir(set.clone(), &dir, 0), Path::new("/elsewhere"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let owner = std::fs::metadata(&dir).unwrap().uid();
+        // Owned by the user: theirs to move.
+        assert_eq!(
+            managed_dir(set.clone(), &dir, owner),
+            Path::new("/elsewhere")
+        );
+        // Owned by someone else: it stands.
+        assert_eq!(managed_dir(set, &dir, owner.wrapping_add(1)), dir);
+        assert_eq!(managed_dir(None, &dir, owner), dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_managed_view_is_the_managed_dir_alone() {
+        let view = View::from_vars(
+            Target::Codex,
+            Path::new("/"),
+            vars(&[("HOME", "/h"), ("HOOKDEX_MANAGED_DIR", "/m")]),
+        );
+        let managed = view.managed_only();
+        assert_eq!(managed.scope, Scope::Managed);
+        assert_eq!(managed.index_path(), Path::new("/m/index-codex.hdx"));
+        assert_ne!(managed.key(), view.key());
+        assert_eq!(managed.repo_root, None);
     }
 
     #[test]

@@ -118,12 +118,14 @@ impl IndexFile {
 
     /// Writes `bytes` to `path` through a temporary file in the same directory
     /// and a rename, so a concurrent reader sees the old file or the new one,
-    /// never a part.
+    /// never a part; the file gets permission bits `mode` (`0o600` for a
+    /// user's cache, `0o644` for the managed index every user reads).
     ///
     /// # Errors
     ///
     /// When the directory cannot be created or the file written or renamed.
-    pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<(), Error> {
+        use std::os::unix::fs::PermissionsExt;
         let dir = path.parent().unwrap_or(Path::new("."));
         let fail = |e: std::io::Error| Error::from(e).with_path(path);
         std::fs::create_dir_all(dir).map_err(fail)?;
@@ -133,6 +135,9 @@ impl IndexFile {
             .tempfile_in(dir)
             .map_err(fail)?;
         tmp.write_all(bytes).map_err(fail)?;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))
+            .map_err(fail)?;
         tmp.persist(path).map_err(|e| fail(e.error))?;
         Ok(())
     }

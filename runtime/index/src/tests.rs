@@ -3,8 +3,8 @@
 //! the DFAs alike — must give an error or the same answer, never a panic.
 
 use hookdex_model::{
-    Alternative, FilterAction, FilterMode, LayerKind, RuleKind, RunVerdict, Runner, Step, ToolName,
-    Trust,
+    Alternative, FilterAction, FilterMode, LayerKind, RuleKind, RunVerdict, Runner, Step, Switches,
+    ToolName, Trust,
 };
 use regex_automata::dfa::{dense, StartKind};
 
@@ -197,7 +197,7 @@ fn runs(
     let mut out = Vec::new();
     for hit in index.candidates(&query)? {
         let rule = index.rule(hit.rule)?;
-        if RunVerdict::of(&rule.standing(), trust, true).runs() {
+        if RunVerdict::of(&rule.standing(), trust, Switches::ALL).runs() {
             out.push(hit.rule);
         }
     }

@@ -7,12 +7,12 @@
 //! The stable codes (`code`/`from_code`) are what the index file stores.
 //!
 //! ```
-//! use hookdex_model::{Event, RunVerdict, Standing, LayerKind, Trust};
+//! use hookdex_model::{Event, RunVerdict, Standing, LayerKind, Switches, Trust};
 //!
 //! assert_eq!(Event::PreToolUse.step().as_str(), "pre");
 //! let stranger = Trust::decide(Some("github.com/stranger"), Some("github.com/acme"), "");
 //! let rule = Standing { layer: LayerKind::Directory, overridden_by: None, shadowed_by_directory: false };
-//! assert_eq!(RunVerdict::of(&rule, &stranger, true), RunVerdict::Untrusted);
+//! assert_eq!(RunVerdict::of(&rule, &stranger, Switches::ALL), RunVerdict::Untrusted);
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -36,4 +36,4 @@ pub use crate::permission::Permission;
 pub use crate::rule::{FilterAction, FilterField, FilterMode, RuleKind, Runner};
 pub use crate::target::Target;
 pub use crate::tool::ToolName;
-pub use crate::trust::{RecordedOrigin, RunVerdict, Standing, Trust, DEFAULT_FORGE};
+pub use crate::trust::{RecordedOrigin, RunVerdict, Standing, Switches, Trust, DEFAULT_FORGE};

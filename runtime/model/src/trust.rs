@@ -168,16 +168,40 @@ pub enum RunVerdict {
     Untrusted,
     /// `CONDITIONS_ENABLED=false` turned every layer but `managed` off.
     Disabled,
+    /// A managed rule of an index the user can write: the managed layer runs
+    /// from its administrator's own index instead ([`Switches::managed_apart`]).
+    ManagedApart,
+}
+
+/// What, besides trust, decides whether a rule of an index runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Switches {
+    /// `CONDITIONS_ENABLED`: off leaves only the managed layer on.
+    pub enabled: bool,
+    /// The managed layer runs from an index its administrator owns, so this
+    /// index's copy of it (in a cache the user, and so the agent, can
+    /// write) does not run: a forged copy cannot switch it off.
+    pub managed_apart: bool,
+}
+
+impl Switches {
+    /// Every layer on, the managed one answered by the same index.
+    pub const ALL: Switches = Switches {
+        enabled: true,
+        managed_apart: false,
+    };
 }
 
 impl RunVerdict {
-    /// The verdict for a rule of `standing` under `trust`, with conditions
-    /// `enabled` or not.
+    /// The verdict for a rule of `standing` under `trust` and `switches`.
     ///
     /// A rule replaced only by a directory rule runs while the repository is
     /// untrusted; a directory rule never runs in an untrusted repository;
-    /// the managed layer is never disabled.
-    pub fn of(standing: &Standing, trust: &Trust, enabled: bool) -> RunVerdict {
+    /// the managed layer is never disabled, and runs from one index only.
+    pub fn of(standing: &Standing, trust: &Trust, switches: Switches) -> RunVerdict {
+        if switches.managed_apart && standing.layer == LayerKind::Managed {
+            return RunVerdict::ManagedApart;
+        }
         let trusted = trust.is_trusted();
         if let Some(by) = standing.overridden_by {
             if !standing.shadowed_by_directory || trusted {
@@ -187,7 +211,7 @@ impl RunVerdict {
         if standing.layer == LayerKind::Directory && !trusted {
             return RunVerdict::Untrusted;
         }
-        if !enabled && standing.layer != LayerKind::Managed {
+        if !switches.enabled && standing.layer != LayerKind::Managed {
             return RunVerdict::Disabled;
         }
         RunVerdict::Runs
@@ -342,11 +366,28 @@ mod tests {
             ),
         ];
         for (standing, trust, enabled, want) in cases {
+            let switches = Switches {
+                enabled,
+                managed_apart: false,
+            };
             assert_eq!(
-                RunVerdict::of(&standing, trust, enabled),
+                RunVerdict::of(&standing, trust, switches),
                 want,
                 "{standing:?} {trust} {enabled}"
             );
         }
+        let apart = Switches {
+            enabled: true,
+            managed_apart: true,
+        };
+        assert_eq!(
+            RunVerdict::of(&standing(Managed, None, false), &trusted, apart),
+            RunVerdict::ManagedApart
+        );
+        assert_eq!(
+            RunVerdict::of(&standing(Runtime, None, false), &trusted, apart),
+            RunVerdict::Runs,
+            "only the managed layer is answered elsewhere"
+        );
     }
 }
