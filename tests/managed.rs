@@ -107,6 +107,12 @@ fn a_forged_user_index_cannot_switch_a_managed_rule_off() {
     let mut s = administered();
     s.run_as(USER);
     assert_eq!(decision(&s), "deny", "the managed guard runs for the user");
+    let out = s.run(&["list"]);
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listed.contains("the managed layer is compiled on every call"),
+        "no managed index yet: `list` says so\n{listed}"
+    );
     // The user's cache holds a sound index now; the forgery replaces it.
     plant(&view(&s).index_path(), &forged(&view(&s)));
     let explained = explain(&s);

@@ -3,6 +3,7 @@
 use hookdex_index::Index;
 use hookdex_model::{LayerKind, RunVerdict, Step, Target, Trust};
 use hookdex_runtime::explain::explain;
+use hookdex_runtime::lint::Warning;
 use hookdex_runtime::list::list;
 use hookdex_runtime::load::{self, Verify};
 use hookdex_runtime::settings::Settings;
@@ -16,7 +17,25 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
     let (file, _state) = open(&settings);
     let err = |e: hookdex_index::Error| e.to_string();
     let index = file.index().map_err(err)?;
-    let listing = list(&index, &settings, step).map_err(err)?;
+    let mut listing = list(&index, &settings, step).map_err(err)?;
+    let managed = settings
+        .managed_view()
+        .map(|view| {
+            (
+                view.index_path().display().to_string(),
+                load::load(&view, Verify::Full).1,
+            )
+        })
+        .filter(|(_, state)| !state.is_fresh());
+    if let Some((path, state)) = &managed {
+        listing.warnings.push(Warning {
+            file: path,
+            reason: format!(
+                "the managed layer is compiled on every call ({}): its owner runs `hookdex compile --managed`",
+                state.describe()
+            ),
+        });
+    }
     let (trust, layers, active, invalid, warnings) = (
         &listing.trust,
         &listing.layers,
