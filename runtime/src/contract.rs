@@ -45,6 +45,9 @@ pub fn stdin(payload: &Payload, call: &Call) -> Value {
             value.as_deref().map_or(Value::Null, |v| json!(v)),
         );
     }
+    if let Some(command) = command.filter(|_| tool.is_bash()) {
+        out.insert("shell".into(), shell(command, call));
+    }
     out.insert("hook_event_name".into(), json!(payload.event.as_str()));
     // Event payloads carry their own fields (prompt, source, stop_hook_active, …).
     // A batch's other calls are not this call's: each script sees its own.
@@ -54,6 +57,24 @@ pub fn stdin(payload: &Payload, call: &Call) -> Value {
         }
     }
     Value::Object(out)
+}
+
+/// What the splitter read of a shell command: each simple command with its
+/// words (`commands`: `program`, `args`), and the programs it may run that
+/// its text cannot name (`dynamic`: `reason`, `text`). A rule that allows
+/// some uses of a program reads its arguments here, past wrappers, runners
+/// and quoting.
+fn shell(command: &str, call: &Call) -> Value {
+    let commands: Vec<Value> = hookdex_shell::commands(command)
+        .into_iter()
+        .map(|c| json!({ "program": c.program, "args": c.args }))
+        .collect();
+    let dynamic: Vec<Value> = call
+        .dynamic
+        .iter()
+        .map(|d| json!({ "reason": d.reason.as_str(), "text": d.text }))
+        .collect();
+    json!({ "commands": commands, "dynamic": dynamic })
 }
 
 /// The `AH_*` variables a script gets on top of the inherited environment:
@@ -117,6 +138,34 @@ mod tests {
         assert_eq!(normalized["hook_event_name"], "PreToolUse");
         assert_eq!(normalized["turn_id"], "x");
         assert_eq!(normalized["tool_input"]["command"], "git log");
+        assert_eq!(
+            normalized["shell"],
+            serde_json::json!({
+                "commands": [{ "program": "git", "args": ["log"] }],
+                "dynamic": [],
+            })
+        );
+    }
+
+    #[test]
+    fn only_shell_calls_carry_what_the_splitter_read() {
+        let parse = |bytes: &[u8]| Payload::parse(Target::Claude, bytes, None).unwrap();
+        let bash = parse(
+            br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sudo kubectl get x; $tool y"}}"#,
+        );
+        let call = Call::of(Target::Claude, &bash, &no_settings());
+        let shell = &stdin(&bash, &call)["shell"];
+        assert_eq!(shell["commands"][0]["program"], "kubectl");
+        assert_eq!(
+            shell["commands"][0]["args"],
+            serde_json::json!(["get", "x"])
+        );
+        assert_eq!(shell["dynamic"][0]["reason"], "expansion");
+        let write = parse(
+            br#"{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"command":"kubectl delete x"}}"#,
+        );
+        let call = Call::of(Target::Claude, &write, &no_settings());
+        assert!(stdin(&write, &call).get("shell").is_none());
     }
 
     #[test]

@@ -74,11 +74,41 @@ pub fn programs(command: &str) -> Vec<String> {
 /// ```
 #[must_use]
 pub fn split(command: &str) -> Split {
-    let found = scan(command, 0);
+    let found = scan(command, 0, false);
     Split {
         programs: dedup(found.programs.into_iter().map(|(_, p)| p).collect()),
         dynamic: found.dynamic,
     }
+}
+
+/// Every simple command of `command` whose program the text names, in
+/// source order and not deduplicated: the program as [`programs`] names it,
+/// and the words after it (unquoted; an expansion stays as written). A rule
+/// that allows only some uses of a program reads its arguments from here,
+/// past the wrappers and runners a pattern over the text would trip on.
+///
+/// ```
+/// let commands = hookdex_shell::commands("sudo -n kubectl -n prod get pods | grep api");
+/// assert_eq!(commands[0].program, "kubectl");
+/// assert_eq!(commands[0].args, ["-n", "prod", "get", "pods"]);
+/// assert_eq!(commands[1].program, "grep");
+/// ```
+#[must_use]
+pub fn commands(command: &str) -> Vec<Command> {
+    scan(command, 0, true)
+        .commands
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect()
+}
+
+/// One simple command: what [`commands`] returns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Command {
+    /// The program, lowercased basename, as [`programs`] names it.
+    pub program: String,
+    /// The words after the program word.
+    pub args: Vec<String>,
 }
 
 /// The programs of a command line ([`split`]).
@@ -161,10 +191,13 @@ struct Found<'a> {
     /// Programs, each with the source offset of the word naming it, in source order.
     programs: Vec<(usize, Cow<'a, str>)>,
     dynamic: Vec<Dynamic>,
+    /// Simple commands with their words, when asked for.
+    commands: Vec<(usize, Command)>,
 }
 
-/// Scans `src` as a command line: the programs it runs, in source order.
-fn scan(src: &str, depth: u32) -> Found<'_> {
+/// Scans `src` as a command line: the programs it runs, in source order, and
+/// with `commands` set, each simple command with its words.
+fn scan(src: &str, depth: u32, commands: bool) -> Found<'_> {
     let mut scanner = Scanner {
         src,
         pos: 0,
@@ -178,13 +211,17 @@ fn scan(src: &str, depth: u32) -> Found<'_> {
         pipe_in: None,
         last_output: None,
         stdin_code: None,
+        commands: commands.then(Vec::new),
     };
     scanner.list(false);
     // A command's substitutions are found before the command itself is resolved.
     scanner.out.sort_by_key(|&(at, _)| at);
+    let mut commands = scanner.commands.unwrap_or_default();
+    commands.sort_by_key(|&(at, _)| at);
     Found {
         programs: scanner.out,
         dynamic: scanner.dynamic,
+        commands,
     }
 }
 
@@ -294,6 +331,8 @@ struct Scanner<'a> {
     last_output: Option<String>,
     /// Set by `resolve` when the program is a shell reading its code from stdin: its word.
     stdin_code: Option<usize>,
+    /// Simple commands with their words ([`commands`]); `None` when not asked for.
+    commands: Option<Vec<(usize, Command)>>,
 }
 
 impl<'a> Scanner<'a> {
@@ -618,6 +657,24 @@ impl<'a> Scanner<'a> {
         cook(self.raw(i)).text
     }
 
+    /// Records the simple command whose program `program` is named by word
+    /// `word`, with the words after it, when commands are asked for.
+    fn record(&mut self, word: usize, program: &str) {
+        if self.commands.is_none() {
+            return;
+        }
+        let args = (word + 1..self.words.len())
+            .map(|k| self.text(k).into_owned())
+            .collect();
+        let command = Command {
+            program: program.to_string(),
+            args,
+        };
+        if let Some(commands) = &mut self.commands {
+            commands.push((self.words[word].0, command));
+        }
+    }
+
     fn push(&mut self, at: usize, program: Cow<'a, str>) {
         match self.out.last_mut() {
             Some((last_at, last)) if *last == program => *last_at = at.min(*last_at),
@@ -655,6 +712,7 @@ impl<'a> Scanner<'a> {
                     Next::Word(j + 1)
                 }
                 _ => {
+                    self.record(i, &name);
                     self.push(at, name.clone());
                     if !runners::is_runner(&name) {
                         return self.program_arguments(&name, i + 1);
@@ -674,15 +732,16 @@ impl<'a> Scanner<'a> {
                     }
                 }
             };
-            wrapper = Some((at, name));
+            wrapper = Some((i, name));
             match next {
                 Next::Word(j) => i = j,
                 Next::Line(line) => return self.reparse(at, env_escapes(line)),
                 Next::Query => break,
             }
         }
-        if let Some((at, name)) = wrapper {
-            self.push(at, name);
+        if let Some((word, name)) = wrapper {
+            self.record(word, &name);
+            self.push(self.words[word].0, name);
         }
     }
 
@@ -1003,24 +1062,28 @@ impl<'a> Scanner<'a> {
         if self.depth >= MAX_DEPTH {
             return self.too_deep(at);
         }
-        let found = match line {
+        let record = self.commands.is_some();
+        let (dynamic, commands) = match line {
             Cow::Borrowed(line) => {
-                let found = scan(line, self.depth + 1);
+                let found = scan(line, self.depth + 1, record);
                 for (_, program) in found.programs {
                     self.push(at, program);
                 }
-                found.dynamic
+                (found.dynamic, found.commands)
             }
             Cow::Owned(line) => {
-                let found = scan(&line, self.depth + 1);
+                let found = scan(&line, self.depth + 1, record);
                 for (_, program) in found.programs {
                     self.push(at, Cow::Owned(program.into_owned()));
                 }
-                found.dynamic
+                (found.dynamic, found.commands)
             }
         };
-        for d in found {
+        for d in dynamic {
             self.add_dynamic(d);
+        }
+        if let Some(mine) = &mut self.commands {
+            mine.extend(commands.into_iter().map(|(_, c)| (at, c)));
         }
     }
 
@@ -1062,7 +1125,10 @@ impl<'a> Scanner<'a> {
         let at = self.words[i].0;
         for name in names {
             match name {
-                Name::Known(name) => self.push(at, Cow::Owned(name.into_owned())),
+                Name::Known(name) => {
+                    self.record(i, &name);
+                    self.push(at, Cow::Owned(name.into_owned()));
+                }
                 Name::Unknown(reason) => self.dynamic_word(i, reason),
                 Name::Empty => {}
             }

@@ -563,3 +563,47 @@ fn deep_nesting() {
     let shallow = format!("{}git{}", "$(".repeat(20), ")".repeat(20));
     assert_eq!(programs(&shallow), ["git"]);
 }
+
+#[test]
+fn commands_carry_their_words() {
+    let of = |line: &str| -> Vec<(String, Vec<String>)> {
+        crate::commands(line)
+            .into_iter()
+            .map(|c| (c.program, c.args))
+            .collect()
+    };
+    let words = |ws: &[&str]| ws.iter().map(ToString::to_string).collect::<Vec<_>>();
+    assert_eq!(
+        of("find . -name x -exec kubectl delete pod {} \\;"),
+        [
+            (
+                "find".into(),
+                words(&[".", "-name", "x", "-exec", "kubectl", "delete", "pod", "{}", ";"])
+            ),
+            // `find` ends the command it runs at `;`.
+            ("kubectl".into(), words(&["delete", "pod", "{}"])),
+        ]
+    );
+    // Quotes are removed as bash removes them; re-parsed strings are searched.
+    assert_eq!(
+        of("bash -c '\"kube\"ctl -n prod del\"ete\" pod'")[1],
+        ("kubectl".into(), words(&["-n", "prod", "delete", "pod"]))
+    );
+    assert_eq!(
+        of("echo x | xargs -n1 kubectl apply -f")[2],
+        ("kubectl".into(), words(&["apply", "-f"]))
+    );
+    // A wrapper that runs nothing is the command.
+    assert_eq!(
+        of("command -v kubectl"),
+        [("command".into(), words(&["-v", "kubectl"]))]
+    );
+    // Every simple command, repeated ones included, in source order.
+    assert_eq!(
+        of("kubectl get x; kubectl $verb y")
+            .iter()
+            .map(|(_, args)| args.join(" "))
+            .collect::<Vec<_>>(),
+        ["get x", "$verb y"]
+    );
+}

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hookdex_shell::{quote, split};
+use hookdex_shell::{commands, quote, split};
 
 const LINES: usize = 2_000;
 const WORKERS: usize = 8;
@@ -248,6 +248,13 @@ fn check(scratch: &Scratch, line: &str, n: usize) -> Outcome {
         return Outcome::TimedOut;
     };
     let found = split(line);
+    // The commands a rule reads arguments from name the same programs.
+    let mut named: Vec<String> = commands(line).into_iter().map(|c| c.program).collect();
+    named.sort();
+    named.dedup();
+    let mut programs = found.programs.clone();
+    programs.sort();
+    assert_eq!(named, programs, "commands and programs differ on {line:?}");
     let missed: Vec<&String> = ran.iter().filter(|p| !found.programs.contains(p)).collect();
     if missed.is_empty() || found.is_dynamic() {
         Outcome::Seen {
