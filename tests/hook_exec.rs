@@ -1,5 +1,7 @@
 //! How conditions run: timeouts kill the whole process group, parallelism keeps order,
-//! `.async` conditions are not waited for, and the environment, stdin and cwd scripts get.
+//! `.async` conditions are not waited for, the environment, stdin and cwd scripts get
+//! (the payload in an anonymous file, nothing in `TMPDIR`), and one deadline bounds
+//! every condition of a hook call.
 
 mod common;
 
@@ -730,4 +732,229 @@ fn conditions_start_with_no_signal_blocked_or_ignored_by_the_hook() {
     );
     let reply = hook(&s, "claude", &pre_bash(&s, "claude", "ls"));
     assert_eq!(context_of(&reply), "SigBlk:\t0000000000000000", "{reply}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The payload on stdin: an anonymous file per condition, nothing in TMPDIR
+// ---------------------------------------------------------------------------------------------
+
+/// A scratch tree whose conditions see `TMPDIR` set to an empty `tmp/`
+/// (returned) and write what they find into `out/` (returned).
+fn with_tmpdir() -> (Scratch, std::path::PathBuf, std::path::PathBuf) {
+    let mut s = Scratch::new();
+    let (tmp, out) = (s.path("tmp"), s.path("out"));
+    std::fs::create_dir_all(&tmp).unwrap();
+    std::fs::create_dir_all(&out).unwrap();
+    s.set_env("TMPDIR", tmp.display().to_string());
+    (s, tmp, out)
+}
+
+/// The names in `dir`.
+fn entries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// A Claude pre-bash payload running `command` whose description is
+/// `size` bytes, so a reader that gets only part of it shows.
+fn large_pre_bash(s: &Scratch, command: &str, size: usize) -> Value {
+    let mut payload = pre_bash(s, "claude", command);
+    payload["tool_input"]["description"] = json!("x".repeat(size));
+    payload
+}
+
+/// The stdin a condition saved to `file`, parsed.
+fn saved_stdin(file: &Path) -> Value {
+    let text = std::fs::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    serde_json::from_slice(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+}
+
+#[test]
+fn a_missing_tmpdir_skips_no_condition() {
+    let mut s = Scratch::new();
+    s.set_env("TMPDIR", "/nonexistent-dir");
+    condition(
+        &s.runtime(),
+        "pre-bash-no_deletes.sh",
+        "grep -q 'kubectl delete' && { echo 'deletes go through GitOps' >&2; exit 2; }\nexit 0\n",
+    );
+    let reply = hook(
+        &s,
+        "claude",
+        &pre_bash(&s, "claude", "kubectl delete pod web-0"),
+    );
+    let out = &reply["hookSpecificOutput"];
+    assert_eq!(out["permissionDecision"], "deny", "{reply}");
+    assert_eq!(out["permissionDecisionReason"], "deletes go through GitOps");
+}
+
+#[test]
+fn a_condition_killed_at_its_timeout_leaves_nothing_in_tmpdir() {
+    let (mut s, tmp, out) = with_tmpdir();
+    s.set_env("CONDITIONS_TIMEOUT_SEC", "1");
+    let o = out.display();
+    // What TMPDIR holds while the condition runs is what a hook killed
+    // then would leave behind.
+    condition(
+        &s.runtime(),
+        "pre-bash-hang.sh",
+        &format!("ls -A \"$TMPDIR\" > {o}/during.tmp; mv {o}/during.tmp {o}/during\nsleep 30\n"),
+    );
+    let reply = hook(&s, "claude", &pre_bash(&s, "claude", "ls"));
+    assert!(context_of(&reply).contains("timed out"), "{reply}");
+    assert_eq!(std::fs::read_to_string(out.join("during")).unwrap(), "");
+    let left: Vec<String> = entries(&tmp)
+        .into_iter()
+        .filter(|name| name.starts_with("hookdex-payload-"))
+        .collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+}
+
+#[test]
+fn a_hook_killed_mid_condition_leaves_nothing_in_tmpdir() {
+    let (s, tmp, out) = with_tmpdir();
+    let o = out.display();
+    condition(
+        &s.runtime(),
+        "pre-bash-hang.sh",
+        &format!("echo $$ > {o}/leader.tmp; mv {o}/leader.tmp {o}/leader\nsleep 30\n"),
+    );
+    let mut running = s
+        .cmd(&["hook", "--target", "claude"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = running.stdin.take().unwrap();
+        stdin
+            .write_all(pre_bash(&s, "claude", "ls").to_string().as_bytes())
+            .unwrap();
+    }
+    assert!(
+        eventually(Duration::from_secs(10), || out.join("leader").exists()),
+        "the condition never started"
+    );
+    running.kill().unwrap();
+    running.wait().unwrap();
+    let left = entries(&tmp);
+    // The condition outlived the SIGKILLed hook (nothing could end it); end it.
+    let leader = read_pid(&out.join("leader"));
+    let _ = std::process::Command::new("kill")
+        .args(["-KILL", "--", &format!("-{leader}")])
+        .status();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+}
+
+#[test]
+fn parallel_conditions_each_read_the_whole_payload() {
+    let (s, _tmp, out) = with_tmpdir();
+    let o = out.display();
+    // Each waits for the other before it reads, so both read at once.
+    let reader = format!(
+        "touch {o}/$AH_CONDITION.ready\n\
+         for i in $(seq 200); do\n\
+           [ -e {o}/pre-bash-a_reader.sh.ready ] && [ -e {o}/pre-bash-b_reader.sh.ready ] && break\n\
+           sleep 0.05\n\
+         done\n\
+         cat > {o}/$AH_CONDITION.stdin\n"
+    );
+    condition(&s.runtime(), "pre-bash-a_reader.sh", &reader);
+    condition(&s.runtime(), "pre-bash-b_reader.sh", &reader);
+    // Far past a pipe's buffer; the unit tests in exec.rs take 16 MiB.
+    let size = 4 << 20;
+    let reply = hook(&s, "claude", &large_pre_bash(&s, "ls", size));
+    assert_eq!(reply, Value::Null, "{reply}");
+    for name in ["pre-bash-a_reader.sh", "pre-bash-b_reader.sh"] {
+        let stdin = saved_stdin(&out.join(format!("{name}.stdin")));
+        let description = stdin["tool_input"]["description"].as_str().unwrap();
+        assert_eq!(description.len(), size, "{name}");
+        assert_eq!(stdin["tool_input"]["command"], "ls", "{name}");
+    }
+}
+
+#[test]
+fn an_async_condition_reading_after_the_hook_exited_gets_the_whole_payload() {
+    let (s, _tmp, out) = with_tmpdir();
+    let o = out.display();
+    condition(
+        &s.runtime(),
+        "pre-bash-late.async.sh",
+        &format!("sleep 1\ncat > {o}/late.tmp; mv {o}/late.tmp {o}/late.stdin\n"),
+    );
+    let size = 1 << 20;
+    let reply = hook(&s, "claude", &large_pre_bash(&s, "ls -la", size));
+    assert_eq!(reply, Value::Null, "{reply}");
+    assert!(
+        eventually(Duration::from_secs(10), || out.join("late.stdin").exists()),
+        "the async condition never read its stdin"
+    );
+    let stdin = saved_stdin(&out.join("late.stdin"));
+    assert_eq!(
+        stdin["tool_input"]["description"].as_str().map(str::len),
+        Some(size)
+    );
+    assert_eq!(stdin["tool_input"]["command"], "ls -la");
+}
+
+// ---------------------------------------------------------------------------------------------
+// One deadline for the whole hook
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_batch_shares_one_deadline_and_what_it_leaves_no_time_for_is_skipped() {
+    let mut s = Scratch::new();
+    s.set_env("CONDITIONS_TIMEOUT_SEC", "1");
+    let out = s.path("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let programs = ["alpha", "beta", "gamma"];
+    for program in programs {
+        condition(
+            &s.runtime(),
+            &format!("pre-bash.{program}-slow.sh"),
+            &format!("touch {}/{program}.started\nsleep 30\n", out.display()),
+        );
+    }
+    let calls: Vec<Value> = programs
+        .iter()
+        .map(|p| json!({"name": "bash", "args": {"command": format!("{p} --now")}}))
+        .collect();
+    let batch = json!({"sessionId": "s", "cwd": s.repo.display().to_string(), "toolCalls": calls});
+    let hooked = hook_bytes(
+        &s,
+        "copilot",
+        Some("preToolUse"),
+        batch.to_string().as_bytes(),
+    );
+    assert!(
+        hooked.reply.get("permissionDecision").is_none(),
+        "{}",
+        hooked.reply
+    );
+    let notes = hook_log(&s)
+        .pop()
+        .map(|line| line["notes"].to_string())
+        .unwrap_or_default();
+    // The first call's condition takes all the time there is ...
+    assert!(out.join("alpha.started").exists());
+    assert!(
+        notes.contains("condition pre-bash.alpha-slow.sh skipped (timed out"),
+        "{notes}"
+    );
+    // ... so the later calls' conditions never start.
+    for program in ["beta", "gamma"] {
+        assert!(
+            notes.contains(&format!(
+                "condition pre-bash.{program}-slow.sh skipped (not started: the hook's deadline"
+            )),
+            "{notes}"
+        );
+        assert!(
+            !out.join(format!("{program}.started")).exists(),
+            "{program}"
+        );
+    }
 }

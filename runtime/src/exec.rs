@@ -2,15 +2,19 @@
 //! in parallel up to a limit and killed as a whole group at the timeout,
 //! `.async` ones detached with no pipe back to the harness.
 //!
-//! Every child reads the payload from its own handle on one temporary file, so
-//! a script that never reads stdin cannot block the hook. A script's answer
-//! is what it printed by the time it exited: a helper it left holding its
-//! stdout open delays the answer by `PIPE_GRACE` at most. What outlives a
-//! group (`setsid`, double forks) is [`crate::procs`]'s to end.
+//! Every child reads the payload from an anonymous file of its own (a memfd
+//! on Linux), not a pipe, so a script that never reads stdin cannot block
+//! the hook, and not a named file, so a full or missing `TMPDIR` skips
+//! nothing and a killed hook leaves nothing behind. One [`Deadline`] bounds
+//! every script of a hook call. A script's answer is what it printed by the
+//! time it exited: a helper it left holding its stdout open delays the
+//! answer by `PIPE_GRACE` at most. What outlives a group (`setsid`, double
+//! forks) is [`crate::procs`]'s to end.
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Read;
+use std::os::unix::fs::FileExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -45,6 +49,37 @@ pub struct Job {
     pub clear_env: bool,
 }
 
+/// Why a script was not started: the hook call's [`Deadline`] had passed.
+pub const DEADLINE_PASSED: &str = "the hook's deadline (HOOKDEX_HOOK_TIMEOUT_SEC) had passed";
+
+/// The end of the time one hook call gives its scripts, all of them
+/// together: none runs past it, and one not started by then is not started.
+/// It makes a batch of calls, a rewrite judged again and a second run after
+/// a vanished file cost the hook one timeout, not one each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deadline(Option<Instant>);
+
+impl Deadline {
+    /// `length` after `start`; one too far to represent is no deadline.
+    pub fn after(start: Instant, length: Duration) -> Deadline {
+        Deadline(start.checked_add(length))
+    }
+
+    /// Whether it has passed.
+    pub fn passed(&self) -> bool {
+        self.0.is_some_and(|end| Instant::now() >= end)
+    }
+
+    /// The earlier of this deadline and `timeout` after `start` (`None`:
+    /// neither can be represented, so there is none).
+    fn cap(&self, start: Instant, timeout: Duration) -> Option<Instant> {
+        match (start.checked_add(timeout), self.0) {
+            (Some(own), Some(end)) => Some(own.min(end)),
+            (own, end) => own.or(end),
+        }
+    }
+}
+
 /// How a script ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Finish {
@@ -56,6 +91,8 @@ pub enum Finish {
     TimedOut,
     /// It could not be started.
     NotStarted(String),
+    /// It was not started: the hook call's [`Deadline`] had passed.
+    PastDeadline,
 }
 
 /// What one synchronous script did.
@@ -71,30 +108,65 @@ pub struct Execution {
     pub elapsed: Duration,
 }
 
-/// The payload, written once to an unlinked-on-drop temporary file.
+/// The payload the scripts of one call read on stdin.
 pub struct Stdin {
-    file: tempfile::NamedTempFile,
+    payload: Vec<u8>,
 }
 
 impl Stdin {
-    /// Writes `payload` to a temporary file.
-    ///
-    /// # Errors
-    ///
-    /// When the temporary file cannot be written.
-    pub fn new(payload: &[u8]) -> std::io::Result<Stdin> {
-        let mut file = tempfile::Builder::new()
-            .prefix("hookdex-payload-")
-            .tempfile()?;
-        file.write_all(payload)?;
-        file.flush()?;
-        Ok(Stdin { file })
+    /// The payload `payload`, for every script of one call.
+    pub fn new(payload: Vec<u8>) -> Stdin {
+        Stdin { payload }
     }
 
-    /// A fresh read handle, positioned at the start.
+    /// A handle on a copy of the payload of its own, at its start.
+    ///
+    /// A copy per script rather than handles on one shared file: handles
+    /// duplicated from one open file share its offset, so one reader would
+    /// take the bytes of the next, and opening the file afresh needs a path:
+    /// a named file in `TMPDIR` (left behind when the hook is killed, and
+    /// impossible when `TMPDIR` is full or missing) or `/proc/self/fd/N`
+    /// (absent where procfs is not mounted). A copy costs one write of at
+    /// most 16 MiB to memory, small next to starting a process, and lives as
+    /// long as its reader holds it: an `.async` script that reads after the
+    /// hook exited still reads it whole.
     fn handle(&self) -> std::io::Result<File> {
-        File::open(self.file.path())
+        let file = anonymous_file()?;
+        // A positioned write leaves the file's offset at its start.
+        file.write_all_at(&self.payload, 0)?;
+        Ok(file)
     }
+}
+
+/// A file with no name, gone when its last handle closes: a memfd, or an
+/// unlinked temporary file where `memfd_create` is refused (a kernel before
+/// 3.17, a seccomp filter).
+#[cfg(target_os = "linux")]
+fn anonymous_file() -> std::io::Result<File> {
+    memfd().or_else(|_| tempfile::tempfile())
+}
+
+/// A file with no name: an unlinked temporary file.
+#[cfg(not(target_os = "linux"))]
+fn anonymous_file() -> std::io::Result<File> {
+    tempfile::tempfile()
+}
+
+/// A new memfd, closed on exec (a script gets it only as its stdin, never
+/// another script's copy).
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn memfd() -> std::io::Result<File> {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    // SAFETY: memfd_create(2) reads only the name, a NUL-terminated static
+    // string, and touches no other memory.
+    let fd = unsafe { libc::memfd_create(c"hookdex-payload".as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just returned open by memfd_create and nothing else
+    // owns it; the `OwnedFd` becomes its only owner and closes it once.
+    Ok(File::from(unsafe { OwnedFd::from_raw_fd(fd) }))
 }
 
 /// The program and arguments that run `job`.
@@ -151,12 +223,22 @@ fn command(
 /// `/dev/null`, never waited for. When supervision is on
 /// ([`crate::procs::enable`]), it runs under `hookdex supervise-async`, a
 /// process of its own that gives it `config.timeout` and then kills what it
-/// started, since the hook itself exits long before.
+/// started, since the hook itself exits long before. After `deadline` it is
+/// not started: starting it costs the hook little, but a batch of calls
+/// may have many.
 ///
 /// # Errors
 ///
-/// When it cannot be started.
-pub fn spawn_detached(job: &Job, config: &ExecConfig, stdin: &Stdin) -> std::io::Result<()> {
+/// When it cannot be started, or `deadline` has passed.
+pub fn spawn_detached(
+    job: &Job,
+    config: &ExecConfig,
+    deadline: Deadline,
+    stdin: &Stdin,
+) -> std::io::Result<()> {
+    if deadline.passed() {
+        return Err(std::io::Error::other(DEADLINE_PASSED));
+    }
     crate::procs::arm();
     let mut cmd = command(job, config, stdin, true)?;
     cmd.stdout(Stdio::null()).stderr(Stdio::null());
@@ -186,9 +268,16 @@ pub fn supervise(timeout: Duration, program: &OsString, args: &[OsString]) -> i3
     0
 }
 
-/// Runs every job, at most `config.max_parallel` at once, and returns their
-/// executions in job order.
-pub fn run_all(jobs: &[Job], config: &ExecConfig, stdin: &Stdin) -> Vec<Execution> {
+/// Runs every job, at most `config.max_parallel` at once, each for
+/// `config.timeout` at most and none past `deadline` (a job not started by
+/// then is [`Finish::PastDeadline`]), and returns their executions in job
+/// order.
+pub fn run_all(
+    jobs: &[Job],
+    config: &ExecConfig,
+    deadline: Deadline,
+    stdin: &Stdin,
+) -> Vec<Execution> {
     crate::procs::arm();
     let next = AtomicUsize::new(0);
     let mut results: Vec<Option<Execution>> = vec![None; jobs.len()];
@@ -201,7 +290,7 @@ pub fn run_all(jobs: &[Job], config: &ExecConfig, stdin: &Stdin) -> Vec<Executio
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(i) else { break };
-                let _ = tx.send((i, run_one(job, config, stdin)));
+                let _ = tx.send((i, run_one(job, config, deadline, stdin)));
             });
         }
         drop(tx);
@@ -215,28 +304,24 @@ pub fn run_all(jobs: &[Job], config: &ExecConfig, stdin: &Stdin) -> Vec<Executio
         .collect()
 }
 
-/// Runs one job to completion or timeout; its group never outlives this call.
-fn run_one(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Execution {
+/// Runs one job to completion, its timeout or `deadline`; its group never
+/// outlives this call.
+fn run_one(job: &Job, config: &ExecConfig, deadline: Deadline, stdin: &Stdin) -> Execution {
     let started = Instant::now();
+    if deadline.passed() {
+        return Execution::unstarted(Finish::PastDeadline, started);
+    }
     let spawned = command(job, config, stdin, false)
         .and_then(|mut cmd| cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn());
     let mut child = match spawned {
         Ok(child) => child,
-        Err(err) => {
-            return Execution {
-                finish: Finish::NotStarted(err.to_string()),
-                stdout: Vec::new(),
-                stderr: Vec::new(),
-                elapsed: started.elapsed(),
-            }
-        }
+        Err(err) => return Execution::unstarted(Finish::NotStarted(err.to_string()), started),
     };
     let pid = i32::try_from(child.id()).ok();
     if let Some(pid) = pid {
         crate::procs::register(pid);
     }
-    // A timeout too far to represent is no timeout.
-    let deadline = started.checked_add(config.timeout);
+    let deadline = deadline.cap(started, config.timeout);
     let (tx, rx) = mpsc::channel();
     let outputs = [Output::default(), Output::default()];
     let mut pending = 0;
@@ -309,6 +394,18 @@ fn run_one(job: &Job, config: &ExecConfig, stdin: &Stdin) -> Execution {
         stdout,
         stderr,
         elapsed: started.elapsed(),
+    }
+}
+
+impl Execution {
+    /// A script that did not start (`finish` says why), at `started`.
+    fn unstarted(finish: Finish, started: Instant) -> Execution {
+        Execution {
+            finish,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            elapsed: started.elapsed(),
+        }
     }
 }
 
@@ -427,8 +524,14 @@ mod tests {
         ExecConfig {
             cwd: std::env::temp_dir(),
             timeout: Duration::from_millis(timeout_ms),
+            hook_timeout: Duration::from_millis(timeout_ms),
             max_parallel: 4,
         }
+    }
+
+    /// A deadline too far to represent: only each script's own timeout counts.
+    fn unbounded() -> Deadline {
+        Deadline::after(Instant::now(), Duration::MAX)
     }
 
     fn script(dir: &std::path::Path, name: &str, body: &str) -> Job {
@@ -450,8 +553,8 @@ mod tests {
             script(dir.path(), "b.sh", "echo oops >&2; exit 2"),
             script(dir.path(), "c.sh", "exit 7"),
         ];
-        let stdin = Stdin::new(b"{\"x\":1}").unwrap();
-        let runs = run_all(&jobs, &config(5000), &stdin);
+        let stdin = Stdin::new(b"{\"x\":1}".to_vec());
+        let runs = run_all(&jobs, &config(5000), unbounded(), &stdin);
         assert_eq!(runs[0].finish, Finish::Exited(0));
         assert_eq!(String::from_utf8_lossy(&runs[0].stdout), "{\"x\":1} yes\n");
         assert_eq!(runs[1].finish, Finish::Exited(2));
@@ -463,9 +566,9 @@ mod tests {
     fn a_background_child_holding_stdout_does_not_hide_the_answer() {
         let dir = tempfile::tempdir().unwrap();
         let job = script(dir.path(), "bg.sh", "echo answer; sleep 30 & exit 0");
-        let stdin = Stdin::new(b"{}").unwrap();
+        let stdin = Stdin::new(b"{}".to_vec());
         let started = Instant::now();
-        let run = &run_all(&[job], &config(10_000), &stdin)[0];
+        let run = &run_all(&[job], &config(10_000), unbounded(), &stdin)[0];
         assert_eq!(run.finish, Finish::Exited(0));
         assert_eq!(String::from_utf8_lossy(&run.stdout), "answer\n");
         assert!(
@@ -496,16 +599,16 @@ mod tests {
     fn a_timeout_beyond_any_instant_does_not_panic() {
         let dir = tempfile::tempdir().unwrap();
         let job = script(dir.path(), "quick.sh", "echo done");
-        let stdin = Stdin::new(b"{}").unwrap();
+        let stdin = Stdin::new(b"{}".to_vec());
         let mut config = config(0);
         config.timeout = Duration::MAX;
-        let run = &run_all(&[job], &config, &stdin)[0];
+        let run = &run_all(&[job], &config, unbounded(), &stdin)[0];
         assert_eq!(run.finish, Finish::Exited(0));
     }
 
     #[test]
     fn a_missing_script_does_not_start() {
-        let stdin = Stdin::new(b"{}").unwrap();
+        let stdin = Stdin::new(b"{}".to_vec());
         let job = Job {
             file: "/nonexistent/hookdex/x".into(),
             runner: Runner::Direct,
@@ -513,8 +616,64 @@ mod tests {
             clear_env: false,
         };
         assert!(matches!(
-            run_all(&[job], &config(1000), &stdin)[0].finish,
+            run_all(&[job], &config(1000), unbounded(), &stdin)[0].finish,
             Finish::NotStarted(_)
         ));
+    }
+
+    #[test]
+    fn every_parallel_reader_gets_all_of_a_16_mib_payload() {
+        let dir = tempfile::tempdir().unwrap();
+        let jobs: Vec<Job> = (0..4)
+            .map(|i| script(dir.path(), &format!("r{i}.sh"), "cat | wc -c"))
+            .collect();
+        let stdin = Stdin::new(vec![b'x'; 16 << 20]);
+        for run in run_all(&jobs, &config(30_000), unbounded(), &stdin) {
+            assert_eq!(run.finish, Finish::Exited(0));
+            assert_eq!(String::from_utf8_lossy(&run.stdout).trim(), "16777216");
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn stdin_is_a_memfd_with_no_name_in_any_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let job = script(dir.path(), "link.sh", "readlink /proc/self/fd/0");
+        let stdin = Stdin::new(b"{}".to_vec());
+        let run = &run_all(&[job], &config(5000), unbounded(), &stdin)[0];
+        assert_eq!(
+            String::from_utf8_lossy(&run.stdout),
+            "/memfd:hookdex-payload (deleted)\n"
+        );
+    }
+
+    #[test]
+    fn the_deadline_cuts_a_script_short_and_what_is_not_started_by_then_never_starts() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("started");
+        let jobs = [
+            script(dir.path(), "slow.sh", "sleep 30"),
+            script(
+                dir.path(),
+                "next.sh",
+                &format!("touch {}", marker.display()),
+            ),
+        ];
+        let mut config = config(30_000);
+        config.max_parallel = 1;
+        let deadline = Deadline::after(Instant::now(), Duration::from_millis(300));
+        let runs = run_all(&jobs, &config, deadline, &Stdin::new(b"{}".to_vec()));
+        assert_eq!(runs[0].finish, Finish::TimedOut);
+        assert_eq!(runs[1].finish, Finish::PastDeadline);
+        assert!(!marker.exists());
+    }
+
+    #[test]
+    fn an_async_script_is_not_started_past_the_deadline() {
+        let dir = tempfile::tempdir().unwrap();
+        let job = script(dir.path(), "a.sh", "exit 0");
+        let passed = Deadline::after(Instant::now(), Duration::ZERO);
+        let err = spawn_detached(&job, &config(1000), passed, &Stdin::new(Vec::new())).unwrap_err();
+        assert_eq!(err.to_string(), DEADLINE_PASSED);
     }
 }

@@ -3,6 +3,8 @@
 //! read the payload, look up what fires in the index (recompiled only when
 //! stale or damaged), run it (`.async` conditions detached first, the others
 //! in parallel), merge the outcomes and shape the reply for the harness.
+//! Every condition of the call, whichever call of a batch or run it belongs
+//! to, runs within one deadline from the hook's start.
 //!
 //! It fails open everywhere: a bad payload, a broken index, a crashing or
 //! hanging condition never blocks the call; only an explicit decision does.
@@ -18,7 +20,7 @@ use hookdex_model::{LayerKind, RuleKind, Runner, Switches, Target};
 use serde_json::json;
 
 use crate::call::Call;
-use crate::exec::{self, Job, Stdin};
+use crate::exec::{self, Deadline, Job, Stdin};
 use crate::load::{self, Verify};
 use crate::lookup;
 use crate::merge;
@@ -70,6 +72,11 @@ pub fn hook(
         .unwrap_or_else(process_cwd);
     let settings = Settings::from_vars(target, &cwd, var);
     let log = Log::new(&settings, target, Some(&payload), started);
+    let judge = Judge {
+        target,
+        settings: &settings,
+        deadline: Deadline::after(started, settings.exec.hook_timeout),
+    };
     let scope = McpScope { cwd: &cwd, var };
     // Identical calls of a batch are judged once.
     let mut seen = std::collections::HashSet::new();
@@ -99,7 +106,7 @@ pub fn hook(
     }
     let mut ran = Ran::default();
     for ((single, call), fired) in calls.iter().zip(fired) {
-        run_call(target, &settings, single, call, fired, &mut ran);
+        run_call(&judge, single, call, fired, &mut ran);
     }
     if ran.fired.is_empty() {
         if !ran.notes.is_empty() {
@@ -120,7 +127,7 @@ pub fn hook(
     }
     if let Some(input) = merged.updated_input.clone() {
         let (first, _) = &calls[0];
-        if let Some(again) = judge_again(target, &settings, &scope, first, input, &mut ran) {
+        if let Some(again) = judge_again(&judge, &scope, first, input, &mut ran) {
             merged = again;
         }
     }
@@ -143,8 +150,7 @@ pub fn hook(
 /// outcome (a deny among them drops the rewrite). `None` when nothing new
 /// fires.
 fn judge_again(
-    target: Target,
-    settings: &Settings,
+    judge: &Judge<'_>,
     scope: &McpScope<'_>,
     original: &Payload,
     input: serde_json::Value,
@@ -152,9 +158,9 @@ fn judge_again(
 ) -> Option<hookdex_harness::Answer> {
     let mut rewritten = original.clone();
     rewritten.tool_input = input;
-    let call = Call::of(target, &rewritten, scope);
+    let call = Call::of(judge.target, &rewritten, scope);
     let pair = [(rewritten, call)];
-    let fired = match fired_rules(settings, &pair, Verify::Lazy) {
+    let fired = match fired_rules(judge.settings, &pair, Verify::Lazy) {
         Ok(mut fired) => fired.remove(0),
         Err(reason) => {
             ran.notes.push(format!(
@@ -176,13 +182,21 @@ fn judge_again(
         names.join(", ")
     ));
     let [(rewritten, call)] = &pair;
-    run_call(target, settings, rewritten, call, new, ran);
+    run_call(judge, rewritten, call, new, ran);
     Some(merge::merge(
         original.step(),
         &original.tool_input,
         original.permission_mode.as_deref(),
         &ran.outcomes,
     ))
+}
+
+/// What every condition run of one hook call shares: the harness, the
+/// settings, and the one deadline of the whole call.
+struct Judge<'s> {
+    target: Target,
+    settings: &'s Settings,
+    deadline: Deadline,
 }
 
 /// What the conditions of every call of a payload did.
@@ -295,29 +309,13 @@ where
 /// the lookup and its run (deleted or renamed by an editor), the rules are
 /// looked up once more (recompiling the index, now stale) and what the
 /// second lookup adds runs too.
-fn run_call(
-    target: Target,
-    settings: &Settings,
-    payload: &Payload,
-    call: &Call,
-    fired: Vec<Fired>,
-    ran: &mut Ran,
-) {
+fn run_call(judge: &Judge<'_>, payload: &Payload, call: &Call, fired: Vec<Fired>, ran: &mut Ran) {
     let first = runnable(&fired, ran);
     if first.is_empty() {
         return;
     }
-    let stdin = match Stdin::new(contract::stdin(payload, call).to_string().as_bytes()) {
-        Ok(stdin) => stdin,
-        Err(err) => {
-            ran.notes
-                .push(format!("cannot write the payload for conditions: {err}"));
-            return;
-        }
-    };
-    let run = |rules: &[&Fired], ran: &mut Ran| {
-        run_rules(target, settings, payload, call, rules, &stdin, ran)
-    };
+    let stdin = Stdin::new(contract::stdin(payload, call).to_string().into_bytes());
+    let run = |rules: &[&Fired], ran: &mut Ran| run_rules(judge, payload, call, rules, &stdin, ran);
     let mut done = run(&first, ran);
     let vanished: Vec<String> = done
         .iter()
@@ -333,7 +331,7 @@ fn run_call(
         "{} vanished before it ran; the rules were looked up again",
         vanished.join(", ")
     ));
-    let again = match fired_rules(settings, &[(payload, call)], Verify::Rebuild) {
+    let again = match fired_rules(judge.settings, &[(payload, call)], Verify::Rebuild) {
         Ok(mut again) => again.pop().unwrap_or_default(),
         Err(reason) => {
             ran.notes
@@ -400,19 +398,26 @@ fn runnable<'f>(fired: &'f [Fired], ran: &mut Ran) -> Vec<&'f Fired> {
     runnable
 }
 
-/// Starts the `.async` rules of `rules` detached and runs the others;
-/// returns each synchronous rule with its outcome, in order.
+/// Starts the `.async` rules of `rules` detached and runs the others, none
+/// past the call's deadline; returns each synchronous rule with its
+/// outcome, in order.
 fn run_rules(
-    target: Target,
-    settings: &Settings,
+    judge: &Judge<'_>,
     payload: &Payload,
     call: &Call,
     rules: &[&Fired],
     stdin: &Stdin,
     ran: &mut Ran,
 ) -> Vec<(Fired, Outcome)> {
+    let settings = judge.settings;
     let job = |rule: &Fired| {
-        let contract = contract::env(target, payload, call, &rule.file_name, &rule.layer_label);
+        let contract = contract::env(
+            judge.target,
+            payload,
+            call,
+            &rule.file_name,
+            &rule.layer_label,
+        );
         // A repository's own rules get an allow-listed environment: no
         // API keys or tokens of the user's unless a setting passes them.
         let clear_env = rule.layer_kind == LayerKind::Directory;
@@ -435,7 +440,7 @@ fn run_rules(
     let config = &settings.exec;
     for rule in rules.iter().filter(|r| r.is_async) {
         ran.fired.push(rule.file_name.clone());
-        if let Err(err) = exec::spawn_detached(&job(rule), config, stdin) {
+        if let Err(err) = exec::spawn_detached(&job(rule), config, judge.deadline, stdin) {
             ran.notes.push(format!(
                 "{}: async condition not started: {err}",
                 rule.file_name
@@ -444,7 +449,7 @@ fn run_rules(
     }
     let sync: Vec<&Fired> = rules.iter().copied().filter(|r| !r.is_async).collect();
     let jobs: Vec<Job> = sync.iter().map(|rule| job(rule)).collect();
-    let executions = exec::run_all(&jobs, config, stdin);
+    let executions = exec::run_all(&jobs, config, judge.deadline, stdin);
     sync.into_iter()
         .zip(&executions)
         .map(|(rule, run)| {

@@ -12,7 +12,7 @@
 use hookdex_model::{Permission, Step};
 use serde_json::{Map, Value};
 
-use crate::exec::{Execution, Finish};
+use crate::exec::{Execution, Finish, DEADLINE_PASSED};
 
 /// One condition's effect.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -74,6 +74,7 @@ pub fn interpret(step: Step, execution: &Execution) -> Outcome {
             execution,
         ),
         Finish::NotStarted(err) => failed(format!("could not start: {err}"), execution),
+        Finish::PastDeadline => failed(format!("not started: {DEADLINE_PASSED}"), execution),
     }
 }
 
@@ -279,5 +280,11 @@ mod tests {
             .failure
             .unwrap()
             .contains("timed out"));
+        assert_eq!(
+            interpret(Step::Pre, &run(Finish::PastDeadline, "", ""))
+                .failure
+                .as_deref(),
+            Some("not started: the hook's deadline (HOOKDEX_HOOK_TIMEOUT_SEC) had passed")
+        );
     }
 }

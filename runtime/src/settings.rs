@@ -12,8 +12,9 @@ use hookdex_harness::ReplyOptions;
 use hookdex_index::Meta;
 use hookdex_model::{Switches, Target, Trust};
 
-/// The longest `CONDITIONS_TIMEOUT_SEC` honoured: a larger value (or `inf`)
-/// means "as long as the harness waits", and a day is longer than any does.
+/// The longest `CONDITIONS_TIMEOUT_SEC` or `HOOKDEX_HOOK_TIMEOUT_SEC`
+/// honoured: a larger value (or `inf`) means "as long as the harness
+/// waits", and a day is longer than any does.
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// How conditions run for one call.
@@ -23,6 +24,12 @@ pub struct ExecConfig {
     pub cwd: PathBuf,
     /// Per-script timeout (`CONDITIONS_TIMEOUT_SEC`, default 10, at most [`MAX_TIMEOUT`]).
     pub timeout: Duration,
+    /// The time one hook call gives all its conditions together, from its
+    /// start (`HOOKDEX_HOOK_TIMEOUT_SEC`, default `timeout`, at most
+    /// [`MAX_TIMEOUT`]): a batch of calls, a rewrite judged again and a
+    /// second run after a vanished file share it, so the hook answers
+    /// within it however many conditions fire.
+    pub hook_timeout: Duration,
     /// Scripts running at once (`CONDITIONS_MAX_PARALLEL`, default 8).
     pub max_parallel: usize,
 }
@@ -66,6 +73,7 @@ pub const VARIABLES: &[&str] = &[
     "HOOKDEX_SHELL_STRICT",
     "CONDITIONS_ENABLED",
     "CONDITIONS_TIMEOUT_SEC",
+    "HOOKDEX_HOOK_TIMEOUT_SEC",
     "CONDITIONS_MAX_PARALLEL",
     "CONDITIONS_TRUSTED_OWNERS",
     "HOOKDEX_DIRECTORY_ENV",
@@ -103,12 +111,14 @@ impl Settings {
                 .as_deref(),
             Some("false" | "0" | "no" | "off")
         );
-        let timeout = text("CONDITIONS_TIMEOUT_SEC")
-            .and_then(|v| v.parse::<f64>().ok())
-            .filter(|s| *s > 0.0)
-            .map_or(Duration::from_secs(10), |s| {
-                Duration::try_from_secs_f64(s).map_or(MAX_TIMEOUT, |d| d.min(MAX_TIMEOUT))
-            });
+        let seconds = |name: &str| {
+            text(name)
+                .and_then(|v| v.parse::<f64>().ok())
+                .filter(|s| *s > 0.0)
+                .map(|s| Duration::try_from_secs_f64(s).map_or(MAX_TIMEOUT, |d| d.min(MAX_TIMEOUT)))
+        };
+        let timeout = seconds("CONDITIONS_TIMEOUT_SEC").unwrap_or(Duration::from_secs(10));
+        let hook_timeout = seconds("HOOKDEX_HOOK_TIMEOUT_SEC").unwrap_or(timeout);
         let max_parallel = text("CONDITIONS_MAX_PARALLEL")
             .and_then(|v| v.parse::<usize>().ok())
             .filter(|n| *n > 0)
@@ -142,6 +152,7 @@ impl Settings {
             exec: ExecConfig {
                 cwd: cwd.to_path_buf(),
                 timeout,
+                hook_timeout,
                 max_parallel,
             },
         }
@@ -221,6 +232,31 @@ mod tests {
         assert_eq!(timeout("NaN"), Duration::from_secs(10));
         assert_eq!(timeout("-3"), Duration::from_secs(10));
         assert_eq!(timeout("soon"), Duration::from_secs(10));
+    }
+
+    #[test]
+    fn the_hook_timeout_defaults_to_the_condition_timeout() {
+        let hook_timeout = |pairs: &[(&str, &str)]| settings(pairs).exec.hook_timeout;
+        assert_eq!(hook_timeout(&[]), Duration::from_secs(10));
+        assert_eq!(
+            hook_timeout(&[("CONDITIONS_TIMEOUT_SEC", "3")]),
+            Duration::from_secs(3)
+        );
+        assert_eq!(
+            hook_timeout(&[
+                ("CONDITIONS_TIMEOUT_SEC", "3"),
+                ("HOOKDEX_HOOK_TIMEOUT_SEC", "20")
+            ]),
+            Duration::from_secs(20)
+        );
+        assert_eq!(
+            hook_timeout(&[("HOOKDEX_HOOK_TIMEOUT_SEC", "inf")]),
+            MAX_TIMEOUT
+        );
+        assert_eq!(
+            hook_timeout(&[("HOOKDEX_HOOK_TIMEOUT_SEC", "0")]),
+            Duration::from_secs(10)
+        );
     }
 
     #[test]
