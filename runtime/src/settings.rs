@@ -30,12 +30,11 @@ pub struct ExecConfig {
 /// Everything the engine reads from the environment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// Which rules apply, and which index file answers.
+    /// Which rules apply, which index file answers, and the trusted owners
+    /// (`CONDITIONS_TRUSTED_OWNERS`, which the compiler reads too).
     pub view: View,
     /// `CONDITIONS_ENABLED` (`false`, `0`, `no`, `off` turn every layer but managed off).
     pub conditions_enabled: bool,
-    /// `CONDITIONS_TRUSTED_OWNERS`, as given.
-    pub trusted_owners: String,
     /// How conditions run.
     pub exec: ExecConfig,
     /// How replies are shaped (`HOOKDEX_INTERACTIVE`).
@@ -132,7 +131,6 @@ impl Settings {
             shell_strict: on("HOOKDEX_SHELL_STRICT"),
             view: View::from_vars(target, cwd, &var),
             conditions_enabled,
-            trusted_owners: text("CONDITIONS_TRUSTED_OWNERS").unwrap_or_default(),
             exec: ExecConfig {
                 cwd: cwd.to_path_buf(),
                 timeout,
@@ -148,11 +146,7 @@ impl Settings {
 
     /// The directory layer's trust verdict for the index's recorded owners.
     pub fn trust(&self, meta: &Meta<'_>) -> Trust {
-        Trust::decide(
-            meta.directory_owner,
-            meta.bundle_owner,
-            &self.trusted_owners,
-        )
+        self.view.trust(meta.directory_owner, meta.bundle_owner)
     }
 }
 
@@ -219,7 +213,9 @@ mod tests {
             8
         );
         assert_eq!(
-            settings(&[("CONDITIONS_TRUSTED_OWNERS", "acme")]).trusted_owners,
+            settings(&[("CONDITIONS_TRUSTED_OWNERS", " acme ")])
+                .view
+                .trusted_owners,
             "acme"
         );
         assert!(!settings(&[]).shell_strict);
