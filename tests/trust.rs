@@ -59,14 +59,23 @@ fn a_strangers_repository_never_runs_its_rules() {
     assert_eq!(layer(&list, "directory")["count"], 1);
 }
 
+/// The verdict is taken at lookup. An index compiled while the repository
+/// was untrusted listed its files by name only, so the first call that
+/// trusts it compiles their contents, once; from then on no change of the
+/// variable recompiles.
 #[test]
-fn trusted_owners_take_effect_without_recompiling() {
+fn trusted_owners_take_effect_with_one_recompile_at_most() {
     let mut s = repo_with_origin("git@github.com:Stranger/r.git");
     let first = s.explain(&["--tool", "Bash", "--command", "ls"]);
     assert!(first.fire_names() == ["pre-bash-mine.sh"]);
     let warm = s.explain(&["--tool", "Bash", "--command", "ls"]);
     assert!(warm.fresh(), "{:#}", warm.0["index"]);
 
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "stranger");
+    let trusting = s.explain(&["--tool", "Bash", "--command", "ls"]);
+    assert!(!trusting.fresh());
+    let state = trusting.0["index"]["state"].as_str().unwrap_or_default();
+    assert!(state.contains("trusted now"), "{state}");
     for owners in ["stranger", "acme, STRANGER", "*", "github.com/stranger"] {
         s.set_env("CONDITIONS_TRUSTED_OWNERS", owners);
         let e = assert_trusted(&s);

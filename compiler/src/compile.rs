@@ -1,13 +1,20 @@
 //! One compile: resolve the sources of a view, read each layer's rules with
 //! its format, check the scripts' syntax, resolve overrides, build the
 //! matching tables, and emit the index.
+//!
+//! An untrusted repository's folders are read by file name only: the
+//! verdict is the view's (its `CONDITIONS_TRUSTED_OWNERS`), the index says
+//! so, and a lookup that trusts the repository finds such an index stale
+//! and compiles again, with the same verdict, so the rules it runs were
+//! read while trusted.
 
 use hookdex_index::Stamp;
 use hookdex_model::{LayerKind, Runner};
 
 use crate::emit::{self, Layer};
 use crate::error::{RuleError, RuleErrorKind};
-use crate::formats::{conditions, syntax, RuleSpec};
+use crate::formats::conditions::{self, Reading};
+use crate::formats::{syntax, RuleSpec};
 use crate::resolve;
 use crate::sources::{self, package, View};
 use crate::tables;
@@ -24,12 +31,20 @@ pub fn compile(view: &View) -> Compiled {
     let mut stamps = sources.recorded.clone();
     let mut invalid: Vec<(Option<u16>, RuleError)> =
         sources.problems.iter().map(|p| (None, p.clone())).collect();
+    let trust = view.trust(
+        sources.directory_owner.as_deref(),
+        sources.bundle_owner.as_deref(),
+    );
     let mut layers = Vec::with_capacity(sources.layers.len());
     let mut specs = Vec::with_capacity(sources.layers.len());
     for (i, layer) in sources.layers.iter().enumerate() {
+        let reading = match layer.kind {
+            LayerKind::Directory if !trust.is_trusted() => Reading::NamesOnly,
+            _ => Reading::Contents,
+        };
         let mut rules = Vec::new();
         for (dir_index, dir) in layer.dirs.iter().enumerate() {
-            let scanned = conditions::scan(dir, dir_index, &package_root);
+            let scanned = conditions::scan(dir, dir_index, &package_root, reading);
             stamps.extend(scanned.stamps);
             invalid.extend(scanned.invalid.into_iter().map(|e| (Some(i as u16), e)));
             rules.extend(scanned.rules);
@@ -37,11 +52,13 @@ pub fn compile(view: &View) -> Compiled {
         layers.push(Layer {
             source: layer,
             count: rules.len() as u32,
+            names_only: reading == Reading::NamesOnly,
         });
         specs.push(rules);
     }
     let cache = view.index_path().with_extension("syntax.json");
-    check_syntax(&mut specs, &mut invalid, &mut stamps, &cache);
+    let read: Vec<bool> = layers.iter().map(|l| !l.names_only).collect();
+    check_syntax(&mut specs, &read, &mut invalid, &mut stamps, &cache);
     let directory = sources
         .layers
         .iter()
@@ -68,18 +85,25 @@ pub fn compile(view: &View) -> Compiled {
 /// Moves every bash or python3 script of `specs` that does not parse to
 /// `invalid`, with the interpreter's one-line error, stamping it so that a
 /// fix recompiles (a script that parses is not stamped: the hook skips it
-/// if an edit breaks it later). `cache` remembers results by stamp.
+/// if an edit breaks it later). Only layers whose `read` is set are
+/// checked: the others were listed by name and their files are not opened.
+/// `cache` remembers results by stamp.
 fn check_syntax(
     specs: &mut [Vec<RuleSpec>],
+    read: &[bool],
     invalid: &mut Vec<(Option<u16>, RuleError)>,
     stamps: &mut Vec<(std::path::PathBuf, hookdex_index::Stamp)>,
     cache: &std::path::Path,
 ) {
+    let checked = |layer: usize, spec: &RuleSpec| {
+        read[layer] && matches!(spec.runner, Runner::Bash | Runner::Python)
+    };
     let scripts: Vec<syntax::Script> = specs
         .iter()
-        .flatten()
-        .filter(|spec| matches!(spec.runner, Runner::Bash | Runner::Python))
-        .map(|spec| {
+        .enumerate()
+        .flat_map(|(layer, rules)| rules.iter().map(move |spec| (layer, spec)))
+        .filter(|(layer, spec)| checked(*layer, spec))
+        .map(|(_, spec)| {
             let path = std::path::PathBuf::from(&spec.file);
             syntax::Script {
                 stamp: hookdex_index::Stamp::of(&path),
@@ -94,7 +118,7 @@ fn check_syntax(
     let mut errors = syntax::check(&scripts, cache).into_iter().zip(scripts);
     for (layer, rules) in specs.iter_mut().enumerate() {
         rules.retain(|spec| {
-            if !matches!(spec.runner, Runner::Bash | Runner::Python) {
+            if !checked(layer, spec) {
                 return true;
             }
             let Some((error, script)) = errors.next() else {

@@ -22,10 +22,12 @@ pub struct Compiled {
     pub bytes: Vec<u8>,
 }
 
-/// A layer as scanned: its source and how many rules it held.
+/// A layer as scanned: its source, how many rules it held, and whether
+/// its folders were read by file name only.
 pub(crate) struct Layer<'s> {
     pub(crate) source: &'s LayerSource,
     pub(crate) count: u32,
+    pub(crate) names_only: bool,
 }
 
 /// Everything one compile found, as index data and bytes.
@@ -85,6 +87,7 @@ pub(crate) fn emit(
             compiled_at_ms: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as u64),
+            directory_names_only: layers.iter().any(|l| l.names_only),
         },
         paths,
         layers: layers

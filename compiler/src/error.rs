@@ -29,6 +29,19 @@ pub enum RuleErrorKind {
     },
     /// The entry is a directory, not a file.
     Directory,
+    /// The entry is a FIFO, socket or device, which a rule cannot be.
+    Special,
+    /// A symlink (a rule file, or a component of a layer folder's path)
+    /// that leaves its layer: neither followed nor stamped through.
+    LinkLeaves {
+        /// Where it leads, as far as it is known.
+        to: String,
+    },
+    /// The file is larger than a rule file is read.
+    TooLarge {
+        /// The largest size read, in bytes.
+        limit: u64,
+    },
     /// The file could not be read.
     Unreadable(String),
     /// The file is not valid UTF-8.
@@ -74,6 +87,18 @@ impl fmt::Display for RuleErrorKind {
                 "extension `.{ext}` has no runner and the file is not executable (chmod +x it, or use .sh or .py)"
             ),
             RuleErrorKind::Directory => f.write_str("a directory, not a rule file"),
+            RuleErrorKind::Special => {
+                f.write_str("a FIFO, socket or device, not a rule file (it is never opened)")
+            }
+            RuleErrorKind::LinkLeaves { to } => write!(
+                f,
+                "a symlink out of its layer (to `{to}`), not followed: keep rules inside the layer folder, or link within it"
+            ),
+            RuleErrorKind::TooLarge { limit } => write!(
+                f,
+                "larger than {} KiB, more than a rule file is read",
+                limit >> 10
+            ),
             RuleErrorKind::Unreadable(err) => write!(f, "cannot read: {err}"),
             RuleErrorKind::NotUtf8 => f.write_str("not UTF-8"),
             RuleErrorKind::Key { key, reason } => write!(f, "{key}: {reason}"),

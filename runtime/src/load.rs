@@ -1,5 +1,6 @@
 //! Load-or-recompile: opens the index for a view, recompiling in process
-//! when it is missing, stale, truncated, corrupt or from another version,
+//! when it is missing, stale, truncated, corrupt or from another version
+//! (or listed an untrusted repository by name while this view trusts it),
 //! and writing the new one atomically. This is the one place the read path
 //! meets the compiler, and it recompiles only for damage or staleness —
 //! never because a reader's own work failed on a sound index.
@@ -127,8 +128,14 @@ fn check(
     if verify == Verify::Full {
         index.verify_all()?;
     }
-    if let Some(other) = built_for_another_view(&index.meta()?, view) {
+    let meta = index.meta()?;
+    if let Some(other) = built_for_another_view(&meta, view) {
         return Ok(Err(format!("index was built for another view ({other})")));
+    }
+    if withheld_from_a_trusted_repository(&meta, view) {
+        return Ok(Err(
+            "the repository is trusted now, and its rule files were listed by name only".into(),
+        ));
     }
     Ok(match index.freshness()? {
         Freshness::Fresh { checked } => Ok(checked),
@@ -177,6 +184,18 @@ fn owner_of(view: &View) -> u32 {
     }
 }
 
+/// Whether the index listed the directory layer by file name only (the
+/// repository was untrusted when it was compiled, so nothing in it was
+/// read) while this view trusts the repository: its rules must run now,
+/// from their compiled contents, so the index cannot answer. The compile
+/// decides with the same verdict, so the recompiled index answers.
+fn withheld_from_a_trusted_repository(meta: &hookdex_index::Meta<'_>, view: &View) -> bool {
+    meta.directory_names_only
+        && view
+            .trust(meta.directory_owner, meta.bundle_owner)
+            .is_trusted()
+}
+
 /// Compiles `view` in process and writes the index atomically; `why` says
 /// what was wrong with the one on disk. An index only someone else may own
 /// is held in memory: a file written by this user would be refused.
@@ -209,15 +228,53 @@ mod tests {
     use super::*;
 
     fn view(root: &Path) -> View {
-        View::from_vars(Target::Claude, root, |name| {
+        view_in(root, root, "")
+    }
+
+    /// The view of a call made in `cwd`, trusting `owners`.
+    fn view_in(root: &Path, cwd: &Path, owners: &str) -> View {
+        View::from_vars(Target::Claude, cwd, |name| {
             Some(OsString::from(match name {
                 "HOME" => root.to_path_buf(),
                 "HOOKDEX_HOME" => root.join("home"),
                 "HOOKDEX_CACHE_DIR" => root.join("cache"),
                 "HOOKDEX_MANAGED_DIR" => root.join("managed"),
+                "CONDITIONS_TRUSTED_OWNERS" => owners.into(),
                 _ => return None,
             }))
         })
+    }
+
+    #[test]
+    fn an_index_that_listed_a_repository_by_name_is_stale_once_it_is_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::write(
+            repo.join(".git/config"),
+            "[remote \"origin\"]\n\turl = git@github.com:stranger/r.git\n",
+        )
+        .unwrap();
+        let untrusted = view_in(dir.path(), &repo, "");
+        let trusting = view_in(dir.path(), &repo, "stranger");
+        assert_eq!(untrusted.index_path(), trusting.index_path());
+        let state = |view: &View| load(view, Verify::Full).1;
+        // (view, fresh afterwards): the first trusting call compiles the
+        // contents; from then on the index answers both.
+        let steps = [
+            (&untrusted, false),
+            (&untrusted, true),
+            (&trusting, false),
+            (&trusting, true),
+            (&untrusted, true),
+        ];
+        for (i, (view, fresh)) in steps.into_iter().enumerate() {
+            let got = state(view);
+            assert_eq!(got.is_fresh(), fresh, "step {i}: {got:?}");
+            if i == 2 {
+                assert!(got.describe().contains("trusted now"), "{got:?}");
+            }
+        }
     }
 
     #[test]

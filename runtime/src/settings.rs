@@ -37,7 +37,8 @@ pub struct ExecConfig {
 /// Everything the engine reads from the environment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// Which rules apply, and which index file answers.
+    /// Which rules apply, which index file answers, and the trusted owners
+    /// (`CONDITIONS_TRUSTED_OWNERS`, which the compiler reads too).
     pub view: View,
     /// `CONDITIONS_ENABLED` (`false`, `0`, `no`, `off` turn every layer but managed off).
     pub conditions_enabled: bool,
@@ -45,8 +46,6 @@ pub struct Settings {
     /// administrator): then the managed layer runs from the index in that
     /// directory ([`View::managed_only`]), not from the user's cache.
     pub managed_owner: Option<u32>,
-    /// `CONDITIONS_TRUSTED_OWNERS`, as given.
-    pub trusted_owners: String,
     /// How conditions run.
     pub exec: ExecConfig,
     /// How replies are shaped (`HOOKDEX_INTERACTIVE`).
@@ -148,7 +147,6 @@ impl Settings {
             },
             shell_strict: on("HOOKDEX_SHELL_STRICT"),
             conditions_enabled,
-            trusted_owners: text("CONDITIONS_TRUSTED_OWNERS").unwrap_or_default(),
             exec: ExecConfig {
                 cwd: cwd.to_path_buf(),
                 timeout,
@@ -179,11 +177,7 @@ impl Settings {
 
     /// The directory layer's trust verdict for the index's recorded owners.
     pub fn trust(&self, meta: &Meta<'_>) -> Trust {
-        Trust::decide(
-            meta.directory_owner,
-            meta.bundle_owner,
-            &self.trusted_owners,
-        )
+        self.view.trust(meta.directory_owner, meta.bundle_owner)
     }
 }
 
@@ -275,7 +269,9 @@ mod tests {
             8
         );
         assert_eq!(
-            settings(&[("CONDITIONS_TRUSTED_OWNERS", "acme")]).trusted_owners,
+            settings(&[("CONDITIONS_TRUSTED_OWNERS", " acme ")])
+                .view
+                .trusted_owners,
             "acme"
         );
         assert!(!settings(&[]).shell_strict);

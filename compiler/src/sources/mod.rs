@@ -4,6 +4,7 @@
 //! repository's own folders and the managed folder — with the files whose
 //! stamps decide freshness and the git owners trust is decided from.
 
+pub mod confine;
 pub mod git;
 pub mod owner;
 pub mod package;
@@ -34,8 +35,15 @@ pub struct LayerSource {
 /// Where a layer's files are.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RuleDir {
-    /// A directory on disk.
-    Disk(PathBuf),
+    /// A directory on disk, and the root it must stay inside: the directory
+    /// the configuration names (the repository, the bundle, a profile,
+    /// `$HOOKDEX_HOME`, the managed directory), which holds the folder.
+    Disk {
+        /// The rule folder (`<root>/.hookdex/conditions`, …).
+        dir: PathBuf,
+        /// The directory the configuration names.
+        root: PathBuf,
+    },
     /// A directory of the embedded package (`conditions/`, `profiles/x/.claude/conditions/`).
     Package(String),
 }
@@ -44,7 +52,7 @@ impl RuleDir {
     /// How the directory is shown to people.
     pub fn display(&self) -> String {
         match self {
-            RuleDir::Disk(path) => path.display().to_string(),
+            RuleDir::Disk { dir, .. } => dir.display().to_string(),
             RuleDir::Package(rel) => format!("package:rules/{rel}"),
         }
     }
@@ -69,9 +77,12 @@ pub struct Sources {
     pub problems: Vec<RuleError>,
 }
 
-/// `<dir>/.claude/conditions`.
-fn conditions_of(dir: &Path) -> PathBuf {
-    dir.join(".claude").join("conditions")
+/// `<dir>/.claude/conditions`, which must stay inside `dir`.
+fn conditions_of(dir: &Path) -> RuleDir {
+    RuleDir::Disk {
+        dir: dir.join(".claude").join("conditions"),
+        root: dir.to_path_buf(),
+    }
 }
 
 /// Resolves the layers of `view`.
@@ -116,7 +127,7 @@ pub fn resolve(view: &View) -> Sources {
         sources.layers.push(LayerSource {
             kind: LayerKind::Bundle,
             label: "bundle".into(),
-            dirs: vec![RuleDir::Disk(conditions_of(bundle))],
+            dirs: vec![conditions_of(bundle)],
         });
         if let Some(root) = find_repo_root(bundle) {
             let origin = git::origin(&root, &view.git_user);
@@ -151,16 +162,21 @@ pub fn resolve(view: &View) -> Sources {
     sources.layers.push(LayerSource {
         kind: LayerKind::Runtime,
         label: "runtime".into(),
-        dirs: vec![RuleDir::Disk(view.home.join("conditions"))],
+        dirs: vec![RuleDir::Disk {
+            dir: view.home.join("conditions"),
+            root: view.home.clone(),
+        }],
     });
     if let Some(root) = &view.repo_root {
         sources.layers.push(LayerSource {
             kind: LayerKind::Directory,
             label: "directory".into(),
-            dirs: vec![
-                RuleDir::Disk(root.join(".agentihooks").join("conditions")),
-                RuleDir::Disk(root.join(".hookdex").join("conditions")),
-            ],
+            dirs: [".agentihooks", ".hookdex"]
+                .map(|folder| RuleDir::Disk {
+                    dir: root.join(folder).join("conditions"),
+                    root: root.clone(),
+                })
+                .into(),
         });
         let origin = git::origin(root, &view.git_user);
         sources.directory_owner = recorded(&origin.remote);
@@ -177,7 +193,10 @@ fn managed_layer(view: &View) -> LayerSource {
     LayerSource {
         kind: LayerKind::Managed,
         label: "managed".into(),
-        dirs: vec![RuleDir::Disk(view.managed_dir.join("conditions"))],
+        dirs: vec![RuleDir::Disk {
+            dir: view.managed_dir.join("conditions"),
+            root: view.managed_dir.clone(),
+        }],
     }
 }
 
@@ -216,7 +235,7 @@ fn profile_dir(
     for candidate in candidates {
         recorded.push((candidate.clone(), Stamp::of(&candidate)));
         if candidate.is_dir() {
-            return Some(RuleDir::Disk(conditions_of(&candidate)));
+            return Some(conditions_of(&candidate));
         }
     }
     None

@@ -30,8 +30,12 @@ pub fn materialized_root(cache_dir: &Path) -> PathBuf {
     ))
 }
 
-/// Writes `contents` to `root/rel` unless an identical file is there; written
+/// Writes `contents` to `root/rel` unless it already holds them; written
 /// through a temporary file and a rename, executable when `exec` is set.
+///
+/// # Errors
+///
+/// When the directory or the file cannot be written.
 pub fn materialize(
     root: &Path,
     rel: &str,
@@ -41,18 +45,43 @@ pub fn materialize(
     use std::io::Write;
     use std::os::unix::fs::PermissionsExt;
     let dest = root.join(rel);
-    if std::fs::read(&dest).is_ok_and(|have| have == contents) {
+    if holds(&dest, contents, mode(exec)) {
         return Ok(dest);
     }
     let dir = dest.parent().unwrap_or(root);
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::Builder::new().prefix(".pkg-").tempfile_in(dir)?;
     tmp.write_all(contents)?;
-    let mode = if exec { 0o755 } else { 0o644 };
     tmp.as_file()
-        .set_permissions(std::fs::Permissions::from_mode(mode))?;
+        .set_permissions(std::fs::Permissions::from_mode(mode(exec)))?;
+    // A rename replaces whatever is at `dest`, a symlink included, itself.
     tmp.persist(&dest).map_err(|e| e.error)?;
     Ok(dest)
+}
+
+/// The mode of a materialized file.
+fn mode(exec: bool) -> u32 {
+    if exec {
+        0o755
+    } else {
+        0o644
+    }
+}
+
+/// Whether `dest` is what materializing writes: a regular file (not a
+/// link to one, whose target could change unseen) with `mode` and exactly
+/// `contents`. Anything else is written again, so the hook runs the
+/// package's own bytes.
+fn holds(dest: &Path, contents: &[u8], mode: u32) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::symlink_metadata(dest) else {
+        return false;
+    };
+    meta.is_file()
+        && meta.mode() & 0o7777 == mode
+        && meta.len() == contents.len() as u64
+        && super::confine::read_regular(dest, contents.len() as u64)
+            .is_ok_and(|have| have == contents)
 }
 
 #[cfg(test)]
@@ -81,5 +110,37 @@ mod tests {
             "{}",
             root.display()
         );
+    }
+
+    #[test]
+    fn a_materialized_file_that_differs_in_any_way_is_written_again() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let bytes = b"#!/bin/sh\nexit 2\n";
+        let dest = materialize(root, "c/pre-bash-x.sh", bytes, true).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+        let restored = |what: &str| {
+            let again = materialize(root, "c/pre-bash-x.sh", bytes, true).unwrap();
+            assert_eq!(again, dest);
+            assert_eq!(std::fs::read(&dest).unwrap(), bytes, "{what}");
+            assert_eq!(mode(&dest), 0o755, "{what}");
+            assert!(
+                !std::fs::symlink_metadata(&dest).unwrap().is_symlink(),
+                "{what}"
+            );
+        };
+        std::fs::write(&dest, b"#!/bin/sh\nexit 0\n").unwrap();
+        restored("same length, other bytes");
+        std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(0o644)).unwrap();
+        restored("mode");
+        std::fs::remove_file(&dest).unwrap();
+        restored("deleted");
+        let elsewhere = root.join("copy.sh");
+        std::fs::write(&elsewhere, bytes).unwrap();
+        std::fs::set_permissions(&elsewhere, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::remove_file(&dest).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &dest).unwrap();
+        restored("a link to identical bytes");
     }
 }

@@ -1,6 +1,7 @@
 //! Where things live for one hook call: `$HOOKDEX_HOME`, the cache directory,
 //! the managed directory, the repository root, the user's git config files,
-//! and the key that names the index file for that view.
+//! and the key that names the index file for that view; and the trusted
+//! owners the directory layer's trust verdict is taken against.
 //!
 //! Computing a view stats `.git` upward from the working directory and the
 //! system managed directory, and reads environment variables; it never lists
@@ -13,7 +14,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use hookdex_model::Target;
+use hookdex_model::{Target, Trust};
 
 use crate::sources::git::GitUser;
 use crate::sources::package;
@@ -55,6 +56,11 @@ pub struct View {
     /// default `~/.config/git/config`, then `~/.gitconfig`), whose
     /// `insteadOf` rewrites apply to `origin`.
     pub git_user: GitUser,
+    /// `CONDITIONS_TRUSTED_OWNERS`, as given. Not part of the [key](View::key):
+    /// trust is decided at each lookup, so changing it takes effect on the
+    /// next call with the same index file. The compiler reads it only to
+    /// decide whether an untrusted repository's rule files are opened at all.
+    pub trusted_owners: String,
 }
 
 impl View {
@@ -98,6 +104,9 @@ impl View {
                 .map(|p| p.to_string_lossy().into_owned()),
             repo_root: find_repo_root(&cwd),
             git_user,
+            trusted_owners: var("CONDITIONS_TRUSTED_OWNERS")
+                .map(|v| v.to_string_lossy().trim().to_string())
+                .unwrap_or_default(),
         }
     }
 
@@ -114,6 +123,7 @@ impl View {
             profiles_override: None,
             repo_root: None,
             git_user: GitUser::default(),
+            trusted_owners: self.trusted_owners.clone(),
         }
     }
 
@@ -126,9 +136,19 @@ impl View {
         (owner != hookdex_index::current_user()).then_some(owner)
     }
 
+    /// The directory layer's trust verdict for a repository whose recorded
+    /// origin is `directory_owner`, with the bundle's recorded origin
+    /// `bundle_owner` (both as `hookdex_model::RecordedOrigin` strings),
+    /// under this view's trusted owners.
+    pub fn trust(&self, directory_owner: Option<&str>, bundle_owner: Option<&str>) -> Trust {
+        Trust::decide(directory_owner, bundle_owner, &self.trusted_owners)
+    }
+
     /// The xxh3 key of everything that selects the rule set (the package
     /// rules' own hash included), so two views share an index file exactly
-    /// when they would compile the same one.
+    /// when they would compile the same one, but for the trusted owners: an
+    /// index that listed an untrusted repository by name is recompiled by
+    /// the first lookup that trusts it.
     pub fn key(&self) -> u64 {
         let mut input = Vec::with_capacity(256);
         let mut push = |part: &[u8]| {
@@ -274,6 +294,14 @@ mod tests {
             }
         }
         assert!(a.index_path().starts_with("/h/.cache/hookdex"));
+        // Trust is decided at lookup: the trusted owners pick no other file.
+        let trusting = View::from_vars(
+            Target::Claude,
+            Path::new("/"),
+            vars(&[("HOME", "/h"), ("CONDITIONS_TRUSTED_OWNERS", "*")]),
+        );
+        assert_eq!(trusting.trusted_owners, "*");
+        assert_eq!(trusting.key(), a.key());
     }
 
     #[test]

@@ -316,7 +316,9 @@ impl<'a> Index<'a> {
         Ok(())
     }
 
-    /// The filter of rule `rule`, if that rule is a filter.
+    /// The filter of rule `rule`, if that rule is a filter whose file was
+    /// read (a directory layer listed by name only has none: see
+    /// [`MetaData::directory_names_only`](crate::MetaData::directory_names_only)).
     ///
     /// # Errors
     ///

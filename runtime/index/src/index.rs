@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use hookdex_model::Step;
+use hookdex_model::{LayerKind, Step};
 
 use crate::dfa::Dfa;
 use crate::error::Error;
@@ -112,7 +112,7 @@ impl<'a> Index<'a> {
     /// rule and alternative, invalid file, table slot and posting, filter
     /// and DFA.
     fn verify_references(&self) -> Result<(), Error> {
-        self.meta()?;
+        let names_only = self.meta()?.directory_names_only;
         for i in 0..self.path_count() {
             self.path(i)?;
         }
@@ -126,8 +126,11 @@ impl<'a> Index<'a> {
             if self.layer(usize::from(rule.layer))?.kind != rule.layer_kind {
                 return Err(Error::corrupt(format!("rule {id}: layer kind")));
             }
+            // Every filter has its record, except one of a directory layer
+            // listed by name only: its file was never read.
+            let unread = names_only && rule.layer_kind == LayerKind::Directory;
             let has_filter = self.filter(id)?.is_some();
-            if has_filter != (rule.kind == hookdex_model::RuleKind::Filter) {
+            if has_filter != (rule.kind == hookdex_model::RuleKind::Filter && !unread) {
                 return Err(Error::corrupt(format!("rule {id}: filter record")));
             }
         }

@@ -52,7 +52,8 @@
 //! Freshness is decided by `stat` alone: the index records every candidate
 //! directory and every compiled-content file (present or absent) with its
 //! stamp, and the index is fresh when every one still stats the same
-//! ([`Index::freshness`]).
+//! ([`Index::freshness`]). A symlink that leaves its layer is stamped itself
+//! ([`StampKind::Link`]) and restatted the same way, never through.
 #![deny(missing_docs)]
 // The `unsafe` blocks are the mapping (`IndexFile::open`) and `geteuid`
 // (`current_user`), each argued where it is.

@@ -1,5 +1,6 @@
-//! The meta record: the view an index was compiled for and the owners its
-//! trust verdict is taken from.
+//! The meta record: the view an index was compiled for, the owners its
+//! trust verdict is taken from, and whether the directory layer was read
+//! by file name only (an untrusted repository's files are never opened).
 
 use zerocopy::little_endian::U64;
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
@@ -21,9 +22,12 @@ pub(crate) struct MetaRecord {
     directory_owner: StrRef,
     bundle_owner: StrRef,
     compiled_at_ms: U64,
+    /// 1 when the directory layer's files were listed by name only.
+    directory_names_only: u8,
+    reserved: [u8; 7],
 }
 
-const _: () = assert!(std::mem::size_of::<MetaRecord>() == 72);
+const _: () = assert!(std::mem::size_of::<MetaRecord>() == 80);
 
 /// The view and trust facts recorded with an index, before serialization.
 #[derive(Clone, Debug, Default)]
@@ -48,6 +52,10 @@ pub struct MetaData {
     pub bundle_owner: Option<String>,
     /// Compile time, milliseconds since the epoch.
     pub compiled_at_ms: u64,
+    /// The repository was not trusted at compile time, so its rule files
+    /// were listed by name and never opened: such an index cannot answer
+    /// for a call that trusts the repository (it is stale for that call).
+    pub directory_names_only: bool,
 }
 
 /// The view and trust facts, read in place.
@@ -71,6 +79,9 @@ pub struct Meta<'a> {
     pub bundle_owner: Option<&'a str>,
     /// When the index was compiled, ms since the epoch.
     pub compiled_at_ms: u64,
+    /// The directory layer's files were listed by name only
+    /// (see [`MetaData::directory_names_only`]).
+    pub directory_names_only: bool,
 }
 
 impl MetaData {
@@ -85,6 +96,8 @@ impl MetaData {
             directory_owner: pool.put_opt(self.directory_owner.as_deref()),
             bundle_owner: pool.put_opt(self.bundle_owner.as_deref()),
             compiled_at_ms: U64::new(self.compiled_at_ms),
+            directory_names_only: u8::from(self.directory_names_only),
+            reserved: [0; 7],
         }
     }
 }
@@ -111,6 +124,11 @@ impl<'a> Index<'a> {
             directory_owner: self.opt_str(&r.directory_owner)?,
             bundle_owner: self.opt_str(&r.bundle_owner)?,
             compiled_at_ms: r.compiled_at_ms.get(),
+            directory_names_only: match r.directory_names_only {
+                0 => false,
+                1 => true,
+                _ => return Err(Error::corrupt("meta directory flag")),
+            },
         })
     }
 }

@@ -22,6 +22,9 @@ pub enum StampKind {
     Dir,
     /// Anything else (socket, device, …).
     Other,
+    /// A symbolic link, stamped itself ([`Stamp::of_link`]): one that
+    /// leaves its layer, whose target must not decide freshness.
+    Link,
 }
 
 /// The stat of one path; two stamps are equal when nothing observable changed.
@@ -61,14 +64,35 @@ impl Stamp {
 
     /// Stats `path`, following symlinks; an error of any kind reads as absent.
     pub fn of(path: &Path) -> Stamp {
+        Stamp::from_meta(std::fs::metadata(path))
+    }
+
+    /// Stats `path` itself (`lstat`): a symlink is stamped as a [`StampKind::Link`]
+    /// and its target is never looked at; anything else stamps as with [`Stamp::of`].
+    pub fn of_link(path: &Path) -> Stamp {
+        Stamp::from_meta(std::fs::symlink_metadata(path))
+    }
+
+    /// The stamp `path` has now, taken the way this one was: the link
+    /// itself for a [`StampKind::Link`], else through symlinks.
+    pub fn retake(self, path: &Path) -> Stamp {
+        match self.kind {
+            StampKind::Link => Stamp::of_link(path),
+            _ => Stamp::of(path),
+        }
+    }
+
+    fn from_meta(meta: std::io::Result<std::fs::Metadata>) -> Stamp {
         use std::os::unix::fs::MetadataExt;
-        match std::fs::metadata(path) {
+        match meta {
             Err(_) => Stamp::ABSENT,
             Ok(meta) => Stamp {
                 kind: if meta.is_file() {
                     StampKind::File
                 } else if meta.is_dir() {
                     StampKind::Dir
+                } else if meta.is_symlink() {
+                    StampKind::Link
                 } else {
                     StampKind::Other
                 },
@@ -89,6 +113,7 @@ impl Stamp {
             StampKind::File => 1,
             StampKind::Dir => 2,
             StampKind::Other => 3,
+            StampKind::Link => 4,
         }
     }
 
@@ -98,6 +123,7 @@ impl Stamp {
             StampKind::File,
             StampKind::Dir,
             StampKind::Other,
+            StampKind::Link,
         ]
         .get(usize::from(code))
         .copied()
@@ -110,6 +136,7 @@ impl Stamp {
             StampKind::Dir => "dir".to_string(),
             StampKind::File => format!("file ({} bytes, {:04o})", self.size, self.mode),
             StampKind::Other => "special file".to_string(),
+            StampKind::Link => "symlink (not followed)".to_string(),
         }
     }
 
@@ -242,7 +269,7 @@ impl<'a> Index<'a> {
         let count = self.path_count();
         for i in 0..count {
             let entry = self.path(i)?;
-            let now = Stamp::of(Path::new(entry.path));
+            let now = entry.stamp.retake(Path::new(entry.path));
             if now != entry.stamp {
                 return Ok(Freshness::Stale {
                     path: PathBuf::from(entry.path),
@@ -272,5 +299,26 @@ mod tests {
         assert!(!stamp.is_racy(later), "changed before `since`");
         assert!(!Stamp::ABSENT.is_racy(long_ago));
         assert_ne!(Stamp::RACY, stamp, "the racy stamp matches no path");
+    }
+
+    #[test]
+    fn a_link_stamped_itself_is_retaken_itself() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target");
+        std::fs::write(&target, "x").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let own = Stamp::of_link(&link);
+        assert_eq!(own.kind, StampKind::Link);
+        assert_eq!(Stamp::of(&link).kind, StampKind::File, "of follows");
+        // The target changing does not change the link's own stamp.
+        std::fs::write(&target, "longer").unwrap();
+        assert_eq!(own.retake(&link), own);
+        // A regular file stamps the same either way.
+        assert_eq!(Stamp::of_link(&target), Stamp::of(&target));
+        // Replaced by a file, it is no longer the link that was stamped.
+        std::fs::remove_file(&link).unwrap();
+        std::fs::write(&link, "x").unwrap();
+        assert_ne!(own.retake(&link), own);
     }
 }

@@ -79,6 +79,7 @@ fn sample() -> IndexData {
             directory_owner: Some("stranger".into()),
             bundle_owner: Some("acme".into()),
             compiled_at_ms: 7,
+            directory_names_only: true,
         },
         paths: vec![("/nonexistent/hookdex-test".into(), Stamp::ABSENT)],
         layers: vec![
@@ -132,6 +133,29 @@ fn filter_rule() -> RuleData {
     filter.kind = RuleKind::Filter;
     filter.runner = Runner::None;
     filter
+}
+
+#[test]
+fn only_a_filter_of_a_directory_listed_by_name_may_lack_its_record() {
+    let mut data = sample();
+    let mut unread = filter_rule();
+    unread.file = "/r/pre-write-x.filter.yaml".into();
+    unread.layer = 2;
+    unread.layer_kind = LayerKind::Directory;
+    data.rules.push(unread);
+    // (the directory layer was listed by name only, the index is sound)
+    for (names_only, sound) in [(true, true), (false, false)] {
+        data.meta.directory_names_only = names_only;
+        let file = aligned(&data.to_bytes());
+        let verified = file.index().and_then(|index| index.verify_all());
+        assert_eq!(verified.is_ok(), sound, "{names_only}: {verified:?}");
+    }
+    // Another layer's filter needs its record whatever the directory's reading.
+    let mut data = sample();
+    data.rules.push(filter_rule());
+    data.meta.directory_names_only = true;
+    let file = aligned(&data.to_bytes());
+    assert!(file.index().and_then(|index| index.verify_all()).is_err());
 }
 
 fn filter(rule: u32, dfa: Vec<u8>) -> FilterData {
@@ -219,6 +243,7 @@ fn round_trip() {
         (meta.directory_owner, meta.bundle_owner),
         (Some("stranger"), Some("acme"))
     );
+    assert!(meta.directory_names_only);
     assert_eq!(index.rule_count(), 6);
     assert_eq!(index.rule(1).unwrap().overridden_by, Some(3));
     assert!(index.rule(1).unwrap().shadowed_by_directory);
