@@ -12,7 +12,7 @@ use common::hook::*;
 use common::*;
 
 const PROFILE: &str = "k8s-readonly";
-const RULE: &str = "pre-bash.kubectl-readonly.sh";
+const RULE: &str = "pre-bash.kubectl-readonly.py";
 
 /// Whether `program` runs here.
 fn have(program: &str) -> bool {
@@ -82,10 +82,7 @@ fn an_edited_materialized_rule_is_not_what_runs() {
     let marker = s.path("edited-rule-ran");
     std::fs::write(
         &path,
-        format!(
-            "#!/usr/bin/env bash\ntouch '{}'\nexit 0\n",
-            marker.display()
-        ),
+        format!("open({:?}, 'w').close()\n", marker.display().to_string()),
     )
     .unwrap();
     assert!(denies(&s), "the package's rule still denies");
