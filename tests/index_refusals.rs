@@ -87,3 +87,42 @@ fn an_index_built_for_another_view_is_rebuilt() {
     assert!(!e.fresh(), "another view's index is not fresh here");
     denies(&s);
 }
+
+/// A FIFO planted at each other file the hook reads on its way: the git
+/// config that decides trust, `state.json`, and a project's harness
+/// settings (read to name an MCP tool). Opened without blocking, or only
+/// after a stat says it is a regular file, none hangs the hook; the guard
+/// still denies and the MCP call is still judged.
+#[test]
+fn fifos_at_the_other_files_the_hook_reads_hang_nothing() {
+    let s = Scratch::new();
+    condition(
+        &s.runtime(),
+        "pre-bash.kubectl-deny.sh",
+        &decider("deny", "no kubectl"),
+    );
+    condition(&s.runtime(), "post-any-seen.sh", "echo seen\n");
+    std::fs::create_dir_all(s.repo.join(".gemini")).unwrap();
+    for fifo in [
+        s.repo.join(".git/config"),
+        s.home().join("state.json"),
+        s.repo.join(".gemini/settings.json"),
+    ] {
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success(), "mkfifo {}", fifo.display());
+    }
+    denies(&s);
+    // Without `mcp_context`, Gemini's settings files are read to name the
+    // tool's server (the FIFO is skipped, so the name stays unresolved).
+    let mut mcp = fixture(&s, "gemini-post-mcp");
+    mcp.as_object_mut().unwrap().remove("mcp_context");
+    let reply = hook(&s, "gemini", &mcp);
+    assert!(context_of(&reply).contains("seen"), "{reply}");
+    let list = s.run(&["list"]);
+    let listed = String::from_utf8_lossy(&list.stdout);
+    assert!(listed.contains("state.json"), "{listed}");
+}

@@ -118,7 +118,7 @@ fn key(script: &Script) -> String {
 }
 
 fn read_cache(path: &Path) -> BTreeMap<String, Option<String>> {
-    std::fs::read(path)
+    crate::sources::confine::read_regular(path, 64 << 20)
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .unwrap_or_default()

@@ -22,6 +22,7 @@ use gix_config::path::interpolate;
 use gix_config::{File, Source};
 use hookdex_index::Stamp;
 
+use super::confine;
 use super::owner::{owner_of, UrlError};
 
 /// What a repository's `origin` is, for trust.
@@ -128,7 +129,7 @@ fn remote(
     // worktree's `.git` file is recorded.
     let git_dir = if dot_git.is_file() {
         record(read, &dot_git);
-        let dir = std::fs::read_to_string(&dot_git).ok().and_then(|s| {
+        let dir = read_text(&dot_git).and_then(|s| {
             s.lines()
                 .find_map(|l| l.strip_prefix("gitdir:").map(|d| d.trim().to_string()))
         });
@@ -142,15 +143,15 @@ fn remote(
         dot_git
     };
     let commondir = git_dir.join("commondir");
-    let common = match std::fs::read_to_string(&commondir) {
-        Ok(rel) => {
+    let common = match read_text(&commondir) {
+        Some(rel) => {
             record(read, &commondir);
             git_dir.join(rel.trim())
         }
-        Err(_) => git_dir.clone(),
+        None => git_dir.clone(),
     };
     let head = git_dir.join("HEAD");
-    let branch = std::fs::read_to_string(&head).ok().and_then(|text| {
+    let branch = read_text(&head).and_then(|text| {
         let name = text.strip_prefix("ref:")?.trim();
         gix_ref::FullName::try_from(name).ok()
     });
@@ -209,7 +210,7 @@ fn load(
         path: path.to_path_buf(),
         reason,
     };
-    let mut bytes = match std::fs::read(path) {
+    let mut bytes = match confine::read_regular(path, CONFIG_LIMIT) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(unreadable(path, e.to_string())),
@@ -219,6 +220,9 @@ fn load(
         home_dir: user.home.as_deref(),
         home_for_user: None,
     };
+    // The parser opens included files itself, with a blocking open: each is
+    // checked first to be a regular file, so a FIFO there cannot hang it.
+    refuse_special_includes(&bytes, path, interpolate, 0)?;
     let options = Options {
         includes: includes::Options::follow(
             interpolate,
@@ -251,6 +255,64 @@ fn load(
         }
     }
     Ok(Some(file))
+}
+
+/// The most bytes read of one git file: far past any real config.
+const CONFIG_LIMIT: u64 = 1 << 20;
+
+/// The deepest include chain followed, as git's own limit.
+const INCLUDE_DEPTH: u32 = 10;
+
+/// A small git file (`.git`, `commondir`, `HEAD`) as text, when it is a
+/// regular file: read without blocking, so a FIFO there reads as absent.
+fn read_text(path: &Path) -> Option<String> {
+    let bytes = confine::read_regular(path, CONFIG_LIMIT).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Fails when a file the config at `path` includes, directly or through
+/// other includes (every condition taken as met), exists and is not a
+/// regular file of at most [`CONFIG_LIMIT`] bytes.
+fn refuse_special_includes(
+    bytes: &[u8],
+    path: &Path,
+    interpolate: interpolate::Context<'_>,
+    depth: u32,
+) -> Result<(), OriginError> {
+    if depth >= INCLUDE_DEPTH {
+        return Ok(());
+    }
+    let options = Options {
+        includes: includes::Options::no_follow(),
+        lossy: true,
+        ignore_io_errors: false,
+    };
+    let unreadable = |path: &Path, reason: String| OriginError::Config {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let file = File::from_bytes_no_includes(bytes, Metadata::from(Source::Local).at(path), options)
+        .map_err(|e| unreadable(path, e.to_string()))?;
+    let dir = path.parent().unwrap_or(Path::new("/"));
+    for section in file.sections() {
+        let name = section.header().name();
+        if !(name.eq_ignore_ascii_case(b"include") || name.eq_ignore_ascii_case(b"includeIf")) {
+            continue;
+        }
+        for value in section.values("path") {
+            let named = gix_config::Path::from(std::borrow::Cow::Owned(value));
+            let Ok(named) = named.interpolate(interpolate) else {
+                continue;
+            };
+            let included = dir.join(named);
+            match confine::read_regular(&included, CONFIG_LIMIT) {
+                Ok(inner) => refuse_special_includes(&inner, &included, interpolate, depth + 1)?,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(unreadable(&included, e.to_string())),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The URL git fetches `origin` from: the first `remote.origin.url` over
@@ -375,6 +437,34 @@ mod tests {
             let got = origin(&repo, &GitUser::default());
             assert_eq!(owner(&got.remote), *want, "{config:?}: {:?}", got.remote);
         }
+    }
+
+    fn mkfifo(path: &Path) -> bool {
+        let made = std::process::Command::new("mkfifo").arg(path).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mkfifo is not available");
+            return false;
+        }
+        true
+    }
+
+    #[test]
+    fn a_fifo_among_the_git_files_is_unknown_not_a_hang() {
+        // Each read below would block on a plain open until a writer came.
+        let (dir, repo) = repo_with("[include]\n\tpath = ../inc\n");
+        let inc = repo.join("inc");
+        std::fs::write(&inc, "[include]\n\tpath = deeper\n").unwrap();
+        if !mkfifo(&repo.join("deeper")) {
+            return;
+        }
+        let got = origin(&repo, &GitUser::default());
+        assert!(matches!(got.remote, Remote::Unknown(_)), "{:?}", got.remote);
+        let config = repo.join(".git/config");
+        std::fs::remove_file(&config).unwrap();
+        assert!(mkfifo(&config));
+        let got = origin(&repo, &GitUser::default());
+        assert!(matches!(got.remote, Remote::Unknown(_)), "{:?}", got.remote);
+        drop(dir);
     }
 
     #[test]

@@ -35,19 +35,25 @@ impl State {
     ///
     /// # Errors
     ///
-    /// When the file is not valid state JSON (the caller goes on without it).
+    /// When the file cannot be read (it is not a regular file, say) or is
+    /// not valid state JSON (the caller goes on without it).
     pub(crate) fn read(path: &Path) -> Result<State, RuleError> {
-        let Ok(bytes) = std::fs::read(path) else {
-            return Ok(State::default());
-        };
-        serde_json::from_slice::<State>(&bytes).map_err(|err| {
+        let unusable = |reason: String| {
             RuleError::new(
                 path.display().to_string(),
-                RuleErrorKind::Selection(format!(
-                    "not valid state JSON ({err}); using no bundle and no profiles"
-                )),
+                RuleErrorKind::Selection(format!("{reason}; using no bundle and no profiles")),
             )
-            .at(Some((err.line() as u32, err.column() as u32)))
+        };
+        // Read without blocking, and only a regular file: a FIFO put there
+        // must not hang the hook.
+        let bytes = match super::confine::read_regular(path, 1 << 20) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(State::default()),
+            Err(e) => return Err(unusable(format!("cannot be read ({e})"))),
+        };
+        serde_json::from_slice::<State>(&bytes).map_err(|err| {
+            unusable(format!("not valid state JSON ({err})"))
+                .at(Some((err.line() as u32, err.column() as u32)))
         })
     }
 }

@@ -47,7 +47,14 @@ pub(crate) struct Server {
 pub(crate) fn servers_in(files: impl IntoIterator<Item = PathBuf>) -> Vec<Server> {
     let mut servers = Vec::new();
     for file in files {
-        let Ok(text) = std::fs::read_to_string(&file) else {
+        // Only a regular file of sane size is read: a FIFO or device put at
+        // a project's settings path must not hang the hook (stat, then read:
+        // a checkout does not change under the hook while it reads).
+        let regular = std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() <= 1 << 20);
+        let Some(text) = regular
+            .then(|| std::fs::read_to_string(&file).ok())
+            .flatten()
+        else {
             continue;
         };
         // Gemini strips comments before parsing its settings; the others'
