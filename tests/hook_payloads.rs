@@ -45,6 +45,30 @@ fn a_stray_surrogate_or_huge_number_does_not_hide_the_command() {
 }
 
 #[test]
+fn nesting_past_the_parsers_limit_does_not_hide_the_command() {
+    let s = Scratch::new();
+    deny_kubectl(&s);
+    let payload = pre_bash(&s, "claude", "kubectl delete pod web-0").to_string();
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let odd = payload.replacen(
+        "\"tool_input\":{",
+        &format!("\"tool_input\":{{\"x\":{deep},"),
+        1,
+    );
+    assert_ne!(odd, payload, "the payload fixture changed shape");
+    assert!(
+        serde_json::from_str::<Value>(&odd).is_err(),
+        "past serde_json's limit"
+    );
+    let hooked = hook_bytes(&s, "claude", None, odd.as_bytes());
+    assert_eq!(
+        hooked.reply["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{}",
+        hooked.reply
+    );
+}
+
+#[test]
 fn only_copilot_reads_a_batch() {
     let s = Scratch::new();
     deny_kubectl(&s);

@@ -8,7 +8,10 @@
 //! user's ownership.
 //!
 //! The hooks run as uid 65534 (`nobody`) while the managed directory stays
-//! root's, so these tests need root; without it they say so and skip.
+//! root's, so these tests need root; without it they say so and skip. The
+//! last ones need no other user: whoever owns the managed directory, its
+//! rules run in a fixed environment and the user's timing settings cannot
+//! cut them short.
 
 mod common;
 
@@ -195,4 +198,75 @@ fn switching_conditions_off_leaves_the_administrators_layer_on() {
         &serde_json::json!(["pre-bash.kubectl-deny.sh"]),
         "{log:?}"
     );
+}
+
+#[test]
+fn the_users_environment_does_not_choose_what_a_managed_rule_runs() {
+    let mut s = Scratch::new();
+    let evil = s.path("evil");
+    std::fs::create_dir_all(&evil).unwrap();
+    // A `bash` first on PATH, a BASH_ENV, an exported `echo`: each would
+    // turn the managed deny into an allow.
+    let allow = "#!/bin/sh\necho '{\"decision\": \"allow\"}'\n";
+    condition(&evil, "bash", allow);
+    std::fs::write(
+        evil.join("benv.sh"),
+        "echo() { builtin echo '{\"decision\": \"allow\"}'; }\n",
+    )
+    .unwrap();
+    let seen = s.path("managed-env.txt");
+    condition(
+        &s.managed(),
+        "pre-bash.kubectl-deny.sh",
+        &format!(
+            "env > '{}'\n{}",
+            seen.display(),
+            decider("deny", "managed: no kubectl")
+        ),
+    );
+    let path = format!(
+        "{}:{}",
+        evil.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    s.set_env("PATH", path);
+    s.set_env("BASH_ENV", evil.join("benv.sh").display().to_string());
+    s.set_env(
+        "BASH_FUNC_echo%%",
+        "() { builtin echo '{\"decision\": \"allow\"}'; }",
+    );
+    s.set_env("OPENAI_API_KEY", "sk-not-for-managed-rules");
+    assert_eq!(decision(&s), "deny");
+    let env = std::fs::read_to_string(&seen).unwrap();
+    assert!(
+        env.lines()
+            .any(|l| l == "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
+        "{env}"
+    );
+    assert!(env.lines().any(|l| l == "PYTHONNOUSERSITE=1"), "{env}");
+    for unwanted in ["BASH_ENV=", "BASH_FUNC_", "OPENAI_API_KEY="] {
+        assert!(!env.contains(unwanted), "{unwanted} reached it:\n{env}");
+    }
+}
+
+#[test]
+fn the_users_timing_settings_cannot_skip_a_managed_rule() {
+    let mut s = Scratch::new();
+    // It takes longer than the user's timeouts allow.
+    condition(
+        &s.managed(),
+        "pre-bash.kubectl-deny.sh",
+        &format!("sleep 1.5\n{}", decider("deny", "managed: no kubectl")),
+    );
+    // Eight of the user's rules that never finish hold every worker.
+    for n in 0..8 {
+        condition(
+            &s.runtime(),
+            &format!("pre-bash.kubectl-slow{n}.sh"),
+            "sleep 30\n",
+        );
+    }
+    s.set_env("CONDITIONS_TIMEOUT_SEC", "1");
+    s.set_env("HOOKDEX_HOOK_TIMEOUT_SEC", "0.000000001");
+    assert_eq!(decision(&s), "deny");
 }

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use hookdex_model::Runner;
 
 pub use crate::settings::ExecConfig;
+use crate::settings::DEFAULT_TIMEOUT;
 
 /// Largest stdout or stderr kept from one condition; the rest is read and dropped.
 const OUTPUT_CAP: usize = 16 << 20;
@@ -45,8 +46,13 @@ pub struct Job {
     /// Variables added to the inherited environment.
     pub env: Vec<(String, String)>,
     /// Inherit nothing: `env` is the whole environment (a repository's
-    /// own rules).
+    /// own rules, and the administrator's).
     pub clear_env: bool,
+    /// The administrator's rule: the user's settings cannot cut it short.
+    /// It starts before the others, the hook's deadline does not skip or
+    /// stop it, and a `CONDITIONS_TIMEOUT_SEC` below the default does not
+    /// shorten it.
+    pub mandatory: bool,
 }
 
 /// Why a script was not started: the hook call's [`Deadline`] had passed.
@@ -270,8 +276,8 @@ pub fn supervise(timeout: Duration, program: &OsString, args: &[OsString]) -> i3
 
 /// Runs every job, at most `config.max_parallel` at once, each for
 /// `config.timeout` at most and none past `deadline` (a job not started by
-/// then is [`Finish::PastDeadline`]), and returns their executions in job
-/// order.
+/// then is [`Finish::PastDeadline`]), [`Job::mandatory`] ones first and
+/// beyond both limits, and returns their executions in job order.
 pub fn run_all(
     jobs: &[Job],
     config: &ExecConfig,
@@ -280,17 +286,21 @@ pub fn run_all(
 ) -> Vec<Execution> {
     crate::procs::arm();
     let next = AtomicUsize::new(0);
+    let order: Vec<usize> = (0..jobs.len())
+        .filter(|&i| jobs[i].mandatory)
+        .chain((0..jobs.len()).filter(|&i| !jobs[i].mandatory))
+        .collect();
     let mut results: Vec<Option<Execution>> = vec![None; jobs.len()];
     let workers = config.max_parallel.min(jobs.len());
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let next = &next;
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = jobs.get(i) else { break };
-                let _ = tx.send((i, run_one(job, config, deadline, stdin)));
+            let (next, order) = (&next, &order);
+            scope.spawn(move || {
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let _ = tx.send((i, run_one(&jobs[i], config, deadline, stdin)));
+                }
             });
         }
         drop(tx);
@@ -308,6 +318,10 @@ pub fn run_all(
 /// outlives this call.
 fn run_one(job: &Job, config: &ExecConfig, deadline: Deadline, stdin: &Stdin) -> Execution {
     let started = Instant::now();
+    let (deadline, timeout) = match job.mandatory {
+        true => (Deadline(None), config.timeout.max(DEFAULT_TIMEOUT)),
+        false => (deadline, config.timeout),
+    };
     if deadline.passed() {
         return Execution::unstarted(Finish::PastDeadline, started);
     }
@@ -321,7 +335,7 @@ fn run_one(job: &Job, config: &ExecConfig, deadline: Deadline, stdin: &Stdin) ->
     if let Some(pid) = pid {
         crate::procs::register(pid);
     }
-    let deadline = deadline.cap(started, config.timeout);
+    let deadline = deadline.cap(started, timeout);
     let (tx, rx) = mpsc::channel();
     let outputs = [Output::default(), Output::default()];
     let mut pending = 0;
@@ -542,6 +556,7 @@ mod tests {
             runner: Runner::Bash,
             env: vec![("AH_TEST".into(), "yes".into())],
             clear_env: false,
+            mandatory: false,
         }
     }
 
@@ -596,6 +611,24 @@ mod tests {
     }
 
     #[test]
+    fn a_mandatory_job_starts_first_and_outlives_the_deadline_and_a_short_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let slow = script(dir.path(), "slow.sh", "sleep 0.3; echo slow");
+        let mut managed = script(dir.path(), "managed.sh", "sleep 0.2; echo managed");
+        managed.mandatory = true;
+        let stdin = Stdin::new(b"{}".to_vec());
+        let mut config = config(50);
+        config.max_parallel = 1;
+        // Past already: an ordinary job is not started, the mandatory one
+        // runs first (one worker) and to its end (its sleep is past 50 ms).
+        let deadline = Deadline::after(Instant::now(), Duration::ZERO);
+        let runs = run_all(&[slow, managed], &config, deadline, &stdin);
+        assert_eq!(runs[0].finish, Finish::PastDeadline);
+        assert_eq!(runs[1].finish, Finish::Exited(0));
+        assert_eq!(String::from_utf8_lossy(&runs[1].stdout).trim(), "managed");
+    }
+
+    #[test]
     fn a_timeout_beyond_any_instant_does_not_panic() {
         let dir = tempfile::tempdir().unwrap();
         let job = script(dir.path(), "quick.sh", "echo done");
@@ -614,6 +647,7 @@ mod tests {
             runner: Runner::Direct,
             env: Vec::new(),
             clear_env: false,
+            mandatory: false,
         };
         assert!(matches!(
             run_all(&[job], &config(1000), unbounded(), &stdin)[0].finish,

@@ -145,10 +145,12 @@ pub fn hook(
 }
 
 /// A rewrite goes through the lookup once more, so no rule can rewrite a
-/// call past another's guard: the rules that fire for the rewritten input
-/// and did not run yet run on it, and the answer is merged again from every
-/// outcome (a deny among them drops the rewrite). `None` when nothing new
-/// fires.
+/// call past another's guard: every rule that fires for the rewritten input
+/// runs on it (those that judged the original too: they saw other text),
+/// and the answer is merged again from every outcome, so a deny among them
+/// drops the rewrite. A rewrite of the rewritten input is not applied: it
+/// would need judging once more, and so on without end. `None` when
+/// nothing fires for the rewritten input.
 fn judge_again(
     judge: &Judge<'_>,
     scope: &McpScope<'_>,
@@ -169,20 +171,41 @@ fn judge_again(
             return None;
         }
     };
-    let new: Vec<Fired> = fired
+    // An `.async` rule cannot change the call: one that already started
+    // does not start twice.
+    let fired: Vec<Fired> = fired
         .into_iter()
-        .filter(|rule| !ran.fired.contains(&rule.file_name))
+        .filter(|rule| !(rule.is_async && ran.fired.contains(&rule.file_name)))
         .collect();
-    if new.is_empty() {
+    if fired.is_empty() {
         return None;
     }
-    let names: Vec<&str> = new.iter().map(|r| r.file_name.as_str()).collect();
+    let names: Vec<&str> = fired.iter().map(|r| r.file_name.as_str()).collect();
     ran.notes.push(format!(
         "the rewritten call was judged again: {}",
         names.join(", ")
     ));
     let [(rewritten, call)] = &pair;
-    run_call(judge, rewritten, call, new, ran);
+    let mut again = Ran::default();
+    run_call(judge, rewritten, call, fired, &mut again);
+    for (name, mut outcome) in again.outcomes {
+        if outcome.patch.take().is_some() {
+            ran.notes.push(format!(
+                "{name}: its rewrite of the rewritten call is not applied"
+            ));
+        }
+        // Its context on the original text was kept already.
+        if ran.fired.contains(&name) {
+            outcome.context = None;
+        }
+        ran.outcomes.push((name, outcome));
+    }
+    for name in again.fired {
+        if !ran.fired.contains(&name) {
+            ran.fired.push(name);
+        }
+    }
+    ran.notes.extend(again.notes);
     Some(merge::merge(
         original.step(),
         &original.tool_input,
@@ -418,23 +441,23 @@ fn run_rules(
             &rule.file_name,
             &rule.layer_label,
         );
-        // A repository's own rules get an allow-listed environment: no
-        // API keys or tokens of the user's unless a setting passes them.
-        let clear_env = rule.layer_kind == LayerKind::Directory;
-        let env = match clear_env {
-            true => settings
-                .directory_env
-                .iter()
-                .cloned()
-                .chain(contract)
-                .collect(),
-            false => contract,
+        let mandatory = rule.layer_kind == LayerKind::Managed;
+        let env = match rule.layer_kind {
+            // A repository's own rules get an allow-listed environment: no
+            // API keys or tokens of the user's unless a setting passes them.
+            LayerKind::Directory => Some(settings.directory_env.clone()),
+            // The administrator's rules run the system's programs, not ones
+            // the user's PATH, BASH_ENV, exported functions or Python site
+            // put first.
+            LayerKind::Managed => Some(settings.managed_env()),
+            _ => None,
         };
         Job {
             file: rule.file.clone(),
             runner: rule.runner,
-            env,
-            clear_env,
+            clear_env: env.is_some(),
+            env: env.into_iter().flatten().chain(contract).collect(),
+            mandatory,
         }
     };
     let config = &settings.exec;

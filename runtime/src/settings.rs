@@ -17,6 +17,10 @@ use hookdex_model::{Switches, Target, Trust};
 /// waits", and a day is longer than any does.
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
 
+/// `CONDITIONS_TIMEOUT_SEC` when unset or unusable; also the least a
+/// managed rule gets, whatever the variable says.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// How conditions run for one call.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExecConfig {
@@ -78,6 +82,10 @@ pub const VARIABLES: &[&str] = &[
     "HOOKDEX_DIRECTORY_ENV",
 ];
 
+/// The `PATH` managed rules run with: the system's directories, which only
+/// the administrator can write.
+pub const SYSTEM_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
 /// What a repository's own rules see of the environment: enough to run
 /// programs and read files, and no API keys or tokens.
 /// `HOOKDEX_DIRECTORY_ENV` (a comma list of names) passes more.
@@ -116,7 +124,7 @@ impl Settings {
                 .filter(|s| *s > 0.0)
                 .map(|s| Duration::try_from_secs_f64(s).map_or(MAX_TIMEOUT, |d| d.min(MAX_TIMEOUT)))
         };
-        let timeout = seconds("CONDITIONS_TIMEOUT_SEC").unwrap_or(Duration::from_secs(10));
+        let timeout = seconds("CONDITIONS_TIMEOUT_SEC").unwrap_or(DEFAULT_TIMEOUT);
         let hook_timeout = seconds("HOOKDEX_HOOK_TIMEOUT_SEC").unwrap_or(timeout);
         let max_parallel = text("CONDITIONS_MAX_PARALLEL")
             .and_then(|v| v.parse::<usize>().ok())
@@ -173,6 +181,22 @@ impl Settings {
     /// from the user's index ([`Settings::managed_owner`]).
     pub fn managed_view(&self) -> Option<View> {
         self.managed_owner.map(|_| self.view.managed_only())
+    }
+
+    /// The whole environment of a managed rule: the variables of
+    /// [`DIRECTORY_ENV`] that are set, with `PATH` replaced by [`SYSTEM_PATH`]
+    /// and Python's user site switched off (`PYTHONNOUSERSITE`), so nothing
+    /// the user's account can set or write chooses what it runs.
+    pub fn managed_env(&self) -> Vec<(String, String)> {
+        self.directory_env
+            .iter()
+            .filter(|(name, _)| name != "PATH" && DIRECTORY_ENV.contains(&name.as_str()))
+            .cloned()
+            .chain([
+                ("PATH".to_string(), SYSTEM_PATH.to_string()),
+                ("PYTHONNOUSERSITE".to_string(), "1".to_string()),
+            ])
+            .collect()
     }
 
     /// The directory layer's trust verdict for the index's recorded owners.

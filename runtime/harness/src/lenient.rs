@@ -5,8 +5,14 @@
 //! payload unreadable, a `bash.kubectl` guard would be skipped by a stray
 //! character in the call's description. So: invalid UTF-8 becomes U+FFFD, an
 //! unpaired surrogate escape becomes `\ufffd`, an out-of-range number becomes
-//! `null`, and everything else is copied as it is. Only used after the strict
-//! parse failed, so well-formed payloads cost nothing more.
+//! `null`, an array or object nested deeper than [`MAX_DEPTH`] (past the
+//! parser's recursion limit) becomes `null`, and everything else is copied as
+//! it is. Only used after the strict parse failed, so well-formed payloads
+//! cost nothing more.
+
+/// The deepest nesting kept; the parser refuses past 128, and every field
+/// hookdex reads sits a few levels down.
+const MAX_DEPTH: usize = 100;
 
 /// `bytes` with what strict JSON refuses (and hookdex need not read exactly)
 /// repaired; `None` when there was nothing of the kind to repair.
@@ -15,12 +21,28 @@ pub(crate) fn repair(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut changed = matches!(text, std::borrow::Cow::Owned(_));
     let text = text.as_bytes();
     let mut out = Vec::with_capacity(text.len());
+    let mut depth = 0;
     let mut i = 0;
     while i < text.len() {
         match text[i] {
             b'"' => {
                 let end = string(text, i, &mut out, &mut changed);
                 i = end;
+            }
+            b'[' | b'{' if depth == MAX_DEPTH => {
+                i = past_container(text, i);
+                out.extend_from_slice(b"null");
+                changed = true;
+            }
+            open @ (b'[' | b'{') => {
+                depth += 1;
+                out.push(open);
+                i += 1;
+            }
+            close @ (b']' | b'}') => {
+                depth = depth.saturating_sub(1);
+                out.push(close);
+                i += 1;
             }
             b'-' | b'0'..=b'9' => {
                 let start = i;
@@ -48,6 +70,33 @@ pub(crate) fn repair(bytes: &[u8]) -> Option<Vec<u8>> {
         }
     }
     changed.then_some(out)
+}
+
+/// The index just past the array or object opening at `start` (its strings
+/// skipped whole), or the end of `text` when it is not closed.
+fn past_container(text: &[u8], start: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < text.len() {
+        match text[i] {
+            b'"' => {
+                i += 1;
+                while i < text.len() && text[i] != b'"' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    text.len()
 }
 
 /// Copies the string starting at the quote at `start` into `out`, repairing
@@ -136,6 +185,26 @@ mod tests {
                 .as_deref(),
             Some("{\"d\":\"caf\u{fffd}\"}")
         );
+    }
+
+    #[test]
+    fn nesting_past_the_parsers_limit_becomes_null() {
+        let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+        let payload =
+            format!(r#"{{"tool_input":{{"command":"kubectl delete x","x":{deep},"s":"[{{"}}}}"#);
+        assert!(serde_json::from_str::<serde_json::Value>(&payload).is_err());
+        let fixed = repaired(&payload).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&fixed).unwrap();
+        assert_eq!(value["tool_input"]["command"], "kubectl delete x");
+        assert_eq!(
+            value["tool_input"]["s"], "[{",
+            "brackets in strings are text"
+        );
+        let mut at = &value["tool_input"]["x"];
+        for _ in 0..MAX_DEPTH - 2 {
+            at = &at[0];
+        }
+        assert_eq!(at[0], serde_json::Value::Null, "cut at the limit: {at}");
     }
 
     #[test]
