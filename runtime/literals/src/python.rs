@@ -82,6 +82,7 @@ pub(crate) fn pieces(text: &str, start: usize, end: usize) -> Vec<(usize, usize)
             (b'\\', Some(b'N')) if !raw && bytes.get(at + 2) == Some(&b'{') => {
                 lexer.skip_past(b'}')
             }
+            (b'\\', Some(b'{')) => lexer.pos += 1,
             (b'\\', _) => lexer.pos += 2,
             (b'{', Some(b'{')) => lexer.pos += 2,
             (b'{', _) => {
@@ -345,7 +346,9 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
                 {
                     self.skip_past(b'}');
                 }
-                // Raw strings too: a backslash keeps the next quote or line break in the string.
+                // Raw strings too: a backslash keeps the next quote or line break in the
+                // string; in an f-string it does not escape a `{`, which still opens a field.
+                b'\\' if prefix.format && self.peek(1) == Some(b'{') => self.pos += 1,
                 b'\\' => self.pos += 1 + line_break(self.bytes, at + 1).max(1),
                 byte if byte == quote => {
                     if !triple {

@@ -26,6 +26,7 @@ const CASES: &[(&str, &[&str])] = &[
     ("x = f\"{{literal}} {x}\"", &["{{literal}} {x}"]),
     ("x = f\"{d['}']} closed\"", &["{d['}']} closed"]),
     ("x = f\"\\N{EM DASH} {x}\"", &["\\N{EM DASH} {x}"]),
+    ("x = rf\"\\{d[\"k\"]}\\N{x}\"", &["\\{d[\"k\"]}\\N{x}"]),
     ("x = f\"\"\"{\n  a  # a comment in a field\n} done\"\"\"", &["{\n  a  # a comment in a field\n} done"]),
     // Triple quotes, docstrings, statements.
     ("doc = \"\"\"multi\nline with \"quotes\" \"\"\"", &["multi\nline with \"quotes\" "]),
@@ -40,6 +41,7 @@ const CASES: &[(&str, &[&str])] = &[
     ("x = 'one \\\ntwo'", &["one \\\ntwo"]),
     // Fragments cut mid-construct.
     ("x = \"abc\ny = \"ok\"", &["ok"]),
+    ("the comment's tail, \"read\" it\nx = 'ok'", &["ok"]),
     ("world\", \"next\"\nz = \"ok\"", &["ok"]),
     // `it'…'` is no string prefix, so that string is not shown; `'x'` is
     // wrongly read (the cut string's quotes pair up with the next ones).
