@@ -141,3 +141,31 @@ pub(crate) fn line_break(bytes: &[u8], at: usize) -> usize {
 pub(crate) fn is_word(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$' || byte >= 0x80
 }
+
+/// A set of bytes: a lexer skips the bytes outside it in one tight loop
+/// (a string's letters, a comment, a text node's words).
+pub(crate) struct ByteSet([bool; 256]);
+
+impl ByteSet {
+    pub(crate) const fn of(set: &[u8]) -> ByteSet {
+        let mut table = [false; 256];
+        let mut i = 0;
+        while i < set.len() {
+            table[set[i] as usize] = true;
+            i += 1;
+        }
+        ByteSet(table)
+    }
+
+    /// The first offset from `at` below `end` whose byte is in the set, or `end`.
+    pub(crate) fn find(&self, bytes: &[u8], at: usize, end: usize) -> usize {
+        let at = at.min(end);
+        bytes[at..end]
+            .iter()
+            .position(|&b| self.0[usize::from(b)])
+            .map_or(end, |i| at + i)
+    }
+}
+
+/// Line breaks, where line comments end.
+pub(crate) const LINE_BREAKS: ByteSet = ByteSet::of(b"\n\r");

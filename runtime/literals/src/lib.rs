@@ -49,9 +49,16 @@
 //! process start did not measurably change: 1.08 against 1.10 ms per run
 //! under a shell loop). They also parse a fragment as a whole file, so an
 //! edit that starts mid-string yields error nodes rather than a recovery.
-//! The lexers here read the same fragments in tens of microseconds
-//! (`cargo bench -p hookdex-benches --bench literals`), so every language
-//! uses one.
+//! The lexers here read the same kind of fragment in 0.18 to 0.33 ms per
+//! 100 KB, 0.20 to 0.53 ms with `explanation_tail` (`cargo bench -p
+//! hookdex-benches --bench literals`), so every language uses one.
+//!
+//! Checked against real parsers: over 511 modules of CPython 3.11's standard
+//! library (10 MB), every literal reported lies inside a string token of
+//! Python's `tokenize` (`tests/tokenize.rs` runs this on 150 of them); over
+//! 560 JavaScript files of npm (5.5 MB), TypeScript 5.9's own `typescript.js`
+//! (9 MB) and create-vite's JSX and TSX templates, every literal lies inside
+//! a string, template or JSX text node of TypeScript's parser.
 //!
 //! # Choices
 //!

@@ -10,7 +10,7 @@
 //! script block then wins.
 
 use crate::attributes::Tag;
-use crate::fragment::{self, line_break, trim, Log};
+use crate::fragment::{self, line_break, trim, ByteSet, Log};
 use crate::{script, LiteralKind};
 
 /// The template syntax on top of HTML.
@@ -118,10 +118,14 @@ impl<'t> Markup<'t, '_, '_> {
     /// Reads text, tags and interpolations to the end.
     fn text(&mut self) {
         while !self.log.mark(self.pos, 0) {
+            const SPECIAL: ByteSet = ByteSet::of(b"<{>\n\r");
             let start = self.pos;
-            // The last non-blank byte of the line, to tell code from prose.
-            let mut last = None;
-            while let Some(byte) = self.peek(0) {
+            loop {
+                self.pos = SPECIAL.find(self.bytes, self.pos, self.bytes.len());
+                let Some(byte) = self.peek(0) else {
+                    self.code_like(start);
+                    break;
+                };
                 let opens_tag = byte == b'<'
                     && self
                         .peek(1)
@@ -137,16 +141,11 @@ impl<'t> Markup<'t, '_, '_> {
                 if byte == b'>' {
                     self.log.error(self.pos);
                 }
-                if line_break(self.bytes, self.pos) > 0 {
-                    self.code_like(last);
-                    last = None;
-                } else if !byte.is_ascii_whitespace() {
-                    last = Some(self.pos);
+                let newline = line_break(self.bytes, self.pos);
+                if newline > 0 {
+                    self.code_like(start);
                 }
-                self.pos += 1;
-            }
-            if self.pos == self.bytes.len() {
-                self.code_like(last);
+                self.pos += newline.max(1);
             }
             let (text_start, text_end) = trim(self.text, start, self.pos);
             self.log
@@ -181,17 +180,20 @@ impl<'t> Markup<'t, '_, '_> {
         }
     }
 
-    /// A text line whose last byte is a `;` (not an entity's) or a `{` reads as code: an error.
-    fn code_like(&mut self, last: Option<usize>) {
-        if let Some(at) = last {
-            let code = match self.bytes[at] {
-                b';' => !closes_entity(self.bytes, at),
-                b'{' => true,
-                _ => false,
-            };
-            if code {
-                self.log.error(at);
-            }
+    /// A text line (ending at `pos`, in a run from `start`) whose last byte
+    /// is a `;` (not an entity's) or a `{` reads as code: an error.
+    fn code_like(&mut self, start: usize) {
+        let line = &self.bytes[start..self.pos];
+        let Some(at) = line.iter().rposition(|&b| b != b' ' && b != b'\t') else {
+            return;
+        };
+        let code = match line[at] {
+            b';' => !closes_entity(self.bytes, start + at),
+            b'{' => true,
+            _ => false,
+        };
+        if code {
+            self.log.error(start + at);
         }
     }
 

@@ -7,7 +7,7 @@
 //! documentation; dict keys (`{"k": v}`) and whole subscripts (`row["k"]`)
 //! are names. Strings inside replacement fields belong to their f-string.
 
-use crate::fragment::{self, is_word, line_break, Log, MAX_DEPTH};
+use crate::fragment::{self, is_word, line_break, ByteSet, Log, LINE_BREAKS, MAX_DEPTH};
 use crate::LiteralKind;
 
 /// Where a reading starts: in code, or inside a construct the fragment cut.
@@ -288,9 +288,7 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
 
     /// Skips a comment up to its line break.
     fn comment(&mut self) {
-        while self.pos < self.end && line_break(self.bytes, self.pos) == 0 {
-            self.pos += 1;
-        }
+        self.pos = LINE_BREAKS.find(self.bytes, self.pos, self.end);
     }
 
     /// Lexes a string whose quote is at `pos`, and reports it when it is the
@@ -335,8 +333,13 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     /// A line break is an error; so is the end in a triple-quoted string,
     /// which may mean the fragment started inside one.
     fn body(&mut self, quote: u8, triple: bool, prefix: Prefix) -> Option<usize> {
+        const SPECIAL: ByteSet = ByteSet::of(b"\\\"'\n\r{");
         while self.pos < self.end {
+            self.pos = SPECIAL.find(self.bytes, self.pos, self.end);
             let at = self.pos;
+            if at == self.end {
+                break;
+            }
             match self.bytes[at] {
                 b'\\'
                     if prefix.format

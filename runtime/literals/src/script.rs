@@ -12,7 +12,7 @@
 //! holes belong to the template.
 
 use crate::attributes::Tag;
-use crate::fragment::{self, is_word, line_break, trim, Log, MAX_DEPTH};
+use crate::fragment::{self, is_word, line_break, trim, ByteSet, Log, LINE_BREAKS, MAX_DEPTH};
 use crate::LiteralKind;
 
 /// Where a reading starts: in code, or inside a construct the fragment cut.
@@ -251,9 +251,7 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     }
 
     fn line_comment(&mut self) {
-        while self.pos < self.end && line_break(self.bytes, self.pos) == 0 {
-            self.pos += 1;
-        }
+        self.pos = LINE_BREAKS.find(self.bytes, self.pos, self.end);
     }
 
     /// Skips a block comment whose body starts `skip` bytes on.
@@ -341,7 +339,10 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     /// content ends, or `None` (an error) when a line break comes first. A
     /// string cut by the fragment's end runs to it.
     fn string_body(&mut self, quote: u8) -> Option<usize> {
-        while let Some(byte) = self.peek(0) {
+        const SPECIAL: ByteSet = ByteSet::of(b"\\\"'\n\r");
+        loop {
+            self.pos = SPECIAL.find(self.bytes, self.pos, self.end);
+            let Some(byte) = self.peek(0) else { break };
             match byte {
                 b'\\' => self.pos += 1 + line_break(self.bytes, self.pos + 1).max(1),
                 b'\n' | b'\r' => {
@@ -393,7 +394,10 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
 
     /// Reads a template's body past its closing backtick, lexing its holes.
     fn template_body(&mut self) -> Option<usize> {
-        while let Some(byte) = self.peek(0) {
+        const SPECIAL: ByteSet = ByteSet::of(b"\\`$");
+        loop {
+            self.pos = SPECIAL.find(self.bytes, self.pos, self.end);
+            let Some(byte) = self.peek(0) else { break };
             match byte {
                 b'\\' => self.pos += 2,
                 b'`' => {
@@ -566,10 +570,9 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     /// Lexes an element's children through its closing tag.
     fn children(&mut self) {
         loop {
+            const SPECIAL: ByteSet = ByteSet::of(b"<{");
             let start = self.pos;
-            while self.peek(0).is_some_and(|b| b != b'<' && b != b'{') {
-                self.pos += 1;
-            }
+            self.pos = SPECIAL.find(self.bytes, self.pos, self.end);
             if self.nest == 0 {
                 let (start, end) = trim(self.text, start, self.pos);
                 self.log
