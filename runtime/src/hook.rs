@@ -194,8 +194,14 @@ fn judge_again(
                 "{name}: its rewrite of the rewritten call is not applied"
             ));
         }
-        // Its context on the original text was kept already.
-        if ran.fired.contains(&name) {
+        // A rule that answered the original text already counts again only
+        // when it is stricter about the rewrite (it passed `get` and denies
+        // `delete`); otherwise its first answer stands alone.
+        let first = ran.outcomes.iter().find(|(n, _)| *n == name);
+        if let Some((_, first)) = first {
+            if outcome.decision <= first.decision {
+                continue;
+            }
             outcome.context = None;
         }
         ran.outcomes.push((name, outcome));
