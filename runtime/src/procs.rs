@@ -29,10 +29,12 @@ static ARMED: OnceLock<()> = OnceLock::new();
 /// outlive it, which [`sweep`] leaves alone (and never reaps).
 static DETACHED: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 
-/// Rounds of [`sweep`]: each kills the children seen and reaps; a process
-/// tree of this depth or less is gone at the end.
-const SWEEP_ROUNDS: usize = 64;
-/// Pause between sweep rounds, for reparenting to happen.
+/// How long [`sweep`] keeps going while children remain: each round kills
+/// the children seen and reaps those that died, and a killed child's own
+/// children reach us only once it has exited, which a loaded machine can
+/// take a while to schedule; a count of rounds would give up too early.
+const SWEEP_LIMIT: Duration = Duration::from_secs(2);
+/// Pause between sweep rounds, for the killed to exit and reparenting to happen.
 const SWEEP_PAUSE: Duration = Duration::from_millis(2);
 
 /// Turns process supervision on for this process: `supervisor` is the
@@ -83,8 +85,8 @@ pub(crate) fn register(pid: i32) {
     lock().push(pid);
 }
 
-/// Kills and reaps every remaining descendant of this process, in at most
-/// `SWEEP_ROUNDS` rounds (each bounded by the children it finds), so it
+/// Kills and reaps every remaining descendant of this process, for at most
+/// `SWEEP_LIMIT` (each round bounded by the children it finds), so it
 /// cannot hang. Call it when no condition is running any more (their
 /// leaders reaped), before the process exits.
 pub fn sweep() {
@@ -103,7 +105,8 @@ fn sweep_locked(_held: &MutexGuard<'static, Vec<i32>>) {
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
         .clone();
-    for _ in 0..SWEEP_ROUNDS {
+    let until = std::time::Instant::now() + SWEEP_LIMIT;
+    while std::time::Instant::now() < until {
         let mut children = children();
         children.retain(|pid| !detached.contains(pid));
         if children.is_empty() {
