@@ -6,8 +6,9 @@
 //! ([`contract`]), running scripts ([`exec`]) with nothing they start
 //! outliving the hook ([`procs`]), reading their answers
 //! ([`outcome`]) and merging them ([`merge`]), `explain` and `list` as
-//! data with `list`'s warnings ([`lint`]), shared state ([`state`]) and the
-//! hook log ([`log`]).
+//! data with `list`'s warnings ([`lint`]), the filter engine ([`filters`]:
+//! so far its decision classifier), shared state ([`state`]) and the hook
+//! log ([`log`]).
 //!
 //! The flow is one way: sources → compiler → index file → this engine →
 //! harness reply; the engine calls the compiler only to recompile a stale
@@ -22,6 +23,7 @@ pub mod contract;
 mod error;
 pub mod exec;
 pub mod explain;
+pub mod filters;
 pub mod hook;
 pub mod lint;
 pub mod list;
