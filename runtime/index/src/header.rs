@@ -118,7 +118,7 @@ pub(crate) fn sections(bytes: &[u8]) -> Result<Vec<SectionBytes<'_>>, Error> {
         let len = entry.len.get() as usize;
         let hashes = entry.hashes_offset.get() as usize;
         let hashes_len = len.div_ceil(BLOCK) * 8;
-        if !in_bounds(offset, len) || !in_bounds(hashes, hashes_len) || offset % 8 != 0 {
+        if !in_bounds(offset, len) || !in_bounds(hashes, hashes_len) || !offset.is_multiple_of(8) {
             return Err(Error::corrupt(format!("section {id:?} out of bounds")));
         }
         out.push((

@@ -177,7 +177,7 @@ impl<'a> Section<'a> {
 
     /// Whether the section is a whole number of `T` records.
     pub fn holds_whole<T>(&self) -> bool {
-        self.data.len() % std::mem::size_of::<T>() == 0
+        self.data.len().is_multiple_of(std::mem::size_of::<T>())
     }
 }
 
