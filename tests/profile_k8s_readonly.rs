@@ -93,6 +93,8 @@ fn writes_are_denied_however_the_line_is_written() {
         "perf record -o /tmp/p -- kubectl delete pod victim",
         "perf trace -i x kubectl delete pod victim",
         "perf stat --pre 'kubectl delete pod victim' true",
+        "perf stat rec -o /tmp/p kubectl delete pod victim",
+        "perf trace record -o /tmp/p kubectl delete pod victim",
         "dbus-run-session --config-file=f -- kubectl delete pod victim",
         "catchsegv kubectl delete pod victim",
         "firejail --noprofile kubectl delete pod victim",

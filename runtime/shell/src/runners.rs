@@ -133,9 +133,11 @@ struct Grammar {
     /// Its replacement strings are `{…}` as well as the ones its options define
     /// (GNU parallel).
     braces: bool,
-    /// The runner's first operand is a subcommand whose own grammar is the runner
-    /// named `NAME SUBCOMMAND` (`perf stat`); other subcommands run nothing.
-    subcommands: &'static [&'static str],
+    /// Subcommands, each with the runner whose grammar reads the words after it
+    /// (`perf stat` → `perf stat`): a first operand that is one hands on to that
+    /// grammar; any other runs nothing with `Operands::One` (`perf report`), and is
+    /// the command otherwise (`perf stat make`).
+    subcommands: &'static [(&'static str, &'static str)],
     /// A runner whose options no getopt reads: where its command starts.
     custom: Option<Start>,
 }
@@ -522,13 +524,24 @@ const RUNNERS: &[Grammar] = &[
         name: "perf",
         long_arg: &["debugfs-dir", "buildid-dir", "debug"],
         operands: Operands::One,
-        subcommands: &["stat", "record", "trace"],
+        subcommands: &[
+            ("stat", "perf stat"),
+            ("record", "perf record"),
+            ("trace", "perf trace"),
+        ],
         ..BASE
     },
     // perf stat -e -C -D -G -I -M -o -p -r -t -x …; --pre and --post are given to
-    // sh -c before and after the command.
+    // sh -c before and after the command. `perf stat record` (or `rec`, `reco`,
+    // `recor`: perf takes any prefix of three letters or more) runs it too.
     Grammar {
         name: "perf stat",
+        subcommands: &[
+            ("record", "perf stat"),
+            ("recor", "perf stat"),
+            ("reco", "perf stat"),
+            ("rec", "perf stat"),
+        ],
         short_arg: b"CDeGIMoprtx",
         long_arg: &[
             "cpu",
@@ -591,8 +604,10 @@ const RUNNERS: &[Grammar] = &[
         ],
         ..BASE
     },
+    // perf trace …; `perf trace record` hands its words to perf record.
     Grammar {
         name: "perf trace",
+        subcommands: &[("record", "perf record")],
         short_arg: b"CDeFGimoptu",
         long_arg: &[
             "cpu",
@@ -785,13 +800,14 @@ pub(crate) fn plan(name: &str, args: &[Cow<'_, str>]) -> Plan {
     }
     let mut read = Read::default();
     let mut j = read.options(g, args, 0);
-    if !g.subcommands.is_empty() {
-        return match args.get(j) {
-            Some(sub) if g.subcommands.contains(&&**sub) => {
-                plan(&format!("{name} {sub}"), &args[j + 1..]).shifted(j + 1)
-            }
-            _ => Plan::default(),
-        };
+    let sub = args
+        .get(j)
+        .and_then(|a| g.subcommands.iter().find(|(s, _)| *s == a));
+    if let Some((_, grammar)) = sub {
+        return plan(grammar, &args[j + 1..]).shifted(j + 1);
+    }
+    if !g.subcommands.is_empty() && g.operands == Operands::One {
+        return Plan::default();
     }
     j = match g.operands {
         Operands::One if read.operand.is_none() => j + 1,
@@ -1025,6 +1041,9 @@ mod tests {
         ),
         ("perf", "trace -i perf.data", Run::Nothing, 0),
         ("perf", "report -i perf.data", Run::Nothing, 0),
+        ("perf", "stat record -o f make", Run::Argv(4), 0),
+        ("perf", "stat rec make", Run::Argv(2), 0),
+        ("perf", "trace record -g -o f make", Run::Argv(5), 0),
         (
             "dbus-run-session",
             "--config-file f -- make",

@@ -650,6 +650,22 @@ fn never_panics() {
         "%s",
         "python3",
         "<<EOF\n",
+        "fakeroot",
+        "-l",
+        "perf",
+        "stat",
+        "record",
+        "/dev/stdin",
+        "BASH_ENV=",
+        "PS4=",
+        "BASH_FUNC_f%%=",
+        "-I",
+        "{}",
+        "{a,",
+        "~",
+        "proxychains4",
+        "-qf",
+        "export",
     ];
     // Every pair and a pseudo-random walk over the pieces.
     for a in pieces {
