@@ -60,14 +60,22 @@ pub fn stdin(payload: &Payload, call: &Call) -> Value {
 }
 
 /// What the splitter read of a shell command: each simple command with its
-/// words (`commands`: `program`, `args`), and the programs it may run that
-/// its text cannot name (`dynamic`: `reason`, `text`). A rule that allows
-/// some uses of a program reads its arguments here, past wrappers, runners
-/// and quoting.
+/// words (`commands`: `program`, `args`, `unknown` — the indices of the args
+/// whose words the text cannot tell — and `more` — whether words the text
+/// does not show may follow), and the programs it may run that its text
+/// cannot name (`dynamic`: `reason`, `text`). A rule that allows some uses of
+/// a program reads its arguments here, past wrappers, runners and quoting.
 fn shell(command: &str, call: &Call) -> Value {
     let commands: Vec<Value> = hookdex_shell::commands(command)
         .into_iter()
-        .map(|c| json!({ "program": c.program, "args": c.args }))
+        .map(|c| {
+            json!({
+                "program": c.program,
+                "args": c.args,
+                "unknown": c.unknown,
+                "more": c.more,
+            })
+        })
         .collect();
     let dynamic: Vec<Value> = call
         .dynamic
@@ -141,7 +149,7 @@ mod tests {
         assert_eq!(
             normalized["shell"],
             serde_json::json!({
-                "commands": [{ "program": "git", "args": ["log"] }],
+                "commands": [{ "program": "git", "args": ["log"], "unknown": [], "more": false }],
                 "dynamic": [],
             })
         );
@@ -151,7 +159,7 @@ mod tests {
     fn only_shell_calls_carry_what_the_splitter_read() {
         let parse = |bytes: &[u8]| Payload::parse(Target::Claude, bytes, None).unwrap();
         let bash = parse(
-            br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sudo kubectl get x; $tool y"}}"#,
+            br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sudo kubectl get x; $tool y; echo a | xargs kubectl -n $ns"}}"#,
         );
         let call = Call::of(Target::Claude, &bash, &no_settings());
         let shell = &stdin(&bash, &call)["shell"];
@@ -160,7 +168,14 @@ mod tests {
             shell["commands"][0]["args"],
             serde_json::json!(["get", "x"])
         );
+        assert_eq!(shell["commands"][0]["more"], false);
         assert_eq!(shell["dynamic"][0]["reason"], "expansion");
+        // Under xargs more words follow; `$ns` may be any number of words.
+        let last = &shell["commands"][3];
+        assert_eq!(
+            (&last["program"], &last["unknown"], &last["more"]),
+            (&json!("kubectl"), &json!([1]), &json!(true))
+        );
         let write = parse(
             br#"{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"command":"kubectl delete x"}}"#,
         );

@@ -3,8 +3,9 @@
 //!
 //! Owns the hand-written, quote- and operator-aware scanner behind `bash.<cli>`
 //! matchers; it reads text only, it never expands or runs anything. What the text
-//! cannot name (`$cmd x`, `python -c …`) [`split`] reports as dynamic; the option
-//! grammars of command runners (`xargs`, `flock`, `su -c`, …) are in `runners.rs`.
+//! cannot name (`$cmd x`, `python -c …`) [`split`] reports as dynamic, and the words
+//! it cannot tell (`-n $x`, `xargs kubectl`) [`commands`] marks; the option grammars
+//! of command runners (`xargs`, `flock`, `su -c`, …) are in `runners.rs`.
 //!
 //! ```
 //! assert_eq!(
@@ -37,24 +38,34 @@ const MAX_RUNNERS: u32 = 16;
 /// - a program word whose basename comes from an expansion (`$cmd`, `$(which git)`) or
 ///   a glob (`kube?tl`) is skipped here and reported by [`split`] as dynamic (the
 ///   commands inside `$(…)` are still found); brace alternatives (`{kubectl,x}`) are
-///   each a program;
+///   each a program, and like bash the first runs with the others as its first
+///   arguments (`{bash,-c,'kubectl x'}` runs kubectl);
 /// - `[ -f x ]` yields `[` (a real command); `[[ … ]]` and `(( … ))` yield nothing, and
 ///   like bash `((` is arithmetic only when it closes with `))`;
 /// - a wrapper (`sudo`, `env`, `command`, `time`, `nohup`, `exec`, `timeout`) with nothing
 ///   left to run is itself the program: `sudo -v` yields `sudo`, and `command -v git`
 ///   yields `command` only, since `-v`/`-V` query `git` without running it; `builtin`
 ///   is a wrapper too;
-/// - a runner (`xargs`, `find -exec`, `nice`, `flock`, `su -c`, `watch`, `strace`, … see
-///   `runners.rs`) is a program, and so is the command it runs, found by the runner's
-///   own option grammar; the code given to `su -c`, `flock -c`, `script -c`, `sg`,
-///   `watch` and `parallel` is parsed as a command line;
+/// - a runner (`xargs`, `find -exec`, `nice`, `flock`, `su -c`, `watch`, `strace`,
+///   `fakeroot`, `perf stat`, `systemd-run`, … see `runners.rs`) is a program, and so
+///   is the command it runs, found by the runner's own option grammar; the code given
+///   to `su -c`, `flock -c`, `script -c`, `sg`, `watch`, `parallel`, `fakeroot -f`
+///   and `perf stat --pre` is parsed as a command line; a runner's replacement string
+///   as the program word (`find kubectl -exec {} …`) is dynamic, and so is a runner,
+///   wrapper, shell or interpreter that `xargs` or `parallel` appends words to
+///   (`xargs sh -c`, `xargs sudo`): those words may name anything;
 /// - heredoc bodies are not programs, but bash runs the `$(…)` and backticks of one whose
 ///   delimiter is unquoted, so those are found;
 /// - the string of `bash|sh|zsh|dash|ksh -c`, of `env -S`, the joined arguments of
-///   `eval`, a `trap` action and an `alias` value are parsed as command lines too, and
-///   so is what a shell without `-c` or script reads from stdin: a here-string, a
-///   heredoc body, or the literal text of an `echo`/`printf` piped into it; `hash -p
-///   PATH` names PATH's program;
+///   `eval`, a `trap` action and an `alias` value are parsed as command lines too
+///   ([`split`] reports an expansion bash pastes into such code as dynamic), and
+///   so is what a shell reads from stdin: a here-string, a heredoc body, or the
+///   literal text of an `echo`/`printf` piped into it, when it has no `-c` and no
+///   script, when its script is stdin (`source /dev/stdin`, `sh /dev/fd/0`, or a
+///   path the text does not tell), when it is the shell a runner starts without a
+///   command (`su`, `fakeroot`, `unshare`, `systemd-run -S`), and when code the
+///   command hands on reads the stdin it inherits (`bash -c bash <<< CODE`, `{ sh;
+///   } <<< CODE`); `hash -p PATH` names PATH's program;
 /// - text nested deeper than 32 levels is skipped, not searched ([`split`] reports it);
 /// - "first seen" is by where a program's word starts: `echo $(whoami)` yields `echo`
 ///   first; programs of a re-parsed string sit where that string starts.
@@ -74,7 +85,7 @@ pub fn programs(command: &str) -> Vec<String> {
 /// ```
 #[must_use]
 pub fn split(command: &str) -> Split {
-    let found = scan(command, 0, false);
+    let found = scan(command, 0, false, Fill::default());
     Split {
         programs: dedup(found.programs.into_iter().map(|(_, p)| p).collect()),
         dynamic: found.dynamic,
@@ -83,19 +94,28 @@ pub fn split(command: &str) -> Split {
 
 /// Every simple command of `command` whose program the text names, in
 /// source order and not deduplicated: the program as [`programs`] names it,
-/// and the words after it (unquoted; an expansion stays as written). A rule
-/// that allows only some uses of a program reads its arguments from here,
-/// past the wrappers and runners a pattern over the text would trip on.
+/// the words after it (unquoted; an expansion stays as written), which of
+/// them the text cannot tell, and whether more may follow. A rule that
+/// allows only some uses of a program reads its arguments from here, past
+/// the wrappers and runners a pattern over the text would trip on. Every
+/// program [`programs`] names has at least one command here.
 ///
 /// ```
 /// let commands = hookdex_shell::commands("sudo -n kubectl -n prod get pods | grep api");
 /// assert_eq!(commands[0].program, "kubectl");
 /// assert_eq!(commands[0].args, ["-n", "prod", "get", "pods"]);
 /// assert_eq!(commands[1].program, "grep");
+///
+/// // `$ns` may split into several words, so the verb's index is unknown too.
+/// let commands = hookdex_shell::commands("kubectl -n $ns get pods | xargs kubectl logs");
+/// assert_eq!(commands[0].unknown, [1]);
+/// assert!(!commands[0].more);
+/// // xargs appends the words it reads.
+/// assert_eq!((commands[2].program.as_str(), commands[2].more), ("kubectl", true));
 /// ```
 #[must_use]
 pub fn commands(command: &str) -> Vec<Command> {
-    scan(command, 0, true)
+    scan(command, 0, true, Fill::default())
         .commands
         .into_iter()
         .map(|(_, c)| c)
@@ -107,8 +127,20 @@ pub fn commands(command: &str) -> Vec<Command> {
 pub struct Command {
     /// The program, lowercased basename, as [`programs`] names it.
     pub program: String,
-    /// The words after the program word.
+    /// The words after the program word, quotes removed.
     pub args: Vec<String>,
+    /// Indices into `args` of the words whose text the line does not tell: an
+    /// expansion (`$x`, `${x}`, `$(…)`, backticks; unquoted it may split into
+    /// several words or none, and `"$@"` or `"${a[@]}"` do even quoted), a glob
+    /// (`*`, `?`, `[…]`), a brace expansion (`{a,b}`, `{1..3}`), a tilde (`~`,
+    /// `~-`), or a string a runner replaces (`find -exec … {}`, `xargs -I R`,
+    /// parallel's `{}`). Once one is unknown, the words after it may sit at other
+    /// positions when the command runs.
+    pub unknown: Vec<usize>,
+    /// The command may get arguments the text does not show, after `args`: it
+    /// runs under `xargs` or `parallel`, as an alias's value, as a `hash -p`
+    /// name, or from a brace expansion cut short.
+    pub more: bool,
 }
 
 /// The programs of a command line ([`split`]).
@@ -146,7 +178,9 @@ pub struct Dynamic {
 #[non_exhaustive]
 pub enum Reason {
     /// The program word is an expansion: `$cmd x`, `"${tool}" x`, `$(which git) x`,
-    /// and so `eval "$x"` or `bash -c "$x"`.
+    /// and so `eval "$x"` or `bash -c "$x"`; or bash or a runner pastes text into
+    /// code, which may then hold any command: `eval "kubectl get $x"`, `bash <<EOF`
+    /// with `$x` in the body, `xargs -I{} sh -c 'kubectl get {}'`.
     Expansion,
     /// The program word is a glob (`kube?tl`, `/usr/bin/kube*`), or has braces too
     /// long to expand.
@@ -154,7 +188,9 @@ pub enum Reason {
     /// Code handed to another interpreter: `python -c`, `perl -e`, `node -e`, `ruby -e`.
     Interpreter,
     /// A shell runs code a command prints: `curl x | sh`, `source <(curl x)`,
-    /// `bash <(curl x)` (a piped literal `echo`/`printf` is read instead).
+    /// `bash <(curl x)` (a piped literal `echo`/`printf` is read instead); or
+    /// words a runner appends name the program or its code (`xargs sh -c`,
+    /// `xargs sudo`, an alias `e=eval`).
     Stdin,
     /// Text nested deeper than the scanner follows.
     TooDeep,
@@ -193,11 +229,22 @@ struct Found<'a> {
     dynamic: Vec<Dynamic>,
     /// Simple commands with their words, when asked for.
     commands: Vec<(usize, Command)>,
+    /// A shell in it reads its code from the stdin it inherits (`bash -c 'bash'`).
+    reads_stdin: bool,
+}
+
+/// What is done to a command's words beyond what its text shows: runners and
+/// aliases append words, `find -exec` and `xargs -I` replace strings in them.
+/// It holds for the rest of a simple command, and for the code it hands on.
+#[derive(Clone, Default)]
+struct Fill {
+    more: bool,
+    replace: runners::Replace,
 }
 
 /// Scans `src` as a command line: the programs it runs, in source order, and
 /// with `commands` set, each simple command with its words.
-fn scan(src: &str, depth: u32, commands: bool) -> Found<'_> {
+fn scan(src: &str, depth: u32, commands: bool, fill: Fill) -> Found<'_> {
     let mut scanner = Scanner {
         src,
         pos: 0,
@@ -211,6 +258,9 @@ fn scan(src: &str, depth: u32, commands: bool) -> Found<'_> {
         pipe_in: None,
         last_output: None,
         stdin_code: None,
+        reads_stdin: false,
+        inner_stdin: false,
+        fill,
         commands: commands.then(Vec::new),
     };
     scanner.list(false);
@@ -222,6 +272,7 @@ fn scan(src: &str, depth: u32, commands: bool) -> Found<'_> {
         programs: scanner.out,
         dynamic: scanner.dynamic,
         commands,
+        reads_stdin: scanner.reads_stdin,
     }
 }
 
@@ -303,8 +354,8 @@ enum ShellInput {
 enum Next<'a> {
     /// The wrapped program is the word at this index (none if past the end).
     Word(usize),
-    /// `env -S`: the wrapped command is this string.
-    Line(Cow<'a, str>),
+    /// `env -S`: the wrapped command is this string, then the words from this index.
+    Line(Cow<'a, str>, usize),
     /// `command -v`: nothing is run.
     Query,
 }
@@ -331,6 +382,12 @@ struct Scanner<'a> {
     last_output: Option<String>,
     /// Set by `resolve` when the program is a shell reading its code from stdin: its word.
     stdin_code: Option<usize>,
+    /// A shell read its code from the stdin this scan inherits.
+    reads_stdin: bool,
+    /// Code the command being resolved hands on reads the command's stdin.
+    inner_stdin: bool,
+    /// What the runner or alias this text runs under does to its words.
+    fill: Fill,
     /// Simple commands with their words ([`commands`]); `None` when not asked for.
     commands: Option<Vec<(usize, Command)>>,
 }
@@ -580,8 +637,20 @@ impl<'a> Scanner<'a> {
             }
             tok = self.token();
         }
+        self.inner_stdin = false;
         self.resolve(base);
-        if let Some(shell) = self.stdin_code.take() {
+        let n = self.words.len();
+        let program = (base..n).find(|&k| !is_assignment(self.raw(k)));
+        let reader = match self.stdin_code.take() {
+            Some(shell) => Some(Some(shell)),
+            // `bash -c 'bash' <<< CODE`: the inner shell reads the here-string.
+            None if std::mem::take(&mut self.inner_stdin) => program.map(Some),
+            // `{ bash; } <<< CODE`: the redirection after a compound command feeds
+            // whatever shell in it read stdin.
+            None if base == n && self.reads_stdin => Some(None),
+            None => None,
+        };
+        if let Some(shell) = reader {
             self.feed_stdin(shell, here_strings, heredoc_base, pipe_in);
         }
         // Only a pipe passes the output on.
@@ -595,28 +664,34 @@ impl<'a> Scanner<'a> {
     }
 
     /// A shell reads its code from stdin: the code is a here-string's text, a
-    /// heredoc's body (scanned when read), or what the command before `|` prints.
+    /// heredoc's body (scanned when read), or what the command before `|` prints;
+    /// without any, the stdin this scan inherits. `shell` is the word of the
+    /// reading command, if it has one.
     fn feed_stdin(
         &mut self,
-        shell: usize,
+        shell: Option<usize>,
         here_strings: Vec<(usize, usize)>,
         heredoc_base: usize,
         pipe_in: Option<Option<String>>,
     ) {
         if let Some(&(s, e)) = here_strings.last() {
+            self.spliced(&self.src[s..e]);
             return self.reparse(s, cook(&self.src[s..e]).text);
         }
         if let Some(doc) = self.heredocs[heredoc_base..].last_mut() {
             doc.code = true;
             return;
         }
-        match pipe_in {
-            Some(Some(text)) => self.reparse(self.words[shell].0, Cow::Owned(text)),
-            Some(None) => self.add_dynamic(Dynamic {
+        match (pipe_in, shell) {
+            (Some(Some(text)), Some(shell)) => {
+                self.reparse(self.words[shell].0, Cow::Owned(text));
+            }
+            (Some(None), Some(shell)) => self.add_dynamic(Dynamic {
                 reason: Reason::Stdin,
                 text: format!("| {}", self.raw(shell)),
             }),
-            None => {}
+            (None, _) => self.reads_stdin = true,
+            (Some(_), None) => {}
         }
     }
 
@@ -663,15 +738,35 @@ impl<'a> Scanner<'a> {
         if self.commands.is_none() {
             return;
         }
-        let args = (word + 1..self.words.len())
-            .map(|k| self.text(k).into_owned())
-            .collect();
-        let command = Command {
+        let mut command = self.command(program);
+        for k in word + 1..self.words.len() {
+            self.push_arg(&mut command, self.raw(k));
+        }
+        self.add_command(self.words[word].0, command);
+    }
+
+    /// A command of `program` without arguments yet, under the fill in effect.
+    fn command(&self, program: &str) -> Command {
+        Command {
             program: program.to_string(),
-            args,
-        };
+            more: self.fill.more,
+            ..Command::default()
+        }
+    }
+
+    /// Adds the word whose source is `raw` to the arguments of `command`.
+    fn push_arg(&self, command: &mut Command, raw: &str) {
+        let text = cook(raw).text;
+        if word_unknown(raw) || self.fill.replace.matches(&text) {
+            command.unknown.push(command.args.len());
+        }
+        command.args.push(text.into_owned());
+    }
+
+    /// Records `command`, found at source offset `at`, when commands are asked for.
+    fn add_command(&mut self, at: usize, command: Command) {
         if let Some(commands) = &mut self.commands {
-            commands.push((self.words[word].0, command));
+            commands.push((at, command));
         }
     }
 
@@ -684,23 +779,48 @@ impl<'a> Scanner<'a> {
 
     /// Finds the program of the words from `base`: past assignments and wrappers.
     fn resolve(&mut self, base: usize) {
+        // What a runner does to the words holds for the rest of this command only.
+        let outer = self.fill.clone();
+        self.resolve_words(base);
+        self.fill = outer;
+    }
+
+    fn resolve_words(&mut self, base: usize) {
         let n = self.words.len();
         let mut i = base;
         while i < n && is_assignment(self.raw(i)) {
+            self.code_assignment(i);
             i += 1;
         }
         let mut wrapper = None;
         let mut runners = 0;
         while i < n {
             let at = self.words[i].0;
+            if self.fill.replace.matches(&self.text(i)) {
+                // `find kubectl -exec {} delete \;`: the runner names the program.
+                return self.dynamic_word(i, Reason::Expansion);
+            }
             let name = match self.program_word(i) {
                 Name::Known(name) => name,
+                Name::Braces(alternatives) => return self.brace_program(i, alternatives),
                 Name::Unknown(reason) => return self.dynamic_word(i, reason),
                 Name::Empty => return,
             };
             let next = match &*name {
                 "sudo" => Next::Word(self.sudo_options(i + 1)),
-                "env" => self.env_options(i + 1),
+                "env" => {
+                    let next = self.env_options(i + 1);
+                    let end = match next {
+                        Next::Word(j) | Next::Line(_, j) => j.min(n),
+                        Next::Query => i + 1,
+                    };
+                    for k in i + 1..end {
+                        if !self.text(k).starts_with('-') {
+                            self.code_assignment(k);
+                        }
+                    }
+                    next
+                }
                 "command" => self.command_options(i + 1),
                 "time" => Next::Word(self.options(i + 1, b"fo", &["format", "output"])),
                 "nohup" => Next::Word(self.options(i + 1, b"", &[])),
@@ -715,7 +835,10 @@ impl<'a> Scanner<'a> {
                     self.record(i, &name);
                     self.push(at, name.clone());
                     if !runners::is_runner(&name) {
-                        return self.program_arguments(&name, i + 1);
+                        if self.program_arguments(&name, i + 1) {
+                            self.appended_code(i);
+                        }
+                        return;
                     }
                     runners += 1;
                     if runners > MAX_RUNNERS {
@@ -735,13 +858,118 @@ impl<'a> Scanner<'a> {
             wrapper = Some((i, name));
             match next {
                 Next::Word(j) => i = j,
-                Next::Line(line) => return self.reparse(at, env_escapes(line)),
-                Next::Query => break,
+                Next::Line(line, rest) => return self.split_string_line(at, line, rest),
+                Next::Query => return self.bare_wrapper(wrapper, false),
             }
         }
+        self.bare_wrapper(wrapper, true);
+    }
+
+    /// An assignment in word `k` that a shell reads as code: the prompts and
+    /// `PROMPT_COMMAND` are expanded or run (`PS4` with `set -x`), `BASH_FUNC_f%%`
+    /// defines the function `f` in a child bash, and `BASH_ENV` or `ENV` names
+    /// a file a shell sources first, which `/dev/stdin` makes its stdin.
+    fn code_assignment(&mut self, k: usize) {
+        let word = self.text(k);
+        let Some(eq) = word.find('=') else {
+            return;
+        };
+        let name = word[..eq].trim_end_matches('+');
+        match name {
+            "PS1" | "PS2" | "PS3" | "PS4" | "PROMPT_COMMAND" => {
+                self.code_word(k, tail(word, eq + 1));
+            }
+            _ if name.starts_with("BASH_FUNC_") => self.code_word(k, tail(word, eq + 1)),
+            "BASH_ENV" | "ENV" => {
+                let raw = self.raw(k);
+                let file = &word[eq + 1..];
+                if word_unknown(raw) || is_stdin_path(file) {
+                    self.dynamic_word(k, Reason::Stdin);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A wrapper with nothing left to run is the program; when it would run one
+    /// (`sudo`, not `command -v`), words appended to it name that program.
+    fn bare_wrapper(&mut self, wrapper: Option<(usize, Cow<'a, str>)>, runs: bool) {
         if let Some((word, name)) = wrapper {
             self.record(word, &name);
             self.push(self.words[word].0, name);
+            if runs {
+                self.appended_code(word);
+            }
+        }
+    }
+
+    /// Word `word` runs a program or code it reads from its arguments: words
+    /// appended to them (`xargs sudo`, `xargs sh -c`) may name anything.
+    fn appended_code(&mut self, word: usize) {
+        if self.fill.more {
+            self.dynamic_word(word, Reason::Stdin);
+        }
+    }
+
+    /// `env -S STRING WORDS…`: env splits the string into words, puts them in
+    /// place of its own, reads them as options and operands, and the words after
+    /// the string follow; so `env` and the string's text make the command line.
+    fn split_string_line(&mut self, at: usize, line: Cow<'a, str>, rest: usize) {
+        // The string is the word before `rest`.
+        self.spliced(self.raw(rest - 1));
+        let mut text = format!("env {}", env_escapes(line));
+        for k in rest..self.words.len() {
+            text.push(' ');
+            let raw = self.raw(k);
+            // A word the text tells is quoted as it reads; one it does not is kept
+            // as written, so the scan marks it unknown too.
+            match word_unknown(raw) {
+                true => text.push_str(raw),
+                false => text.push_str(&quote(&cook(raw).text)),
+            }
+        }
+        self.reparse(at, Cow::Owned(text));
+    }
+
+    /// A brace-expanded program word (`{kubectl,delete,pod}`): bash runs the first
+    /// alternative with the others as its first arguments, so the alternatives and
+    /// the words after them are scanned as a command line of their own. The other
+    /// alternatives stay programs too (a wrapper or runner first may run them),
+    /// each with the alternatives and words after it and `more`; so does the first
+    /// when the expansion stopped at its limits, and nothing is scanned again.
+    fn brace_program(&mut self, i: usize, alternatives: Vec<String>) {
+        let at = self.words[i].0;
+        let n = self.words.len();
+        let complete = alternatives.len() < MAX_BRACE_WORDS
+            && alternatives.iter().all(|a| brace_group(a).is_none());
+        let candidates = alternatives.iter().enumerate().skip(usize::from(complete));
+        for (k, alternative) in candidates {
+            match program_name(cook(alternative)) {
+                Name::Known(name) => {
+                    if self.commands.is_some() {
+                        let mut command = self.command(&name);
+                        command.more = true;
+                        for next in &alternatives[k + 1..] {
+                            self.push_arg(&mut command, next);
+                        }
+                        for w in i + 1..n {
+                            self.push_arg(&mut command, self.raw(w));
+                        }
+                        self.add_command(at, command);
+                    }
+                    self.push(at, Cow::Owned(name.into_owned()));
+                }
+                Name::Unknown(reason) => self.dynamic_word(i, reason),
+                Name::Braces(_) | Name::Empty => {}
+            }
+        }
+        if complete {
+            let mut line = alternatives.join(" ");
+            for w in i + 1..n {
+                line.push(' ');
+                line.push_str(self.raw(w));
+            }
+            self.reparse(at, Cow::Owned(line));
         }
     }
 
@@ -802,7 +1030,7 @@ impl<'a> Scanner<'a> {
                     return self.split_string(j + 1);
                 }
                 if long.starts_with("split-string=") {
-                    return Next::Line(tail(word, "--split-string=".len()));
+                    return Next::Line(tail(word, "--split-string=".len()), j + 1);
                 }
                 j += 1 + usize::from(long == "unset" || long == "chdir");
             } else if let Some(flags) = word.strip_prefix('-') {
@@ -811,7 +1039,7 @@ impl<'a> Scanner<'a> {
                         return if k + 1 == flags.len() {
                             self.split_string(j + 1)
                         } else {
-                            Next::Line(tail(word, k + 2))
+                            Next::Line(tail(word, k + 2), j + 1)
                         };
                     }
                     Some(k) => j += 1 + usize::from(k + 1 == flags.len()),
@@ -829,7 +1057,7 @@ impl<'a> Scanner<'a> {
 
     fn split_string(&self, j: usize) -> Next<'a> {
         if j < self.words.len() {
-            Next::Line(self.text(j))
+            Next::Line(self.text(j), j + 1)
         } else {
             Next::Word(j)
         }
@@ -855,9 +1083,23 @@ impl<'a> Scanner<'a> {
     /// its command starts at, or `None` once the code it runs is scanned.
     fn runner(&mut self, name: &str, j: usize) -> Option<usize> {
         let args: Vec<Cow<'a, str>> = (j..self.words.len()).map(|k| self.text(k)).collect();
-        match runners::plan(name, &args) {
-            runners::Plan::Argv(k) => return Some(j + k),
-            runners::Plan::Joined(k) => {
+        let plan = runners::plan(name, &args);
+        // Words appended to this runner, not the ones it appends, go to its options.
+        let appended = self.fill.more;
+        self.fill.more |= plan.appends;
+        self.fill.replace = std::mem::take(&mut self.fill.replace).and(plan.replace);
+        for code in plan.code {
+            let text = tail(args[code.word].clone(), code.from);
+            // Code in an argument's place runs its substitutions and operators only.
+            let text = match code.argument {
+                true => Cow::Owned(format!(": {text}")),
+                false => text,
+            };
+            self.code_word(j + code.word, text);
+        }
+        match plan.run {
+            runners::Run::Argv(k) => return Some(j + k),
+            runners::Run::Joined(k) => {
                 let end = args[k..]
                     .iter()
                     .position(|a| a.starts_with(":::"))
@@ -865,17 +1107,20 @@ impl<'a> Scanner<'a> {
                 if end == k && name == "parallel" {
                     self.parallel_commands(j + k, &args[k..]);
                 } else {
+                    for w in j + k..j + end {
+                        self.spliced(self.raw(w));
+                    }
                     let line = args[k..end].join(" ");
                     self.reparse(self.words[j + k].0, Cow::Owned(line));
                 }
             }
-            runners::Plan::Code(code) => {
-                for (k, from) in code {
-                    self.reparse(self.words[j + k].0, tail(args[k].clone(), from));
-                }
-            }
-            runners::Plan::Nothing if name == "parallel" => self.parallel_commands(j, &[]),
-            runners::Plan::Nothing => {}
+            runners::Run::Shell => self.stdin_code = Some(j - 1),
+            runners::Run::Nothing if name == "parallel" => self.parallel_commands(j, &[]),
+            runners::Run::Nothing => {}
+        }
+        if appended {
+            // `xargs su -c`, `xargs watch`: the words decide what runs.
+            self.dynamic_word(j - 1, Reason::Stdin);
         }
         None
     }
@@ -894,7 +1139,7 @@ impl<'a> Scanner<'a> {
             if arg.starts_with(":::") {
                 break;
             }
-            self.reparse(self.words[j + k].0, arg.clone());
+            self.code_word(j + k, arg.clone());
         }
     }
 
@@ -913,10 +1158,15 @@ impl<'a> Scanner<'a> {
             while k < n && !self.ends_action(k, start) {
                 k += 1;
             }
-            // Resolve the command's words as a simple command stacked above this one.
+            // Resolve the command's words as a simple command stacked above this
+            // one, in which find replaces `{}` wherever it occurs.
             let top = self.words.len();
             self.words.extend_from_within(start..k);
+            let outer = self.fill.replace.clone();
+            let braces = runners::Replace::Strings(vec!["{}".to_owned()]);
+            self.fill.replace = outer.clone().and(braces);
             self.resolve(top);
+            self.fill.replace = outer;
             self.words.truncate(top);
             k += 1;
         }
@@ -932,61 +1182,99 @@ impl<'a> Scanner<'a> {
     }
 
     /// Parses what a program runs as shell text itself: `sh -c STRING`, `eval ARGS…`.
-    fn program_arguments(&mut self, name: &str, j: usize) {
+    /// Returns whether it reads code or a command from its arguments at all, so
+    /// that words appended to them could make it run anything.
+    fn program_arguments(&mut self, name: &str, j: usize) -> bool {
         let n = self.words.len();
         match name {
             "bash" | "sh" | "zsh" | "dash" | "ksh" => match self.shell_input(j) {
-                ShellInput::String(k) => self.reparse(self.words[k].0, self.text(k)),
+                ShellInput::String(k) => self.code_word(k, self.text(k)),
                 ShellInput::Stdin => self.stdin_code = Some(j - 1),
-                ShellInput::Script(k) => self.sourced(k),
+                ShellInput::Script(k) => self.sourced(j - 1, k),
                 ShellInput::Nothing => {}
             },
-            "source" | "." if j < n => self.sourced(j),
+            "source" | "." => {
+                if j < n {
+                    self.sourced(j - 1, j);
+                }
+            }
             "find" => self.find_actions(j),
             "trap" => self.trap_action(j),
+            "export" | "declare" | "typeset" | "local" | "readonly" => {
+                for k in j..n {
+                    self.code_assignment(k);
+                }
+            }
             "alias" => {
+                // The words an invocation has follow the value's last command.
+                let mut fill = self.fill.clone();
+                fill.more = true;
                 for k in j..n {
                     let word = self.text(k);
                     if let Some(eq) = word.find('=') {
-                        self.reparse(self.words[k].0, tail(word, eq + 1));
+                        self.spliced(self.raw(k));
+                        self.reparse_with(self.words[k].0, tail(word, eq + 1), fill.clone());
                     }
                 }
             }
             "hash" => {
-                // `hash -p PATH NAME`: NAME now runs PATH.
+                // `hash -p PATH NAME`: NAME now runs PATH, with NAME's words.
                 let path = (j..n).find(|&k| self.text(k) == "-p").map(|k| k + 1);
                 if let Some(k) = path.filter(|&k| k < n) {
-                    match self.program_word(k) {
-                        Name::Known(name) => self.push(self.words[k].0, name),
+                    let name = match self.program_word(k) {
+                        // `-p /bin/{kubectl,x} k`: the first is the path, the others names.
+                        Name::Braces(alternatives) => {
+                            program_name(cook(&alternatives[0])).into_owned()
+                        }
+                        name => name,
+                    };
+                    match name {
+                        Name::Known(name) => {
+                            let at = self.words[k].0;
+                            let mut command = self.command(&name);
+                            command.more = true;
+                            self.add_command(at, command);
+                            self.push(at, name);
+                        }
                         Name::Unknown(reason) => self.dynamic_word(k, reason),
-                        Name::Empty => {}
+                        Name::Braces(_) | Name::Empty => {}
                     }
                 }
             }
-            "eval" if j + 1 == n => self.reparse(self.words[j].0, self.text(j)),
-            "eval" if j < n => {
-                let mut line = String::new();
-                for k in j..n {
-                    if k > j {
-                        line.push(' ');
+            "eval" => {
+                if j + 1 == n {
+                    self.code_word(j, self.text(j));
+                } else if j < n {
+                    let mut line = String::new();
+                    for k in j..n {
+                        if k > j {
+                            line.push(' ');
+                        }
+                        self.spliced(self.raw(k));
+                        line.push_str(&self.text(k));
                     }
-                    line.push_str(&self.text(k));
+                    self.reparse(self.words[j].0, Cow::Owned(line));
                 }
-                self.reparse(self.words[j].0, Cow::Owned(line));
             }
-            _ => self.interpreter_code(name, j),
+            _ => return self.interpreter_code(name, j),
         }
+        true
     }
 
-    /// A script run from word `k`: the code a process substitution prints
-    /// (`source <(curl x)`, `bash <(curl x)`) cannot be known.
-    fn sourced(&mut self, k: usize) {
-        if self.raw(k).starts_with("<(") {
-            let text = self.raw(k).to_owned();
+    /// A script `shell` runs from word `k`: the code a process substitution
+    /// prints (`source <(curl x)`, `bash <(curl x)`) cannot be known, and a
+    /// path to stdin (`/dev/stdin`, `/dev/fd/0`, or one the text does not tell)
+    /// makes the shell read its code from stdin.
+    fn sourced(&mut self, shell: usize, k: usize) {
+        let raw = self.raw(k);
+        if raw.starts_with("<(") {
+            let text = raw.to_owned();
             self.add_dynamic(Dynamic {
                 reason: Reason::Stdin,
                 text,
             });
+        } else if word_unknown(raw) || is_stdin_path(&self.text(k)) {
+            self.stdin_code = Some(shell);
         }
     }
 
@@ -997,15 +1285,16 @@ impl<'a> Scanner<'a> {
             j += 1;
         }
         if j + 1 < n && !self.text(j).starts_with('-') {
-            self.reparse(self.words[j].0, self.text(j));
+            self.code_word(j, self.text(j));
         }
     }
 
     /// Another interpreter's code in an option (`python -c`, `perl -e`) is dynamic.
-    fn interpreter_code(&mut self, name: &str, j: usize) {
+    /// Returns whether `name` is such an interpreter.
+    fn interpreter_code(&mut self, name: &str, j: usize) -> bool {
         let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
         let Some(&(_, letters, long)) = INTERPRETERS.iter().find(|(n, ..)| *n == base) else {
-            return;
+            return false;
         };
         for k in j..self.words.len() {
             let word = self.text(k);
@@ -1013,17 +1302,19 @@ impl<'a> Scanner<'a> {
                 Some(l) => long.contains(&l.split('=').next().unwrap_or(l)),
                 None => match word.strip_prefix('-') {
                     Some(flags) => flags.bytes().any(|f| letters.contains(&f)),
-                    None => return,
+                    None => break,
                 },
             };
             if code {
                 let text = format!("{name} {word}");
-                return self.add_dynamic(Dynamic {
+                self.add_dynamic(Dynamic {
                     reason: Reason::Interpreter,
                     text,
                 });
+                break;
             }
         }
+        true
     }
 
     /// How a shell whose arguments start at `j` gets its code.
@@ -1057,26 +1348,64 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Scans `line`, found at offset `at`, as a command line of its own, one level deeper.
+    /// Scans `code`, the text of word `k` bash hands on as code, after what bash
+    /// splices into it.
+    fn code_word(&mut self, k: usize, code: Cow<'a, str>) {
+        self.spliced(self.raw(k));
+        self.reparse(self.words[k].0, code);
+    }
+
+    /// Code from the word whose source is `raw` holds, as text, the values of
+    /// the expansions bash performs in it and what a runner replaces in it: any
+    /// command may be spliced in (`x='a; kubectl delete x'; eval "kubectl get
+    /// $x"`, `xargs -I{} sh -c 'kubectl get {}'`), so each is dynamic.
+    fn spliced(&mut self, raw: &str) {
+        self.spliced_text(expansions(raw, false));
+        if self.fill.replace.splices(&cook(raw).text) {
+            self.add_dynamic(Dynamic {
+                reason: Reason::Expansion,
+                text: raw.to_owned(),
+            });
+        }
+    }
+
+    /// Records each of `expansions`, spliced into code, as dynamic.
+    fn spliced_text(&mut self, expansions: Vec<&str>) {
+        for text in expansions {
+            self.add_dynamic(Dynamic {
+                reason: Reason::Expansion,
+                text: text.to_owned(),
+            });
+        }
+    }
+
+    /// Scans `line`, found at offset `at`, as a command line of its own, one level
+    /// deeper, under the fill in effect.
     fn reparse(&mut self, at: usize, line: Cow<'a, str>) {
+        let fill = self.fill.clone();
+        self.reparse_with(at, line, fill);
+    }
+
+    /// [`Scanner::reparse`] under `fill`.
+    fn reparse_with(&mut self, at: usize, line: Cow<'a, str>, fill: Fill) {
         if self.depth >= MAX_DEPTH {
             return self.too_deep(at);
         }
         let record = self.commands.is_some();
-        let (dynamic, commands) = match line {
+        let (dynamic, commands, reads_stdin) = match line {
             Cow::Borrowed(line) => {
-                let found = scan(line, self.depth + 1, record);
+                let found = scan(line, self.depth + 1, record, fill);
                 for (_, program) in found.programs {
                     self.push(at, program);
                 }
-                (found.dynamic, found.commands)
+                (found.dynamic, found.commands, found.reads_stdin)
             }
             Cow::Owned(line) => {
-                let found = scan(&line, self.depth + 1, record);
+                let found = scan(&line, self.depth + 1, record, fill);
                 for (_, program) in found.programs {
                     self.push(at, Cow::Owned(program.into_owned()));
                 }
-                (found.dynamic, found.commands)
+                (found.dynamic, found.commands, found.reads_stdin)
             }
         };
         for d in dynamic {
@@ -1085,6 +1414,7 @@ impl<'a> Scanner<'a> {
         if let Some(mine) = &mut self.commands {
             mine.extend(commands.into_iter().map(|(_, c)| (at, c)));
         }
+        self.inner_stdin |= reads_stdin;
     }
 
     /// Records a program the text cannot name, once, up to [`MAX_DYNAMIC`].
@@ -1106,34 +1436,17 @@ impl<'a> Scanner<'a> {
         });
     }
 
-    /// The program named by word `i`: its basename, after brace expansion (other
-    /// alternatives are pushed as candidate programs).
-    fn program_word(&mut self, i: usize) -> Name<'a> {
+    /// The program named by word `i`: its basename, or the words its braces
+    /// expand to.
+    fn program_word(&self, i: usize) -> Name<'a> {
         let raw = self.raw(i);
         if has_glob(raw) || (raw.len() > MAX_BRACE_WORD_LEN && brace_group(raw).is_some()) {
             return Name::Unknown(Reason::Glob);
         }
-        let Some(alternatives) = brace_expand(raw) else {
-            return program_name(cook(raw));
-        };
-        let mut names = alternatives.iter().map(|a| program_name(cook(a)));
-        let first = match names.next() {
-            Some(Name::Known(name)) => Name::Known(Cow::Owned(name.into_owned())),
-            Some(other) => other.into_owned(),
-            None => Name::Empty,
-        };
-        let at = self.words[i].0;
-        for name in names {
-            match name {
-                Name::Known(name) => {
-                    self.record(i, &name);
-                    self.push(at, Cow::Owned(name.into_owned()));
-                }
-                Name::Unknown(reason) => self.dynamic_word(i, reason),
-                Name::Empty => {}
-            }
+        match brace_expand(raw) {
+            Some(alternatives) => Name::Braces(alternatives),
+            None => program_name(cook(raw)),
         }
-        first
     }
 
     /// Records word `i` as a program the text cannot name.
@@ -1280,7 +1593,11 @@ impl<'a> Scanner<'a> {
                 self.heredoc_substitutions(start, body_end);
             }
             if doc.code {
-                self.reparse(start, Cow::Borrowed(&self.src[start..body_end]));
+                let body = &self.src[start..body_end];
+                if !doc.quoted {
+                    self.spliced_text(expansions(body, true));
+                }
+                self.reparse(start, Cow::Borrowed(body));
             }
             self.pos = after;
         }
@@ -1638,6 +1955,8 @@ fn env_escapes(line: Cow<'_, str>) -> Cow<'_, str> {
 enum Name<'a> {
     /// A basename.
     Known(Cow<'a, str>),
+    /// Several words, from brace expansion (`{kubectl,x}`): their source texts.
+    Braces(Vec<String>),
     /// Nothing the text tells.
     Unknown(Reason),
     /// Nothing: the word ends in `/`.
@@ -1649,6 +1968,7 @@ impl Name<'_> {
     fn into_owned<'b>(self) -> Name<'b> {
         match self {
             Name::Known(name) => Name::Known(Cow::Owned(name.into_owned())),
+            Name::Braces(words) => Name::Braces(words),
             Name::Unknown(reason) => Name::Unknown(reason),
             Name::Empty => Name::Empty,
         }
@@ -1683,6 +2003,114 @@ const INTERPRETERS: &[(&str, &[u8], &[&str])] = &[
     ("Rscript", b"e", &[]),
     ("osascript", b"e", &[]),
 ];
+
+/// The source texts of the expansions bash performs in the word whose source is
+/// `raw` (`$x`, `${x}`, `$(…)`, backticks, quoted or not), or with `heredoc`, in
+/// the body of a heredoc whose delimiter is unquoted, where quotes are text.
+fn expansions(raw: &str, heredoc: bool) -> Vec<&str> {
+    let b = raw.as_bytes();
+    let mut found = Vec::new();
+    let mut double = false;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'\'' if !double && !heredoc => {
+                i = raw[i + 1..].find('\'').map_or(b.len(), |k| i + k + 2);
+            }
+            b'"' if !heredoc => {
+                double = !double;
+                i += 1;
+            }
+            b'$' if b.get(i + 1) == Some(&b'\'') && !double && !heredoc => {
+                // `$'…'` is quoted text; its backslash escapes its quote.
+                let mut text = String::new();
+                i = ansi_c(raw, i + 2, &mut text);
+            }
+            b'$' | b'`' => {
+                let end = expansion_end(b, i);
+                if end > i + 1 {
+                    found.push(&raw[i..end.min(b.len())]);
+                }
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    found
+}
+
+/// Whether the text does not tell a word whose source is `raw`: it has an
+/// expansion (quoted or not, its value is unknown), an unquoted glob, brace
+/// expansion or extglob, or a tilde bash expands (`~` is `$HOME`, `~-` is
+/// `$OLDPWD`, and both can be set on the line).
+fn word_unknown(raw: &str) -> bool {
+    has_tilde(raw) || cook(raw).expanded_to > 0 || has_glob(raw) || has_braces(raw)
+}
+
+/// Whether bash expands a tilde in the word whose source is `raw`: at its
+/// start, and in an assignment's value after the `=` or a `:` (as an argument
+/// too, outside POSIX mode).
+fn has_tilde(raw: &str) -> bool {
+    let value = match raw.find('=') {
+        Some(eq) if is_assignment(raw) => &raw[eq + 1..],
+        _ => "",
+    };
+    raw.starts_with('~') || value.starts_with('~') || value.contains(":~")
+}
+
+/// Whether a word's source has an unquoted brace expansion (`{a,b}`, `{1..3}`)
+/// or extglob pattern (`@(a|b)`, with `shopt -s extglob`).
+fn has_braces(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if let Some(next) = past_quoted(raw, i) {
+            i = next;
+            continue;
+        }
+        match (b[i], b.get(i + 1)) {
+            (b'{', _) => {
+                if let Some((close, commas)) = brace_close(raw, i) {
+                    if !commas.is_empty() || raw[i + 1..close].contains("..") {
+                        return true;
+                    }
+                }
+            }
+            (b'@' | b'+' | b'!', Some(b'(')) => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether `path` names the reading shell's stdin: `/dev/stdin`, `/dev/fd/0`,
+/// `/proc/self/fd/0` and the like, however its slashes, `.` and `..` are
+/// written (`..` stops at the root, so `../../dev/stdin` is one from `/`).
+fn is_stdin_path(path: &str) -> bool {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match parts.as_slice() {
+        ["dev", "stdin"] | ["dev", "fd", "0"] => true,
+        ["proc", process, "fd", "0"] => {
+            matches!(*process, "self" | "thread-self") || digits(process)
+        }
+        ["proc", process, "task", task, "fd", "0"] => {
+            (*process == "self" || digits(process)) && digits(task)
+        }
+        _ => false,
+    }
+}
 
 /// Whether a word's source has an unquoted glob character (`*`, `?`, `[…]`).
 fn has_glob(raw: &str) -> bool {
@@ -1772,7 +2200,7 @@ fn brace_group(raw: &str) -> Option<(usize, usize, Vec<usize>)> {
             continue;
         }
         match b[i] {
-            b'{' => match brace_close(b, i) {
+            b'{' => match brace_close(raw, i) {
                 Some((close, commas)) if !commas.is_empty() => return Some((i, close, commas)),
                 _ => i += 1,
             },
@@ -1782,15 +2210,20 @@ fn brace_group(raw: &str) -> Option<(usize, usize, Vec<usize>)> {
     None
 }
 
-/// The `}` matching the `{` at `open`, and the commas at its top level.
-fn brace_close(b: &[u8], open: usize) -> Option<(usize, Vec<usize>)> {
+/// The `}` matching the `{` at `open`, and the commas at its top level. Like
+/// bash, quoted text, escapes and expansions inside are passed over whole
+/// (`{bash,-c,'kubectl x'}` has two commas).
+fn brace_close(raw: &str, open: usize) -> Option<(usize, Vec<usize>)> {
+    let b = raw.as_bytes();
     let mut depth = 0usize;
     let mut commas = Vec::new();
     let mut i = open + 1;
     while i < b.len() {
+        if let Some(next) = past_quoted(raw, i) {
+            i = next;
+            continue;
+        }
         match b[i] {
-            b'\\' => i += 1,
-            b'\'' | b'"' | b'$' | b'`' => return None,
             b'{' => depth += 1,
             b'}' if depth == 0 => return Some((i, commas)),
             b'}' => depth -= 1,

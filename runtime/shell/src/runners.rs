@@ -1,6 +1,7 @@
 //! Command runners: programs that run a command given in their arguments (`xargs`,
 //! `nice`, `flock`, `su -c`, …), with each one's option grammar transcribed from its
-//! manual page, so the splitter finds where the command starts.
+//! manual page, so the splitter finds where the command starts, what it adds to the
+//! command's words, and when it starts a shell that reads stdin instead.
 //!
 //! A runner is itself a program (`bash.xargs` fires on `xargs rm`); the command it runs
 //! is one too. This differs from the spec's wrappers (`sudo`, `env`, …), which vanish.
@@ -17,6 +18,61 @@ enum Form {
     Joined,
     /// Only an option's argument names a command (`su -c CMD`, `script -c CMD`).
     CodeOnly,
+}
+
+/// Strings a runner replaces in the words of the command it runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Replace {
+    #[default]
+    None,
+    /// Each occurrence of these strings: `find -exec … {}`, `xargs -I R`.
+    Strings(Vec<String>),
+    /// GNU parallel's replacement strings, all of the form `{…}`, and the ones
+    /// its options define (`-I R`, `--er R`, the tag of `--rpl 'TAG perl'`).
+    Braces(Vec<String>),
+}
+
+impl Replace {
+    /// What a runner replacing `other` under one replacing `self` replaces: both
+    /// (`find . -exec xargs -I R cmd {} R \;`).
+    pub(crate) fn and(self, other: Replace) -> Replace {
+        match (self, other) {
+            (Replace::None, r) | (r, Replace::None) => r,
+            (Replace::Strings(mut a), Replace::Strings(b)) => {
+                a.extend(b);
+                Replace::Strings(a)
+            }
+            (
+                Replace::Strings(mut a) | Replace::Braces(mut a),
+                Replace::Strings(b) | Replace::Braces(b),
+            ) => {
+                a.extend(b);
+                Replace::Braces(a)
+            }
+        }
+    }
+
+    /// Whether the runner pastes what it replaces into `word` as text, which a
+    /// shell then reads as code: find and xargs do; parallel quotes each
+    /// value, except what a `{= perl =}` expression makes (it may `uq()`).
+    pub(crate) fn splices(&self, word: &str) -> bool {
+        match self {
+            Replace::Braces(_) => word.contains("{="),
+            other => other.matches(word),
+        }
+    }
+
+    /// Whether the runner may replace part of `word`.
+    pub(crate) fn matches(&self, word: &str) -> bool {
+        let defined = |strings: &[String]| strings.iter().any(|s| word.contains(s.as_str()));
+        match self {
+            Replace::None => false,
+            Replace::Strings(strings) => defined(strings),
+            Replace::Braces(strings) => {
+                defined(strings) || word.find('{').is_some_and(|k| word[k..].contains('}'))
+            }
+        }
+    }
 }
 
 /// Operands between a runner's options and its command.
@@ -39,6 +95,10 @@ struct Grammar {
     /// Options whose argument is shell code.
     short_code: &'static [u8],
     long_code: &'static [&'static str],
+    /// Options whose argument the runner `eval`s in the place of an argument
+    /// (fakeroot's `eval echo "$1"`): its substitutions and operators run.
+    short_eval: &'static [u8],
+    long_eval: &'static [&'static str],
     /// Options after which no command runs (`taskset -p`, `chrt -p`: they act on a pid).
     short_query: &'static [u8],
     long_query: &'static [&'static str],
@@ -53,7 +113,37 @@ struct Grammar {
     /// (`runuser -u USER cmd`, but `runuser USER` is a login).
     argv_needs: Option<(u8, &'static str)>,
     form: Form,
+    /// The code options run as well as the command (`fakeroot -f CODE cmd`, `perf stat
+    /// --pre CODE cmd`), not instead of it.
+    code_and_command: bool,
+    /// Without a command it starts a shell, which reads its code from stdin (`su`,
+    /// `fakeroot`, `unshare`, `chroot DIR`).
+    bare_shell: bool,
+    /// Options after which a shell reading stdin runs (`systemd-run -S`, `doas -s`).
+    short_shell: &'static [u8],
+    long_shell: &'static [&'static str],
+    /// It adds words it reads from stdin or files after the command's own (`xargs`,
+    /// `parallel`).
+    appends: bool,
+    /// Options whose argument is a string replaced in the command's words (`xargs -I
+    /// R`); one in `short_arg`/`long_arg` takes the next word too, the others only an
+    /// attached value, `{}` without one (`xargs -i`, `--replace`).
+    short_replace: &'static [u8],
+    long_replace: &'static [&'static str],
+    /// Its replacement strings are `{…}` as well as the ones its options define
+    /// (GNU parallel).
+    braces: bool,
+    /// Subcommands, each with the runner whose grammar reads the words after it
+    /// (`perf stat` → `perf stat`): a first operand that is one hands on to that
+    /// grammar; any other runs nothing with `Operands::One` (`perf report`), and is
+    /// the command otherwise (`perf stat make`).
+    subcommands: &'static [(&'static str, &'static str)],
+    /// A runner whose options no getopt reads: where its command starts.
+    custom: Option<Start>,
 }
+
+/// The index of the word a runner's command starts at, from its arguments.
+type Start = fn(&[Cow<'_, str>]) -> usize;
 
 const BASE: Grammar = Grammar {
     name: "",
@@ -61,6 +151,8 @@ const BASE: Grammar = Grammar {
     long_arg: &[],
     short_code: b"",
     long_code: &[],
+    short_eval: b"",
+    long_eval: &[],
     short_query: b"",
     long_query: &[],
     operands: Operands::None,
@@ -69,13 +161,27 @@ const BASE: Grammar = Grammar {
     login_dash: false,
     argv_needs: None,
     form: Form::Argv,
+    code_and_command: false,
+    bare_shell: false,
+    short_shell: b"",
+    long_shell: &[],
+    appends: false,
+    short_replace: b"",
+    long_replace: &[],
+    braces: false,
+    subcommands: &[],
+    custom: None,
 };
 
 /// The runners, each from its manual page (GNU findutils, coreutils, util-linux,
-/// procps, shadow, strace, ltrace, OpenBSD doas, GNU parallel, BusyBox).
+/// procps, shadow, strace, ltrace, OpenBSD doas, GNU parallel, BusyBox, fakeroot,
+/// Valgrind, perf, D-Bus, glibc, Firejail, torsocks, proxychains-ng, AppArmor,
+/// libcgroup, systemd).
 const RUNNERS: &[Grammar] = &[
     // xargs: -a file, -E eof, -d delim, -I replace, -L lines, -n args, -P procs,
     // -s chars; -e[eof], -i[replace] and -l[lines] only take an attached argument.
+    // It appends the words it reads even with -I: a later -n or -L cancels the
+    // replacement (GNU), so `more` never depends on the option order.
     Grammar {
         name: "xargs",
         short_arg: b"aEdILnPs",
@@ -87,6 +193,9 @@ const RUNNERS: &[Grammar] = &[
             "max-chars",
             "process-slot-var",
         ],
+        appends: true,
+        short_replace: b"Ii",
+        long_replace: &["replace"],
         ..BASE
     },
     Grammar {
@@ -125,17 +234,20 @@ const RUNNERS: &[Grammar] = &[
         options_after_operands: true,
         ..BASE
     },
+    // chroot DIR without a command runs `$SHELL -i`.
     Grammar {
         name: "chroot",
         long_arg: &["userspec", "groups"],
         operands: Operands::One,
+        bare_shell: true,
         ..BASE
     },
-    // doas [-Lns] [-C config] [-u user] command
+    // doas [-Lns] [-C config] [-u user] command; -s runs the user's shell.
     Grammar {
         name: "doas",
         short_arg: b"u",
         short_query: b"C",
+        short_shell: b"s",
         ..BASE
     },
     Grammar {
@@ -147,6 +259,7 @@ const RUNNERS: &[Grammar] = &[
         permute: true,
         login_dash: true,
         form: Form::CodeOnly,
+        bare_shell: true,
         ..BASE
     },
     // sg [-] GROUP [-c] COMMAND: the command is given to /bin/sh -c.
@@ -174,6 +287,8 @@ const RUNNERS: &[Grammar] = &[
         permute: true,
         login_dash: true,
         argv_needs: Some((b'u', "user")),
+        // `runuser USER` is a login shell; `-u USER` without a command is an error.
+        bare_shell: true,
         ..BASE
     },
     Grammar {
@@ -217,6 +332,8 @@ const RUNNERS: &[Grammar] = &[
         long_code: &["command"],
         permute: true,
         form: Form::CodeOnly,
+        // Without -c it runs `$SHELL` on a terminal fed from its stdin.
+        bare_shell: true,
         ..BASE
     },
     Grammar {
@@ -296,17 +413,20 @@ const RUNNERS: &[Grammar] = &[
             "boottime",
             "load-interp",
         ],
+        // Without a program it runs `$SHELL`, as nsenter does.
+        bare_shell: true,
         ..BASE
     },
     Grammar {
         name: "nsenter",
         short_arg: b"tSGW",
         long_arg: &["target", "setuid", "setgid", "wdns"],
+        bare_shell: true,
         ..BASE
     },
     Grammar {
         name: "parallel",
-        short_arg: b"aCdEIJjLNnPSs",
+        short_arg: b"aCdEIJjLNnPSsU",
         long_arg: &[
             "arg-file",
             "colsep",
@@ -333,8 +453,37 @@ const RUNNERS: &[Grammar] = &[
             "profile",
             "return",
             "transferfile",
+            "extensionreplace",
+            "er",
+            "basenamereplace",
+            "bnr",
+            "dirnamereplace",
+            "dnr",
+            "basenameextensionreplace",
+            "bner",
+            "seqreplace",
+            "slotreplace",
+            "rpl",
         ],
         form: Form::Joined,
+        // Without a replacement string in the command it appends the arguments.
+        appends: true,
+        short_replace: b"IUi",
+        long_replace: &[
+            "replace",
+            "extensionreplace",
+            "er",
+            "basenamereplace",
+            "bnr",
+            "dirnamereplace",
+            "dnr",
+            "basenameextensionreplace",
+            "bner",
+            "seqreplace",
+            "slotreplace",
+            "rpl",
+        ],
+        braces: true,
         ..BASE
     },
     // watch [-n secs] [-q cycles] cmd…: the words are given to `sh -c` (with `-x`,
@@ -350,18 +499,281 @@ const RUNNERS: &[Grammar] = &[
         name: "busybox",
         ..BASE
     },
+    // fakeroot [-l lib] [-f faked] [-i file] [-s file] [-u] [-b fd] [--] [cmd]: the
+    // script `eval`s the value of -f as the command that starts faked, and those of
+    // -l, -i and -s as its arguments; without a command it runs $SHELL.
+    Grammar {
+        name: "fakeroot",
+        short_arg: b"b",
+        long_arg: &["fd-base"],
+        short_code: b"f",
+        long_code: &["faked"],
+        short_eval: b"lis",
+        long_eval: &["lib"],
+        code_and_command: true,
+        bare_shell: true,
+        ..BASE
+    },
+    // valgrind [--opt=value | -q | -v | …] prog: every value is attached.
+    Grammar {
+        name: "valgrind",
+        ..BASE
+    },
+    // perf [--debugfs-dir D] [--buildid-dir D] [--debug V] stat|record|trace …
+    Grammar {
+        name: "perf",
+        long_arg: &["debugfs-dir", "buildid-dir", "debug"],
+        operands: Operands::One,
+        subcommands: &[
+            ("stat", "perf stat"),
+            ("record", "perf record"),
+            ("trace", "perf trace"),
+        ],
+        ..BASE
+    },
+    // perf stat -e -C -D -G -I -M -o -p -r -t -x …; --pre and --post are given to
+    // sh -c before and after the command. `perf stat record` (or `rec`, `reco`,
+    // `recor`: perf takes any prefix of three letters or more) runs it too.
+    Grammar {
+        name: "perf stat",
+        subcommands: &[
+            ("record", "perf stat"),
+            ("recor", "perf stat"),
+            ("reco", "perf stat"),
+            ("rec", "perf stat"),
+        ],
+        short_arg: b"CDeGIMoprtx",
+        long_arg: &[
+            "cpu",
+            "delay",
+            "event",
+            "cgroup",
+            "interval-print",
+            "metrics",
+            "output",
+            "pid",
+            "repeat",
+            "tid",
+            "field-separator",
+            "control",
+            "cputype",
+            "filter",
+            "for-each-cgroup",
+            "interval-count",
+            "log-fd",
+            "td-level",
+            "timeout",
+        ],
+        long_code: &["pre", "post"],
+        code_and_command: true,
+        ..BASE
+    },
+    // perf record: -I, -S and -z only take an attached value.
+    Grammar {
+        name: "perf record",
+        short_arg: b"cCDeFGjkmoprtu",
+        long_arg: &[
+            "count",
+            "cpu",
+            "delay",
+            "event",
+            "freq",
+            "cgroup",
+            "branch-filter",
+            "clockid",
+            "mmap-pages",
+            "output",
+            "pid",
+            "realtime",
+            "tid",
+            "uid",
+            "affinity",
+            "call-graph",
+            "clang-opt",
+            "clang-path",
+            "control",
+            "filter",
+            "max-size",
+            "mmap-flush",
+            "num-thread-synthesize",
+            "proc-map-timeout",
+            "switch-max-files",
+            "switch-output-event",
+            "synth",
+            "vmlinux",
+        ],
+        ..BASE
+    },
+    // perf trace …; `perf trace record` hands its words to perf record.
+    Grammar {
+        name: "perf trace",
+        subcommands: &[("record", "perf record")],
+        short_arg: b"CDeFGimoptu",
+        long_arg: &[
+            "cpu",
+            "delay",
+            "event",
+            "pf",
+            "cgroup",
+            "input",
+            "mmap-pages",
+            "output",
+            "pid",
+            "tid",
+            "uid",
+            "call-graph",
+            "duration",
+            "expr",
+            "filter",
+            "filter-pids",
+            "map-dump",
+            "max-events",
+            "max-stack",
+            "min-stack",
+            "proc-map-timeout",
+            "switch-off",
+            "switch-on",
+        ],
+        ..BASE
+    },
+    // dbus-run-session [--config-file F] [--dbus-daemon B] [--] prog: it reads its
+    // two options by hand, each with `=` or the next word.
+    Grammar {
+        name: "dbus-run-session",
+        long_arg: &["config-file", "dbus-daemon"],
+        ..BASE
+    },
+    // catchsegv prog [args]
+    Grammar {
+        name: "catchsegv",
+        ..BASE
+    },
+    // firejail [--opt | --opt=value …] [-c] [--] [prog]: no option takes the next word;
+    // without a program it runs the user's shell.
+    Grammar {
+        name: "firejail",
+        bare_shell: true,
+        ..BASE
+    },
+    // torsocks [-u user] [-p pass] [-a addr] [-P port] [-i] [-d] [-q] cmd; --shell
+    // spawns a shell.
+    Grammar {
+        name: "torsocks",
+        short_arg: b"upaP",
+        long_arg: &["user", "pass", "address", "port"],
+        long_shell: &["shell"],
+        ..BASE
+    },
+    // proxychains(-ng) [-q] [-f config] cmd: at most two option words, by first letter.
+    Grammar {
+        name: "proxychains",
+        custom: Some(proxychains),
+        ..BASE
+    },
+    Grammar {
+        name: "proxychains4",
+        custom: Some(proxychains),
+        ..BASE
+    },
+    // aa-exec [-p profile] [-n namespace] [-i] [-v] [-d] [--] cmd
+    Grammar {
+        name: "aa-exec",
+        short_arg: b"pn",
+        long_arg: &["profile", "namespace"],
+        ..BASE
+    },
+    // cgexec [-g controllers:path] [--sticky] cmd
+    Grammar {
+        name: "cgexec",
+        short_arg: b"g",
+        ..BASE
+    },
+    // systemd-run [opts] cmd; -S/--shell runs $SHELL on a terminal fed from stdin.
+    Grammar {
+        name: "systemd-run",
+        short_arg: b"CHMEpu",
+        long_arg: &[
+            "capsule",
+            "unit",
+            "description",
+            "slice",
+            "expand-environment",
+            "host",
+            "machine",
+            "service-type",
+            "uid",
+            "gid",
+            "nice",
+            "setenv",
+            "property",
+            "on-active",
+            "on-boot",
+            "on-startup",
+            "on-unit-active",
+            "on-unit-inactive",
+            "on-calendar",
+            "timer-property",
+            "path-property",
+            "socket-property",
+            "working-directory",
+            "root-directory",
+            "job-mode",
+            "background",
+            "json",
+        ],
+        short_shell: b"S",
+        long_shell: &["shell"],
+        ..BASE
+    },
 ];
 
+/// proxychains-ng reads at most two option words, each by its second letter: `-q…`
+/// alone, `-f…` with the next word (its config file); any other word starts the
+/// command, a dash or not.
+fn proxychains(args: &[Cow<'_, str>]) -> usize {
+    let mut j = 0;
+    for _ in 0..2 {
+        match args.get(j).map(|a| a.as_bytes()) {
+            Some([b'-', b'q', ..]) => j += 1,
+            Some([b'-', b'f', ..]) => j += 2,
+            _ => break,
+        }
+    }
+    j
+}
+
 /// What a runner's arguments run, by index into the arguments after its name.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Plan {
+    /// Shell code in option arguments.
+    pub(crate) code: Vec<Code>,
+    pub(crate) run: Run,
+    /// The runner adds words after the command's own.
+    pub(crate) appends: bool,
+    /// Strings the runner replaces in the command's words.
+    pub(crate) replace: Replace,
+}
+
+/// Shell code in an option's argument: the text of word `word` from byte `from` on.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Plan {
+pub(crate) struct Code {
+    pub(crate) word: usize,
+    pub(crate) from: usize,
+    /// The code stands where an argument does, after a command (`eval echo CODE`).
+    pub(crate) argument: bool,
+}
+
+/// The command a runner runs.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) enum Run {
     /// The command starts at this word.
     Argv(usize),
     /// The words from here, joined by spaces, are shell code.
     Joined(usize),
-    /// Shell code: the text of word `.0` from byte `.1` on, for each such option.
-    Code(Vec<(usize, usize)>),
-    /// Nothing runs.
+    /// A shell, which reads its code from stdin.
+    Shell,
+    /// None.
+    #[default]
     Nothing,
 }
 
@@ -373,10 +785,30 @@ pub(crate) fn is_runner(name: &str) -> bool {
 /// Reads the arguments `args` of runner `name` (as after quote removal).
 pub(crate) fn plan(name: &str, args: &[Cow<'_, str>]) -> Plan {
     let Some(g) = RUNNERS.iter().find(|g| g.name == name) else {
-        return Plan::Nothing;
+        return Plan::default();
     };
+    if let Some(custom) = g.custom {
+        let start = custom(args);
+        return Plan {
+            run: if start < args.len() {
+                Run::Argv(start)
+            } else {
+                Run::Nothing
+            },
+            ..Plan::default()
+        };
+    }
     let mut read = Read::default();
     let mut j = read.options(g, args, 0);
+    let sub = args
+        .get(j)
+        .and_then(|a| g.subcommands.iter().find(|(s, _)| *s == a));
+    if let Some((_, grammar)) = sub {
+        return plan(grammar, &args[j + 1..]).shifted(j + 1);
+    }
+    if !g.subcommands.is_empty() && g.operands == Operands::One {
+        return Plan::default();
+    }
     j = match g.operands {
         Operands::One if read.operand.is_none() => j + 1,
         Operands::Number if args.get(j).is_some_and(|a| is_number(a)) => j + 1,
@@ -385,31 +817,65 @@ pub(crate) fn plan(name: &str, args: &[Cow<'_, str>]) -> Plan {
     if g.options_after_operands {
         j = read.options(g, args, j);
     }
-    let start = read.operand.unwrap_or(j);
     if read.query {
-        Plan::Nothing
-    } else if !read.code.is_empty() {
-        Plan::Code(read.code)
-    } else if start >= args.len() {
-        Plan::Nothing
+        return Plan::default();
+    }
+    let start = read.operand.unwrap_or(j);
+    let run = if !read.code.is_empty() && !g.code_and_command {
+        Run::Nothing
+    } else if read.shell {
+        Run::Shell
     } else {
         match g.form {
-            Form::Argv if g.argv_needs.is_none() || read.argv_option => Plan::Argv(start),
-            Form::Joined => Plan::Joined(start),
-            _ => Plan::Nothing,
+            Form::Argv if start < args.len() && (g.argv_needs.is_none() || read.argv_option) => {
+                Run::Argv(start)
+            }
+            Form::Joined if start < args.len() => Run::Joined(start),
+            _ if g.bare_shell => Run::Shell,
+            _ => Run::Nothing,
         }
+    };
+    let replace = match read.replace {
+        strings if g.braces => Replace::Braces(strings),
+        strings if strings.is_empty() => Replace::None,
+        strings => Replace::Strings(strings),
+    };
+    Plan {
+        code: read.code,
+        run,
+        appends: g.appends,
+        replace,
+    }
+}
+
+impl Plan {
+    /// The plan of arguments that start `by` words later.
+    fn shifted(mut self, by: usize) -> Plan {
+        for code in &mut self.code {
+            code.word += by;
+        }
+        self.run = match self.run {
+            Run::Argv(k) => Run::Argv(k + by),
+            Run::Joined(k) => Run::Joined(k + by),
+            other => other,
+        };
+        self
     }
 }
 
 /// What the options of one runner said.
 #[derive(Default)]
 struct Read {
-    code: Vec<(usize, usize)>,
+    code: Vec<Code>,
     query: bool,
+    /// An option that starts a shell reading stdin was given.
+    shell: bool,
     /// The `argv_needs` option was given.
     argv_option: bool,
     /// With `permute`: the first operand.
     operand: Option<usize>,
+    /// The replacement strings given (any of them may be in effect).
+    replace: Vec<String>,
 }
 
 impl Read {
@@ -438,20 +904,41 @@ impl Read {
     /// One long option at `args[j]`; returns how many words it takes.
     fn long(&mut self, g: &Grammar, args: &[Cow<'_, str>], j: usize, long: &str) -> usize {
         let (name, value) = match long.split_once('=') {
-            Some((name, _)) => (name, true),
-            None => (long, false),
+            Some((name, value)) => (name, Some(value)),
+            None => (long, None),
         };
         self.query |= g.long_query.contains(&name);
+        self.shell |= g.long_shell.contains(&name);
         self.argv_option |= g.argv_needs.is_some_and(|(_, l)| l == name);
-        if g.long_code.contains(&name) {
-            if value {
-                self.code.push((j, 3 + name.len()));
-            } else if j + 1 < args.len() {
-                self.code.push((j + 1, 0));
-            }
-            return 1 + usize::from(!value);
+        let takes_next = value.is_none() && g.long_arg.contains(&name);
+        if g.long_replace.contains(&name) {
+            let next = args.get(j + 1).filter(|_| takes_next);
+            self.replaced(value.or(next.map(|n| &**n)));
         }
-        1 + usize::from(!value && g.long_arg.contains(&name))
+        let argument = g.long_eval.contains(&name);
+        if argument || g.long_code.contains(&name) {
+            let (word, from) = match value {
+                Some(_) => (j, 3 + name.len()),
+                None => (j + 1, 0),
+            };
+            if word < args.len() {
+                self.code.push(Code {
+                    word,
+                    from,
+                    argument,
+                });
+            }
+            return 1 + usize::from(value.is_none());
+        }
+        1 + usize::from(takes_next)
+    }
+
+    /// A replacement string given, `{}` when the option has no value; for
+    /// parallel's `--rpl 'TAG perl'`, the tag.
+    fn replaced(&mut self, value: Option<&str>) {
+        let value = value.unwrap_or("{}");
+        let string = value.split_whitespace().next().unwrap_or(value);
+        self.replace.push(string.to_owned());
     }
 
     /// One cluster of short options at `args[j]`; returns how many words it takes.
@@ -459,13 +946,28 @@ impl Read {
         let word = args[j].as_bytes();
         for (k, &f) in word.iter().enumerate().skip(1) {
             self.query |= g.short_query.contains(&f);
+            self.shell |= g.short_shell.contains(&f);
             self.argv_option |= g.argv_needs.is_some_and(|(s, _)| s == f);
             let last = k + 1 == word.len();
-            if g.short_code.contains(&f) {
-                match (last, j + 1 < args.len()) {
-                    (false, _) => self.code.push((j, k + 1)),
-                    (true, true) => self.code.push((j + 1, 0)),
-                    (true, false) => {}
+            let takes_next = last && g.short_arg.contains(&f);
+            if g.short_replace.contains(&f) {
+                let value = match (last, args.get(j + 1)) {
+                    (false, _) => Some(&args[j][k + 1..]),
+                    (true, Some(next)) if takes_next => Some(&**next),
+                    _ => None,
+                };
+                self.replaced(value);
+                return 1 + usize::from(takes_next);
+            }
+            let argument = g.short_eval.contains(&f);
+            if argument || g.short_code.contains(&f) {
+                let (word, from) = if last { (j + 1, 0) } else { (j, k + 1) };
+                if word < args.len() {
+                    self.code.push(Code {
+                        word,
+                        from,
+                        argument,
+                    });
                 }
                 return 1 + usize::from(last);
             }
@@ -483,42 +985,133 @@ fn is_number(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{plan, Plan};
+    use super::{plan, Plan, Replace, Run};
     use std::borrow::Cow;
 
-    /// A runner's arguments and the plan they make.
-    const CASES: &[(&str, &str, Plan)] = &[
-        ("xargs", "-I {} -n 1 -P4 rm {}", Plan::Argv(5)),
-        ("xargs", "-0 -a list -- rm", Plan::Argv(4)),
-        ("xargs", "", Plan::Nothing),
-        ("xargs", "- x", Plan::Argv(0)),
-        ("nice", "-n 5 make", Plan::Argv(2)),
-        ("nice", "-10 make", Plan::Argv(1)),
-        ("ionice", "-c 3 -p 1234", Plan::Nothing),
-        ("flock", "/tmp/l make", Plan::Argv(1)),
-        ("flock", "-w 5 9", Plan::Nothing),
-        ("chrt", "-f 10 make", Plan::Argv(2)),
-        ("chrt", "-b make", Plan::Argv(1)),
-        ("chrt", "-p 10 1234", Plan::Nothing),
-        ("taskset", "-c 0-3 make", Plan::Argv(2)),
-        ("runuser", "root -c x", Plan::Code(Vec::new())),
-        ("runuser", "bob", Plan::Nothing),
-        ("runuser", "-u bob -- make", Plan::Argv(3)),
-        ("su", "- root", Plan::Nothing),
-        ("watch", "-n 1 make", Plan::Joined(2)),
-        ("sg", "- docker make", Plan::Joined(2)),
+    /// A runner's arguments, what they run and how many code options they carry.
+    const CASES: &[(&str, &str, Run, usize)] = &[
+        ("xargs", "-I {} -n 1 -P4 rm {}", Run::Argv(5), 0),
+        ("xargs", "-0 -a list -- rm", Run::Argv(4), 0),
+        ("xargs", "", Run::Nothing, 0),
+        ("xargs", "- x", Run::Argv(0), 0),
+        ("nice", "-n 5 make", Run::Argv(2), 0),
+        ("nice", "-10 make", Run::Argv(1), 0),
+        ("ionice", "-c 3 -p 1234", Run::Nothing, 0),
+        ("flock", "/tmp/l make", Run::Argv(1), 0),
+        ("flock", "-w 5 9", Run::Nothing, 0),
+        ("chrt", "-f 10 make", Run::Argv(2), 0),
+        ("chrt", "-b make", Run::Argv(1), 0),
+        ("chrt", "-p 10 1234", Run::Nothing, 0),
+        ("taskset", "-c 0-3 make", Run::Argv(2), 0),
+        ("runuser", "root -c x", Run::Nothing, 1),
+        // A login: the user's shell reads stdin.
+        ("runuser", "bob", Run::Shell, 0),
+        ("runuser", "-u bob -- make", Run::Argv(3), 0),
+        ("su", "- root", Run::Shell, 0),
+        ("su", "-c x root", Run::Nothing, 1),
+        ("script", "-q /dev/null", Run::Shell, 0),
+        ("chroot", "/srv", Run::Shell, 0),
+        ("chroot", "/srv make", Run::Argv(1), 0),
+        ("unshare", "-r", Run::Shell, 0),
+        ("doas", "-s", Run::Shell, 0),
+        ("watch", "-n 1 make", Run::Joined(2), 0),
+        ("sg", "- docker make", Run::Joined(2), 0),
+        // fakeroot `eval`s -l, -f, -i and -s, and runs the command too.
+        (
+            "fakeroot",
+            "-l lib -u -s state -f faked -- make",
+            Run::Argv(8),
+            3,
+        ),
+        ("fakeroot", "-b 3", Run::Shell, 0),
+        (
+            "valgrind",
+            "--tool=memcheck -q --log-file=x make",
+            Run::Argv(3),
+            0,
+        ),
+        ("perf", "stat -e cycles -x , -- make", Run::Argv(6), 0),
+        ("perf", "stat -i make", Run::Argv(2), 0),
+        ("perf", "stat --pre x make", Run::Argv(3), 1),
+        (
+            "perf",
+            "--debug verbose=1 record -o out -g make",
+            Run::Argv(6),
+            0,
+        ),
+        ("perf", "trace -i perf.data", Run::Nothing, 0),
+        ("perf", "report -i perf.data", Run::Nothing, 0),
+        ("perf", "stat record -o f make", Run::Argv(4), 0),
+        ("perf", "stat rec make", Run::Argv(2), 0),
+        ("perf", "trace record -g -o f make", Run::Argv(5), 0),
+        (
+            "dbus-run-session",
+            "--config-file f -- make",
+            Run::Argv(3),
+            0,
+        ),
+        ("catchsegv", "make", Run::Argv(0), 0),
+        ("firejail", "--private --net=none -c make", Run::Argv(3), 0),
+        ("firejail", "--noprofile", Run::Shell, 0),
+        ("torsocks", "-u bob -i make", Run::Argv(3), 0),
+        ("torsocks", "--shell", Run::Shell, 0),
+        ("proxychains4", "-q -f conf make", Run::Argv(3), 0),
+        // Only the second letter counts: `-qf` is `-q`, and a third option word is the command.
+        ("proxychains4", "-qf make x", Run::Argv(1), 0),
+        ("proxychains", "-q -q -q make", Run::Argv(2), 0),
+        ("aa-exec", "-p prof -- make", Run::Argv(3), 0),
+        ("cgexec", "-g cpu:/x --sticky make", Run::Argv(3), 0),
+        (
+            "systemd-run",
+            "--user -p A=1 --unit x -t make",
+            Run::Argv(6),
+            0,
+        ),
+        ("systemd-run", "-S", Run::Shell, 0),
     ];
+
+    fn words(args: &str) -> Vec<Cow<'_, str>> {
+        args.split_whitespace().map(Cow::Borrowed).collect()
+    }
 
     #[test]
     fn table() {
-        for (name, args, want) in CASES {
-            let args: Vec<Cow<'_, str>> = args.split_whitespace().map(Cow::Borrowed).collect();
-            let got = plan(name, &args);
-            match (want, &got) {
-                // The table leaves the code positions to the splitter's own tests.
-                (Plan::Code(_), Plan::Code(found)) => assert!(!found.is_empty(), "{name} {args:?}"),
-                _ => assert_eq!(got, *want, "{name} {args:?}"),
-            }
+        for (name, args, run, code) in CASES {
+            let got = plan(name, &words(args));
+            assert_eq!(got.run, *run, "{name} {args}");
+            assert_eq!(got.code.len(), *code, "{name} {args}");
         }
+    }
+
+    /// What a runner adds to its command's words.
+    #[test]
+    fn fills() {
+        let fill = |name: &str, args: &str| {
+            let Plan {
+                appends, replace, ..
+            } = plan(name, &words(args));
+            (appends, replace)
+        };
+        let strings = |s: &[&str]| s.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let replaced = |s: &[&str]| Replace::Strings(strings(s));
+        assert_eq!(fill("xargs", "kubectl"), (true, Replace::None));
+        assert_eq!(fill("xargs", "-I R kubectl R"), (true, replaced(&["R"])));
+        assert_eq!(fill("xargs", "-IR kubectl R"), (true, replaced(&["R"])));
+        assert_eq!(fill("xargs", "-i kubectl {}"), (true, replaced(&["{}"])));
+        assert_eq!(
+            fill("xargs", "--replace=R -I S kubectl R"),
+            (true, replaced(&["R", "S"]))
+        );
+        assert_eq!(
+            fill("parallel", "kubectl {}"),
+            (true, Replace::Braces(vec![]))
+        );
+        assert_eq!(
+            fill("parallel", "--er X kubectl X"),
+            (true, Replace::Braces(strings(&["X"])))
+        );
+        assert_eq!(fill("nice", "kubectl"), (false, Replace::None));
+        let braces = Replace::Braces(strings(&["X"]));
+        assert!(braces.matches("a{.}b") && braces.matches("aXb") && !braces.matches("}{"));
     }
 }

@@ -258,6 +258,52 @@ const CASES: &[(&str, &[&str])] = &[
         &["parallel", "kubectl", "rm"],
     ),
     ("busybox wget x", &["busybox", "wget"]),
+    ("fakeroot -u -b 3 -- kubectl x", &["fakeroot", "kubectl"]),
+    // fakeroot `eval`s -f as a command and -l, -i, -s as arguments (after `:`).
+    (
+        "fakeroot -f 'kubectl x;' -l '$(helm y)' make",
+        &["fakeroot", "kubectl", ":", "helm", "make"],
+    ),
+    (
+        "valgrind -q --tool=memcheck --log-file=v kubectl x",
+        &["valgrind", "kubectl"],
+    ),
+    (
+        "perf stat -e cycles -o out -r 3 -- kubectl x",
+        &["perf", "kubectl"],
+    ),
+    ("perf stat -i kubectl x", &["perf", "kubectl"]),
+    ("perf trace -i perf.data", &["perf"]),
+    (
+        "perf record -g --call-graph dwarf -p 1 kubectl",
+        &["perf", "kubectl"],
+    ),
+    (
+        "perf stat --pre 'kubectl x' make",
+        &["perf", "kubectl", "make"],
+    ),
+    ("perf report -i x kubectl", &["perf"]),
+    (
+        "dbus-run-session --config-file f -- kubectl x",
+        &["dbus-run-session", "kubectl"],
+    ),
+    ("catchsegv kubectl x", &["catchsegv", "kubectl"]),
+    (
+        "firejail --private --net=none kubectl x",
+        &["firejail", "kubectl"],
+    ),
+    ("torsocks -u bob -i kubectl x", &["torsocks", "kubectl"]),
+    (
+        "proxychains4 -q -f conf kubectl x",
+        &["proxychains4", "kubectl"],
+    ),
+    ("proxychains -qf kubectl x", &["proxychains", "kubectl"]),
+    ("aa-exec -p prof -- kubectl x", &["aa-exec", "kubectl"]),
+    ("cgexec -g cpu:/x kubectl x", &["cgexec", "kubectl"]),
+    (
+        "systemd-run --user -p A=1 --unit u kubectl x",
+        &["systemd-run", "kubectl"],
+    ),
     (
         "parallel ::: 'kubectl x' 'helm y' ::: a",
         &["parallel", "kubectl", "helm"],
@@ -334,6 +380,56 @@ const CASES: &[(&str, &[&str])] = &[
     ("((kubectl get pods))", &[]),
     ("((kubectl get pods) )", &["kubectl"]),
     ("((a) | b)", &["a", "b"]),
+    // bash runs the first alternative with the others as its arguments.
+    (
+        "{bash,-c,'kubectl x'}",
+        &["-c", "kubectl x", "bash", "kubectl"],
+    ),
+    ("{sudo,kubectl,x} y", &["kubectl", "x"]),
+    // A shell whose script is stdin reads the here-string, heredoc or pipe.
+    ("source /dev/stdin <<< 'kubectl x'", &["source", "kubectl"]),
+    (". /dev/fd/0 <<< 'kubectl x'", &[".", "kubectl"]),
+    ("bash /dev/stdin <<< 'kubectl x'", &["bash", "kubectl"]),
+    ("sh /proc/self/fd/0 <<< 'kubectl x'", &["sh", "kubectl"]),
+    ("bash //dev/./stdin <<< 'kubectl x'", &["bash", "kubectl"]),
+    ("bash ../../dev/stdin <<< 'kubectl x'", &["bash", "kubectl"]),
+    ("bash \"$f\" <<< 'kubectl x'", &["bash", "kubectl"]),
+    (
+        "echo 'kubectl x' | bash /dev/stdin",
+        &["echo", "bash", "kubectl"],
+    ),
+    ("bash /dev/stdin.sh <<< 'kubectl x'", &["bash"]),
+    // Code handed on reads the stdin of the command that hands it on.
+    ("bash -c 'bash' <<< 'kubectl x'", &["bash", "kubectl"]),
+    ("{ bash; } <<< 'kubectl x'", &["bash", "kubectl"]),
+    ("{ cat; } <<< 'kubectl x'", &["cat"]),
+    // Runners that start a shell without a command.
+    ("fakeroot <<< 'kubectl x'", &["fakeroot", "kubectl"]),
+    ("su - root <<< 'kubectl x'", &["su", "kubectl"]),
+    (
+        "unshare -r sh -s <<< 'kubectl x'",
+        &["unshare", "sh", "kubectl"],
+    ),
+    (
+        "systemd-run -S <<< 'kubectl x'",
+        &["systemd-run", "kubectl"],
+    ),
+    (
+        "script -q /dev/null <<< 'kubectl x'",
+        &["script", "kubectl"],
+    ),
+    ("env -S kubectl delete pod x", &["kubectl"]),
+    ("env -S'-i A=1 kubectl' x", &["kubectl"]),
+    // Prompts and exported functions are code for the shell that reads them.
+    (
+        "PS4='$(kubectl x)' bash -xc 'kubectl get'",
+        &["kubectl", "bash"],
+    ),
+    (
+        "env 'BASH_FUNC_kubectl%%=() { helm x; }' bash -c 'kubectl get'",
+        &["helm", "bash", "kubectl"],
+    ),
+    ("export PROMPT_COMMAND='git x'", &["export", "git"]),
 ];
 
 /// One command line per row, with the programs it may run that its text cannot name.
@@ -348,7 +444,53 @@ const DYNAMIC: &[(&str, &[(Reason, &str)])] = &[
     ),
     ("eval \"$x\"", &[(Reason::Expansion, "$x")]),
     ("bash -c \"$script\"", &[(Reason::Expansion, "$script")]),
-    ("eval \"kubectl $x\"", &[]),
+    // Bash splices the value of `$x` into the code as text: it may hold any command.
+    ("eval \"kubectl $x\"", &[(Reason::Expansion, "$x")]),
+    ("eval 'kubectl $x'", &[]),
+    ("eval \"kubectl \\$x\"", &[]),
+    ("bash -c \"kubectl get $x\"", &[(Reason::Expansion, "$x")]),
+    ("bash -c 'kubectl get \"$x\"'", &[]),
+    ("bash <<< \"kubectl get $x\"", &[(Reason::Expansion, "$x")]),
+    (
+        "bash <<EOF\nkubectl get ${x}\nEOF",
+        &[(Reason::Expansion, "${x}")],
+    ),
+    ("bash <<'EOF'\nkubectl get $x\nEOF", &[]),
+    (
+        "su -c \"kubectl get $(cat f)\"",
+        &[(Reason::Expansion, "$(cat f)")],
+    ),
+    ("watch \"kubectl get $x\"", &[(Reason::Expansion, "$x")]),
+    ("trap \"$x\" EXIT", &[(Reason::Expansion, "$x")]),
+    ("env -S \"kubectl $x\"", &[(Reason::Expansion, "$x")]),
+    ("eval $'kubectl \\'$x'", &[]),
+    (
+        "xargs -I{} sh -c 'kubectl get {}'",
+        &[
+            (Reason::Expansion, "'kubectl get {}'"),
+            (Reason::Stdin, "sh"),
+        ],
+    ),
+    (
+        "find . -exec sh -c 'kubectl get {}' \\;",
+        &[(Reason::Expansion, "'kubectl get {}'")],
+    ),
+    ("parallel 'kubectl get {}' ::: a", &[]),
+    // Variables a shell reads as code, or as the file it sources first.
+    (
+        "BASH_ENV=/dev/stdin bash -c 'kubectl get' <<< 'kubectl x'",
+        &[(Reason::Stdin, "BASH_ENV=/dev/stdin")],
+    ),
+    ("export ENV=$f; sh -i", &[(Reason::Stdin, "ENV=$f")]),
+    (
+        "BASH_ENV=~/.bashrc bash -c x",
+        &[(Reason::Stdin, "BASH_ENV=~/.bashrc")],
+    ),
+    ("BASH_ENV=/etc/profile bash -c x", &[]),
+    (
+        "PS4='$x' bash -xc 'kubectl get'",
+        &[(Reason::Expansion, "$x")],
+    ),
     ("kube?tl get", &[(Reason::Glob, "kube?tl")]),
     ("/usr/bin/kube* get", &[(Reason::Glob, "/usr/bin/kube*")]),
     ("'kube*' x", &[]),
@@ -384,6 +526,30 @@ const DYNAMIC: &[(&str, &[(Reason, &str)])] = &[
     (
         "eval \"$(kubectl completion bash)\"",
         &[(Reason::Expansion, "$(kubectl completion bash)")],
+    ),
+    // The words a runner appends name the program, or the code, that runs.
+    ("echo 'kubectl x' | xargs sh -c", &[(Reason::Stdin, "sh")]),
+    ("xargs -0 sudo -n", &[(Reason::Stdin, "sudo")]),
+    ("xargs timeout 5", &[(Reason::Stdin, "timeout")]),
+    ("xargs env A=1", &[(Reason::Stdin, "env")]),
+    ("xargs watch", &[(Reason::Stdin, "watch")]),
+    ("xargs xargs", &[(Reason::Stdin, "xargs")]),
+    ("xargs python3", &[(Reason::Stdin, "python3")]),
+    ("xargs find .", &[(Reason::Stdin, "find")]),
+    ("alias e=eval", &[(Reason::Stdin, "eval")]),
+    ("xargs nice kubectl", &[]),
+    ("xargs", &[]),
+    ("xargs command -v", &[]),
+    // A runner's replacement string as the program.
+    (
+        "find kubectl -exec {} delete pod x \\;",
+        &[(Reason::Expansion, "{}")],
+    ),
+    ("parallel {} x ::: kubectl", &[(Reason::Expansion, "{}")]),
+    ("parallel -I R R x ::: kubectl", &[(Reason::Expansion, "R")]),
+    (
+        "parallel --rpl '{..} s/x//' {..} x ::: a",
+        &[(Reason::Expansion, "{..}")],
     ),
 ];
 
@@ -484,6 +650,22 @@ fn never_panics() {
         "%s",
         "python3",
         "<<EOF\n",
+        "fakeroot",
+        "-l",
+        "perf",
+        "stat",
+        "record",
+        "/dev/stdin",
+        "BASH_ENV=",
+        "PS4=",
+        "BASH_FUNC_f%%=",
+        "-I",
+        "{}",
+        "{a,",
+        "~",
+        "proxychains4",
+        "-qf",
+        "export",
     ];
     // Every pair and a pseudo-random walk over the pieces.
     for a in pieces {
@@ -606,4 +788,89 @@ fn commands_carry_their_words() {
             .collect::<Vec<_>>(),
         ["get x", "$verb y"]
     );
+}
+
+/// One command line per row: the program of one of its commands (the first of
+/// that name), the indices of its unknown words, and whether more words follow.
+const WORDS: &[(&str, &str, &[usize], bool)] = &[
+    ("kubectl -n prod get pods", "kubectl", &[], false),
+    // Unquoted, an expansion may split into words; quoted, its text is unknown.
+    ("x='a b'; kubectl -n $x get", "kubectl", &[1], false),
+    ("kubectl -n \"$x\" get", "kubectl", &[1], false),
+    ("kubectl -n $(echo a b) get", "kubectl", &[1], false),
+    ("kubectl -n `echo a b` get", "kubectl", &[1], false),
+    ("kubectl --context=${c} get", "kubectl", &[0], false),
+    ("kubectl -v$(echo 9 x) get", "kubectl", &[0], false),
+    ("set -- a b; kubectl -n \"$@\"", "kubectl", &[1], false),
+    ("kubectl -n \"${a[@]}\"", "kubectl", &[1], false),
+    ("kubectl -n * get", "kubectl", &[1], false),
+    ("kubectl -n ns? get", "kubectl", &[1], false),
+    ("kubectl -n [ab] get", "kubectl", &[1], false),
+    ("kubectl -n {a,b} get", "kubectl", &[1], false),
+    ("kubectl -n {1..3} get", "kubectl", &[1], false),
+    ("kubectl ~ get", "kubectl", &[0], false),
+    ("kubectl -n @(a|b) get", "kubectl", &[1], false),
+    // Quoted or escaped, these are plain text.
+    (
+        "kubectl -n '$x' '*' \\{a,b} \"~\" get",
+        "kubectl",
+        &[],
+        false,
+    ),
+    ("kubectl get pods -l app=$APP", "kubectl", &[3], false),
+    ("kubectl -n $'a\\tb' get", "kubectl", &[], false),
+    // Runners: xargs and parallel append; find, xargs -I and parallel replace.
+    ("echo a | xargs kubectl", "kubectl", &[], true),
+    ("xargs -0 kubectl -n prod", "kubectl", &[], true),
+    ("xargs -a f nice kubectl", "kubectl", &[], true),
+    ("xargs -I R kubectl R get", "kubectl", &[0], true),
+    ("find . -exec kubectl -n {} get \\;", "kubectl", &[1], false),
+    ("find . -exec kubectl get x{}y +", "kubectl", &[1], false),
+    ("parallel kubectl {} ::: get", "kubectl", &[0], true),
+    ("parallel --er X kubectl X get ::: a", "kubectl", &[0], true),
+    ("xargs -I{} sh -c 'kubectl {}'", "kubectl", &[0], true),
+    (
+        "find . -exec xargs -I R kubectl {} R \\;",
+        "kubectl",
+        &[0, 1],
+        true,
+    ),
+    ("xargs sh -c 'kubectl get'", "kubectl", &[], true),
+    // An alias's value and a `hash -p` name get their invocation's words.
+    ("alias k=kubectl", "kubectl", &[], true),
+    ("alias k='kubectl get'", "kubectl", &[], true),
+    ("hash -p /usr/bin/kubectl k", "kubectl", &[], true),
+    // A brace-expanded program word runs its first alternative with the others.
+    ("{kubectl,delete,pod,x}", "kubectl", &[], false),
+    ("{x,kubectl} get", "kubectl", &[], true),
+    ("env -S 'kubectl -n' $ns get", "kubectl", &[1], false),
+];
+
+#[test]
+fn commands_mark_what_the_text_cannot_tell() {
+    for (line, program, unknown, more) in WORDS {
+        let commands = crate::commands(line);
+        let Some(command) = commands.iter().find(|c| c.program == *program) else {
+            panic!("no {program} in {line:?}: {commands:?}");
+        };
+        assert_eq!(
+            (command.unknown.as_slice(), command.more),
+            (*unknown, *more),
+            "command line: {line:?}: {command:?}"
+        );
+    }
+}
+
+/// Every program the splitter names has a command that carries its words.
+#[test]
+fn every_program_has_a_command() {
+    for (line, _) in CASES {
+        let named: Vec<String> = crate::commands(line)
+            .into_iter()
+            .map(|c| c.program)
+            .collect();
+        for program in programs(line) {
+            assert!(named.contains(&program), "{program} in {line:?}");
+        }
+    }
 }

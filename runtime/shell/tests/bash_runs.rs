@@ -36,6 +36,12 @@ const RUNNERS: &[(&str, &str)] = &[
     ("nohup", "nohup true"),
     ("command", "command true"),
     ("xargs -0", "xargs -0 true </dev/null"),
+    ("fakeroot --", "fakeroot -- true"),
+    ("dbus-run-session --", "dbus-run-session -- true"),
+    (
+        "perf stat -x , -o /dev/null --",
+        "perf stat -x , -o /dev/null -- true",
+    ),
 ];
 
 /// xorshift64*: deterministic and dependency-free.
@@ -143,6 +149,14 @@ impl Gen {
                         "bash <(echo {stub})",
                         "alias k={stub}; k",
                         "hash -p $(command -v {stub}) k; k",
+                        "hash -p ../bin/{stub} k; k",
+                        "{{stub},get} x",
+                        "{sh,-c,'{stub} x'}",
+                        "env -S '{stub} -n' x",
+                        "bash /dev/stdin <<< '{stub} x'",
+                        "bash -c 'sh' <<< '{stub} x'",
+                        "{ sh; } <<< '{stub} x'",
+                        "fakeroot <<< '{stub} x'",
                     ])
                     .replace("{stub}", stub)
             }
@@ -248,7 +262,8 @@ fn check(scratch: &Scratch, line: &str, n: usize) -> Outcome {
         return Outcome::TimedOut;
     };
     let found = split(line);
-    // The commands a rule reads arguments from name the same programs.
+    // The commands a rule reads arguments from name the same programs: every
+    // program has at least one command, and every command's program is one.
     let mut named: Vec<String> = commands(line).into_iter().map(|c| c.program).collect();
     named.sort();
     named.dedup();

@@ -7,6 +7,22 @@ find -exec, bash -c and quoting), so `sudo kubectl -n x delete` and
 kubectl whose verb is not a known read, a global option this list does not
 know, and a line that may also run a program its text cannot name
 (`$tool delete`, `eval "$x"`). Cluster writes go through GitOps.
+
+Words the text cannot tell (a command's `unknown`: `$x`, `$(…)`, `*`,
+`{a,b}`, …) may be any number of words when bash runs the line, so the verb
+is only told when no word up to it, and up to the sub-verb of `auth` and
+`config`, is one; and a command that may get more words than the text shows
+(`more`: under xargs, an alias) needs its verb among the words it shows.
+
+An unknown word after a literal read verb is allowed: it cannot change the
+verb. kubectl (cobra) takes the first word that is not an option, past the
+global options and their values, as the subcommand, and the read verbs here
+are leaf commands (`auth` and `config` only with a read sub-verb, which is
+checked the same way), so every word after one is an argument or an option
+of that read. A split word could add options such as `--kubeconfig`,
+`--server` or `--as`; but a literal word could add those too, this script
+does not judge the words after the verb either way, and pointed at another
+cluster or user a read is still a read.
 """
 import json
 import sys
@@ -36,17 +52,15 @@ FLAGS = {
 }
 
 
-def verb_of(args):
-    """The verb of `kubectl ARGS` and the words after it; or None and why not."""
-    words = list(args)
-    i = 0
+def positional(words, i):
+    """The index of the first word from `i` that is not a global option or
+    its value (len(words) when there is none); or None and why not."""
     while i < len(words):
         word = words[i]
         if word == "--":
-            i += 1
-            break
+            return i + 1, None
         if not word.startswith("-"):
-            break
+            return i, None
         name = word.split("=", 1)[0]
         if name in FLAGS or (name != word and name in VALUED):
             i += 1
@@ -56,31 +70,48 @@ def verb_of(args):
             i += 1  # -nprod
         else:
             return None, f"option `{word}` is not one this allow-list knows"
-    if i >= len(words):
-        return "help", []  # `kubectl` alone prints its usage
-    return words[i], words[i + 1:]
+    return len(words), None
 
 
-def refusal(args):
+def refusal(command):
     """Why `kubectl ARGS` is not a read, or None when it is."""
-    verb, rest = verb_of(args)
-    if verb is None:
-        return rest
+    words = command.get("args", [])
+    unknown = set(command.get("unknown", []))
+    more = command.get("more", False)
+    told = []  # the verb, then the sub-verb
+    i = 0
+    for _ in range(2):
+        i, why = positional(words, i)
+        if why:
+            return why
+        if any(k in unknown for k in range(min(i + 1, len(words)))):
+            return "cannot tell the verb: a word before it is not in the text"
+        if i >= len(words):
+            break
+        told.append(words[i])
+        i += 1
+        if READS.get(told[0]) is None:
+            break
+    if not told and more:
+        return "cannot tell the verb: it comes from words the line does not show"
+    verb = told[0] if told else "help"  # `kubectl` alone prints its usage
     if verb not in READS:
         return f"`kubectl {verb}` is not a read"
     allowed = READS[verb]
     if allowed is None:
         return None
-    sub = next((w for w in rest if not w.startswith("-")), "")
+    sub = told[1] if len(told) > 1 else ""
     if sub in allowed:
         return None
+    if not sub and more:
+        return f"cannot tell what `kubectl {verb}` does: it comes from words the line does not show"
     return f"`{' '.join(['kubectl', verb, sub]).strip()}` is not a read"
 
 
 def main():
     shell = json.load(sys.stdin).get("shell") or {}
     reasons = [
-        refusal(c.get("args", []))
+        refusal(c)
         for c in shell.get("commands", [])
         if c.get("program") == "kubectl"
     ]
