@@ -6,6 +6,12 @@
 # figure is the median round's mean per call. Also prints the binary's size
 # and the hook's peak RSS and page faults.
 #
+# Every hookdex binary timed is a fresh copy in the scratch directory, as
+# `cargo install` leaves one: a file just written by the linker sits in the
+# page cache in smaller pieces than a copied one, and here takes up to
+# ~0.15 ms longer to start (more page faults), which would be measured as a
+# difference between the builds.
+#
 # Usage: benches/hook-process.sh [RULES] [CALLS_PER_ROUND] [ROUNDS]
 #   PEER=1 installs the peer into target/peer-venv first (from PyPI).
 #   BASELINE=/path/to/hookdex adds another build of hookdex (an older commit)
@@ -24,6 +30,9 @@ fi
 root=$(mktemp -d "${TMPDIR:-/tmp}/hookdex-process.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 make_fixture "$root" "$n"
+built=$bin
+cp "$built" "$root/hookdex"
+bin=$root/hookdex
 # The static no-op: `int main(void) { return 0; }`, linked like hookdex.
 noop=""
 if command -v cc >/dev/null; then
@@ -53,8 +62,9 @@ entries=(
 )
 [ -z "$noop" ] || entries+=("static no-op binary (cc -static)|nothing|$calls|$noop")
 if [ -n "${BASELINE:-}" ]; then
-  "$BASELINE" compile >/dev/null
-  entries+=("baseline hookdex hook ($BASELINE), nothing fires|nothing|$calls|$BASELINE hook --target claude")
+  cp "$BASELINE" "$root/hookdex-baseline"
+  "$root/hookdex-baseline" compile >/dev/null
+  entries+=("baseline hookdex hook ($BASELINE), nothing fires|nothing|$calls|$root/hookdex-baseline hook --target claude")
 fi
 if [ -x "$venv/bin/python" ]; then
   peer_calls=$(( calls / 15 > 3 ? calls / 15 : 3 ))
@@ -90,7 +100,7 @@ if [ -n "$noop" ]; then
   noop_m=$(median <<<"${samples["static no-op binary (cc -static)"]}")
   printf 'hookdex hook, nothing fires, vs the static no-op: %.2fx\n' "$(echo "$hook / $noop_m" | bc -l)"
 fi
-echo "binary: $(stat -c %s "$bin") bytes ($bin)"
+echo "binary: $(stat -c %s "$bin") bytes ($built)"
 if [ -x /usr/bin/time ]; then
   read -r rss major minor < <(/usr/bin/time -f '%M %F %R' "$bin" hook --target claude <"$root/nothing.json" 2>&1 >/dev/null | tail -1)
   echo "hookdex hook, nothing fires: peak RSS ${rss} KiB, page faults ${minor} minor / ${major} major"

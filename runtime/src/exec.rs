@@ -116,7 +116,7 @@ fn command(
     detached: bool,
 ) -> std::io::Result<Command> {
     let (program, args) = argv(job);
-    let mut cmd = match crate::procs::supervisor().filter(|_| detached) {
+    let mut cmd = match detached.then(crate::procs::supervisor).flatten() {
         // The supervisor runs the program; its deadline comes first.
         Some(supervisor) => {
             let timeout_ms = config.timeout.as_millis().min(u128::from(u64::MAX));

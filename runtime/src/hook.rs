@@ -8,6 +8,7 @@
 //! hanging condition never blocks the call; only an explicit decision does.
 //! Calls where something fired or went wrong leave one line in the hook log.
 
+use std::cell::OnceCell;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -97,9 +98,15 @@ pub fn hook(
     if fired.iter().all(Vec::is_empty) {
         return Reply::default();
     }
+    let runs = Runs {
+        target,
+        settings: &settings,
+        var,
+        directory_env: OnceCell::new(),
+    };
     let mut ran = Ran::default();
     for ((single, call), fired) in calls.iter().zip(fired) {
-        run_call(target, &settings, single, call, fired, &mut ran);
+        run_call(&runs, single, call, fired, &mut ran);
     }
     if ran.fired.is_empty() {
         if !ran.notes.is_empty() {
@@ -120,7 +127,7 @@ pub fn hook(
     }
     if let Some(input) = merged.updated_input.clone() {
         let (first, _) = &calls[0];
-        if let Some(again) = judge_again(target, &settings, &scope, first, input, &mut ran) {
+        if let Some(again) = judge_again(&runs, &scope, first, input, &mut ran) {
             merged = again;
         }
     }
@@ -143,8 +150,7 @@ pub fn hook(
 /// outcome (a deny among them drops the rewrite). `None` when nothing new
 /// fires.
 fn judge_again(
-    target: Target,
-    settings: &Settings,
+    runs: &Runs<'_>,
     scope: &McpScope<'_>,
     original: &Payload,
     input: serde_json::Value,
@@ -152,9 +158,9 @@ fn judge_again(
 ) -> Option<hookdex_harness::Answer> {
     let mut rewritten = original.clone();
     rewritten.tool_input = input;
-    let call = Call::of(target, &rewritten, scope);
+    let call = Call::of(runs.target, &rewritten, scope);
     let pair = [(rewritten, call)];
-    let fired = match fired_rules(settings, &pair, Verify::Lazy) {
+    let fired = match fired_rules(runs.settings, &pair, Verify::Lazy) {
         Ok(mut fired) => fired.remove(0),
         Err(reason) => {
             ran.notes.push(format!(
@@ -176,13 +182,31 @@ fn judge_again(
         names.join(", ")
     ));
     let [(rewritten, call)] = &pair;
-    run_call(target, settings, rewritten, call, new, ran);
+    run_call(runs, rewritten, call, new, ran);
     Some(merge::merge(
         original.step(),
         &original.tool_input,
         original.permission_mode.as_deref(),
         &ran.outcomes,
     ))
+}
+
+/// What running the conditions of a call needs besides the call itself.
+struct Runs<'a> {
+    target: Target,
+    settings: &'a Settings,
+    /// Reads the environment.
+    var: &'a dyn Fn(&str) -> Option<OsString>,
+    /// The whole environment of a directory-layer rule
+    /// ([`Settings::directory_env`]), read when the first such rule runs.
+    directory_env: OnceCell<Vec<(String, String)>>,
+}
+
+impl Runs<'_> {
+    fn directory_env(&self) -> &[(String, String)] {
+        self.directory_env
+            .get_or_init(|| Settings::directory_env(self.var))
+    }
 }
 
 /// What the conditions of every call of a payload did.
@@ -295,14 +319,7 @@ where
 /// the lookup and its run (deleted or renamed by an editor), the rules are
 /// looked up once more (recompiling the index, now stale) and what the
 /// second lookup adds runs too.
-fn run_call(
-    target: Target,
-    settings: &Settings,
-    payload: &Payload,
-    call: &Call,
-    fired: Vec<Fired>,
-    ran: &mut Ran,
-) {
+fn run_call(runs: &Runs<'_>, payload: &Payload, call: &Call, fired: Vec<Fired>, ran: &mut Ran) {
     let first = runnable(&fired, ran);
     if first.is_empty() {
         return;
@@ -315,9 +332,7 @@ fn run_call(
             return;
         }
     };
-    let run = |rules: &[&Fired], ran: &mut Ran| {
-        run_rules(target, settings, payload, call, rules, &stdin, ran)
-    };
+    let run = |rules: &[&Fired], ran: &mut Ran| run_rules(runs, payload, call, rules, &stdin, ran);
     let mut done = run(&first, ran);
     let vanished: Vec<String> = done
         .iter()
@@ -333,7 +348,7 @@ fn run_call(
         "{} vanished before it ran; the rules were looked up again",
         vanished.join(", ")
     ));
-    let again = match fired_rules(settings, &[(payload, call)], Verify::Rebuild) {
+    let again = match fired_rules(runs.settings, &[(payload, call)], Verify::Rebuild) {
         Ok(mut again) => again.pop().unwrap_or_default(),
         Err(reason) => {
             ran.notes
@@ -403,8 +418,7 @@ fn runnable<'f>(fired: &'f [Fired], ran: &mut Ran) -> Vec<&'f Fired> {
 /// Starts the `.async` rules of `rules` detached and runs the others;
 /// returns each synchronous rule with its outcome, in order.
 fn run_rules(
-    target: Target,
-    settings: &Settings,
+    runs: &Runs<'_>,
     payload: &Payload,
     call: &Call,
     rules: &[&Fired],
@@ -412,13 +426,19 @@ fn run_rules(
     ran: &mut Ran,
 ) -> Vec<(Fired, Outcome)> {
     let job = |rule: &Fired| {
-        let contract = contract::env(target, payload, call, &rule.file_name, &rule.layer_label);
+        let contract = contract::env(
+            runs.target,
+            payload,
+            call,
+            &rule.file_name,
+            &rule.layer_label,
+        );
         // A repository's own rules get an allow-listed environment: no
         // API keys or tokens of the user's unless a setting passes them.
         let clear_env = rule.layer_kind == LayerKind::Directory;
         let env = match clear_env {
-            true => settings
-                .directory_env
+            true => runs
+                .directory_env()
                 .iter()
                 .cloned()
                 .chain(contract)
@@ -432,7 +452,7 @@ fn run_rules(
             clear_env,
         }
     };
-    let config = &settings.exec;
+    let config = &runs.settings.exec;
     for rule in rules.iter().filter(|r| r.is_async) {
         ran.fired.push(rule.file_name.clone());
         if let Err(err) = exec::spawn_detached(&job(rule), config, stdin) {

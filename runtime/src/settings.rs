@@ -47,9 +47,6 @@ pub struct Settings {
     /// `HOOKDEX_SHELL_STRICT`: a shell command that may run a program its text
     /// cannot name (`$cmd x`, `eval "$x"`, `python -c`) fires every `bash.<cli>` rule.
     pub shell_strict: bool,
-    /// The whole environment of a directory-layer rule: the variables of
-    /// [`DIRECTORY_ENV`] and `HOOKDEX_DIRECTORY_ENV` that are set.
-    pub directory_env: Vec<(String, String)>,
 }
 
 /// Every variable that configures the hook (read here and by the
@@ -118,21 +115,10 @@ impl Settings {
                 matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on")
             })
         };
-        let passed = text("HOOKDEX_DIRECTORY_ENV").unwrap_or_default();
-        let directory_env = DIRECTORY_ENV
-            .iter()
-            .copied()
-            .chain(passed.split(',').map(str::trim).filter(|n| !n.is_empty()))
-            .filter_map(|name| {
-                let value = var(name)?.into_string().ok()?;
-                Some((name.to_string(), value))
-            })
-            .collect();
         let view = View::from_vars(target, cwd, &var);
         Settings {
             managed_owner: view.managed_owner(),
             view,
-            directory_env,
             reply: ReplyOptions {
                 interactive: on("HOOKDEX_INTERACTIVE"),
             },
@@ -164,6 +150,26 @@ impl Settings {
     /// from the user's index ([`Settings::managed_owner`]).
     pub fn managed_view(&self) -> Option<View> {
         self.managed_owner.map(|_| self.view.managed_only())
+    }
+
+    /// The whole environment of a directory-layer rule, reading variables
+    /// through `var`: the variables of [`DIRECTORY_ENV`] and
+    /// `HOOKDEX_DIRECTORY_ENV` that are set. Read when such a rule is about
+    /// to run, not with the other settings: a call where nothing fires
+    /// should not pay a dozen environment look-ups for it.
+    pub fn directory_env(var: impl Fn(&str) -> Option<OsString>) -> Vec<(String, String)> {
+        let passed = var("HOOKDEX_DIRECTORY_ENV")
+            .map(|v| v.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        DIRECTORY_ENV
+            .iter()
+            .copied()
+            .chain(passed.split(',').map(str::trim).filter(|n| !n.is_empty()))
+            .filter_map(|name| {
+                let value = var(name)?.into_string().ok()?;
+                Some((name.to_string(), value))
+            })
+            .collect()
     }
 
     /// The directory layer's trust verdict for the index's recorded owners.
