@@ -2,8 +2,10 @@
 # Whole-process timing of `hookdex hook` against a bare process (/bin/true),
 # a static no-op binary (the floor for any process start here), and the
 # Python peer (agentihooks 2.17, when its virtualenv is there), measured in
-# one run and printed as ratios. Commands run in interleaved rounds; each
-# figure is the median round's mean per call. Also prints the binary's size
+# one run and printed as ratios. Commands run in rounds, interleaved call
+# by call (each command once, then each again), so a change of load on a
+# shared machine falls on all of them alike; each figure is the median
+# round's mean per call. Also prints the binary's size
 # and the hook's peak RSS and page faults.
 #
 # Every hookdex binary timed is a fresh copy in the scratch directory, as
@@ -71,15 +73,27 @@ if [ -x "$venv/bin/python" ]; then
   entries+=("agentihooks 2.17 (python -m hooks), nothing fires|nothing|$peer_calls|$venv/bin/python -m hooks")
 fi
 
-now_ns() { date +%s%N; }
+# Timed with bash's own clock ($EPOCHREALTIME, microseconds): no process
+# is started to read it.
+declare -a names inputs counts cmds
+for entry in "${entries[@]}"; do
+  IFS='|' read -r name input count cmd <<<"$entry"
+  names+=("$name") inputs+=("$root/$input.json") counts+=("$count") cmds+=("$cmd")
+done
 declare -A samples
 for ((r = 0; r < rounds; r++)); do
-  for entry in "${entries[@]}"; do
-    IFS='|' read -r name input count cmd <<<"$entry"
-    start=$(now_ns)
-    for ((i = 0; i < count; i++)); do $cmd <"$root/$input.json" >/dev/null 2>&1 || true; done
-    end=$(now_ns)
-    samples[$name]+="$(( (end - start) / count )) "
+  sums=()
+  for ((i = 0; i < calls; i++)); do
+    for e in "${!names[@]}"; do
+      ((i < counts[e])) || continue
+      start=$EPOCHREALTIME
+      ${cmds[e]} <"${inputs[e]}" >/dev/null 2>&1 || true
+      end=$EPOCHREALTIME
+      sums[e]=$(( ${sums[e]:-0} + ${end/[.,]/} - ${start/[.,]/} ))
+    done
+  done
+  for e in "${!names[@]}"; do
+    samples[${names[e]}]+="$(( sums[e] * 1000 / counts[e] )) "
   done
 done
 
