@@ -3,15 +3,16 @@
 # benches/lookup.rs), exporting the hookdex variables.
 # Usage: . benches/fixture.sh; bin=$(release_binary); make_fixture DIR N
 
-# Builds the release binary as installed and prints its path.
+# Builds the release binary as installed and prints its path (under
+# CARGO_TARGET_DIR when that is set, as cargo puts it there).
 release_binary() {
-  local args
+  local args dir=${CARGO_TARGET_DIR:-$PWD/target}
   mapfile -t args < <(scripts/cargo-release-args.sh)
   cargo build --release --quiet --locked "${args[@]}" >&2
   if [ ${#args[@]} -gt 0 ]; then
-    echo "$PWD/target/${args[1]}/release/hookdex"
+    echo "$dir/${args[1]}/release/hookdex"
   else
-    echo "$PWD/target/release/hookdex"
+    echo "$dir/release/hookdex"
   fi
 }
 

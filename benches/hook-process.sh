@@ -2,9 +2,17 @@
 # Whole-process timing of `hookdex hook` against a bare process (/bin/true),
 # a static no-op binary (the floor for any process start here), and the
 # Python peer (agentihooks 2.17, when its virtualenv is there), measured in
-# one run and printed as ratios. Commands run in interleaved rounds; each
-# figure is the median round's mean per call. Also prints the binary's size
+# one run and printed as ratios. Commands run in rounds, interleaved call
+# by call (each command once, then each again), so a change of load on a
+# shared machine falls on all of them alike; each figure is the median
+# round's mean per call. Also prints the binary's size
 # and the hook's peak RSS and page faults.
+#
+# Every hookdex binary timed is a fresh copy in the scratch directory, as
+# `cargo install` leaves one: a file just written by the linker sits in the
+# page cache in smaller pieces than a copied one, and here takes up to
+# ~0.15 ms longer to start (more page faults), which would be measured as a
+# difference between the builds.
 #
 # Usage: benches/hook-process.sh [RULES] [CALLS_PER_ROUND] [ROUNDS]
 #   PEER=1 installs the peer into target/peer-venv first (from PyPI).
@@ -24,6 +32,9 @@ fi
 root=$(mktemp -d "${TMPDIR:-/tmp}/hookdex-process.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 make_fixture "$root" "$n"
+built=$bin
+cp "$built" "$root/hookdex"
+bin=$root/hookdex
 # The static no-op: `int main(void) { return 0; }`, linked like hookdex.
 noop=""
 if command -v cc >/dev/null; then
@@ -53,23 +64,36 @@ entries=(
 )
 [ -z "$noop" ] || entries+=("static no-op binary (cc -static)|nothing|$calls|$noop")
 if [ -n "${BASELINE:-}" ]; then
-  "$BASELINE" compile >/dev/null
-  entries+=("baseline hookdex hook ($BASELINE), nothing fires|nothing|$calls|$BASELINE hook --target claude")
+  cp "$BASELINE" "$root/hookdex-baseline"
+  "$root/hookdex-baseline" compile >/dev/null
+  entries+=("baseline hookdex hook ($BASELINE), nothing fires|nothing|$calls|$root/hookdex-baseline hook --target claude")
 fi
 if [ -x "$venv/bin/python" ]; then
   peer_calls=$(( calls / 15 > 3 ? calls / 15 : 3 ))
   entries+=("agentihooks 2.17 (python -m hooks), nothing fires|nothing|$peer_calls|$venv/bin/python -m hooks")
 fi
 
-now_ns() { date +%s%N; }
+# Timed with bash's own clock ($EPOCHREALTIME, microseconds): no process
+# is started to read it.
+declare -a names inputs counts cmds
+for entry in "${entries[@]}"; do
+  IFS='|' read -r name input count cmd <<<"$entry"
+  names+=("$name") inputs+=("$root/$input.json") counts+=("$count") cmds+=("$cmd")
+done
 declare -A samples
 for ((r = 0; r < rounds; r++)); do
-  for entry in "${entries[@]}"; do
-    IFS='|' read -r name input count cmd <<<"$entry"
-    start=$(now_ns)
-    for ((i = 0; i < count; i++)); do $cmd <"$root/$input.json" >/dev/null 2>&1 || true; done
-    end=$(now_ns)
-    samples[$name]+="$(( (end - start) / count )) "
+  sums=()
+  for ((i = 0; i < calls; i++)); do
+    for e in "${!names[@]}"; do
+      ((i < counts[e])) || continue
+      start=$EPOCHREALTIME
+      ${cmds[e]} <"${inputs[e]}" >/dev/null 2>&1 || true
+      end=$EPOCHREALTIME
+      sums[e]=$(( ${sums[e]:-0} + ${end/[.,]/} - ${start/[.,]/} ))
+    done
+  done
+  for e in "${!names[@]}"; do
+    samples[${names[e]}]+="$(( sums[e] * 1000 / counts[e] )) "
   done
 done
 
@@ -90,7 +114,7 @@ if [ -n "$noop" ]; then
   noop_m=$(median <<<"${samples["static no-op binary (cc -static)"]}")
   printf 'hookdex hook, nothing fires, vs the static no-op: %.2fx\n' "$(echo "$hook / $noop_m" | bc -l)"
 fi
-echo "binary: $(stat -c %s "$bin") bytes ($bin)"
+echo "binary: $(stat -c %s "$bin") bytes ($built)"
 if [ -x /usr/bin/time ]; then
   read -r rss major minor < <(/usr/bin/time -f '%M %F %R' "$bin" hook --target claude <"$root/nothing.json" 2>&1 >/dev/null | tail -1)
   echo "hookdex hook, nothing fires: peak RSS ${rss} KiB, page faults ${minor} minor / ${major} major"

@@ -8,6 +8,8 @@
 //! there is no stack-overflow message (the guard page still stops the
 //! process) and SIGPIPE keeps its default; `hookdex hook` ignores it so a
 //! harness that closed the pipe still sees exit 0 (see `cmd/hook.rs`).
+//! For the same reason `hook`'s own command line is read without clap
+//! ([`hook_args`]).
 // The test harness brings its own `main`, which calls none of this.
 #![cfg_attr(not(test), no_main)]
 #![cfg_attr(test, allow(dead_code, unused_imports))]
@@ -17,7 +19,7 @@
 
 mod cmd;
 
-use std::ffi::{c_char, c_int};
+use std::ffi::{c_char, c_int, OsString};
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
@@ -168,6 +170,38 @@ fn default_target(target: Option<Target>) -> Target {
         .unwrap_or(Target::Claude)
 }
 
+/// The arguments of `hook --target T [--event E]` (the two options in
+/// either order, each with a separate value), the command line a harness
+/// runs on every tool call, read without clap: building clap's command
+/// tree for every subcommand, parsing with it and dropping it costs about
+/// 90,000 instructions and their page faults, more than the rest of a call
+/// where nothing fires. Anything else, a wrong target or an unusual
+/// spelling included, is `None` and goes to clap, which parses it and
+/// explains what is wrong. What this accepts, clap accepts with the same
+/// meaning (tested against it).
+fn hook_args(args: impl Iterator<Item = OsString>) -> Option<(Target, Option<String>)> {
+    let args: Vec<OsString> = args.take(6).collect();
+    if !matches!(args.len(), 3 | 5) || args[0] != "hook" {
+        return None;
+    }
+    let (mut target, mut event) = (None, None);
+    for pair in args[1..].chunks(2) {
+        let [option, value] = pair else {
+            return None;
+        };
+        // clap reads a value that starts with `-` as the next option.
+        let value = value
+            .to_str()
+            .filter(|v| !v.is_empty() && !v.starts_with('-'))?;
+        match option.to_str()? {
+            "--target" if target.is_none() => target = Some(parse_target(value).ok()?),
+            "--event" if event.is_none() => event = Some(value.to_string()),
+            _ => return None,
+        }
+    }
+    Some((target?, event))
+}
+
 /// The process entry point; see the module doc for why it is not `fn main`.
 #[cfg(not(test))]
 #[allow(unsafe_code)]
@@ -180,6 +214,9 @@ extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
 }
 
 fn run() -> c_int {
+    if let Some((target, event)) = hook_args(std::env::args_os().skip(1)) {
+        return exit_code(cmd::hook::run(target, event.as_deref()));
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) if !err.use_stderr() => err.exit(),
@@ -270,11 +307,83 @@ fn run() -> c_int {
             no_trust,
         } => cmd::init::run(target, scope, bundle, profile, !no_trust),
     };
+    exit_code(result)
+}
+
+/// The exit code of a command's result; an error is printed first.
+fn exit_code(result: cmd::CmdResult) -> c_int {
     match result {
         Ok(code) => code,
         Err(message) => {
             eprintln!("hookdex: {message}");
             1
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What clap makes of `args`: the hook's target and event, if it parses
+    /// as `hook`.
+    fn by_clap(args: &[&str]) -> Option<(Target, Option<String>)> {
+        let cli = Cli::try_parse_from(std::iter::once("hookdex").chain(args.iter().copied()));
+        match cli.ok()?.command {
+            Command::Hook { target, event } => Some((target, event)),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn the_hook_fast_path_agrees_with_clap() {
+        // (arguments, whether the fast path takes them)
+        let table: &[(&[&str], bool)] = &[
+            (&["hook", "--target", "claude"], true),
+            (&["hook", "--target", "Codex"], true),
+            (
+                &["hook", "--target", "gemini", "--event", "BeforeTool"],
+                true,
+            ),
+            (
+                &["hook", "--event", "preToolUse", "--target", "copilot"],
+                true,
+            ),
+            (&["hook", "--target", "vim"], false),
+            (&["hook", "--target=claude"], false),
+            (&["hook", "--target"], false),
+            (&["hook"], false),
+            (&["hook", "--target", "claude", "--target", "codex"], false),
+            (&["hook", "--event", "a", "--event", "b"], false),
+            (&["hook", "--target", "claude", "--event"], false),
+            (&["hook", "--target", "claude", "--event", "-x"], false),
+            (&["hook", "--target", "claude", "--event", ""], false),
+            (&["hook", "--target", "claude", "--verbose", "x"], false),
+            (&["hook", "--target", "claude", "extra"], false),
+            (
+                &["hook", "--target", "claude", "--event", "e", "extra"],
+                false,
+            ),
+            (&["list", "--target", "claude"], false),
+            (&["--version"], false),
+        ];
+        for (args, fast) in table {
+            let taken = hook_args(args.iter().map(OsString::from));
+            assert_eq!(taken.is_some(), *fast, "{args:?}");
+            if taken.is_some() {
+                assert_eq!(taken, by_clap(args), "{args:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_value_that_is_not_utf8_goes_to_clap() {
+        use std::os::unix::ffi::OsStrExt;
+        let event = OsString::from(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+        let args = ["hook", "--target", "claude", "--event"]
+            .map(OsString::from)
+            .into_iter()
+            .chain([event]);
+        assert_eq!(hook_args(args), None);
     }
 }

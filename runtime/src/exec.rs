@@ -203,7 +203,7 @@ fn command(
 ) -> std::io::Result<Command> {
     let (program, mut args) = argv(job);
     args.extend_from_slice(extra);
-    let mut cmd = match crate::procs::supervisor().filter(|_| detached) {
+    let mut cmd = match detached.then(crate::procs::supervisor).flatten() {
         // The supervisor runs the program; its deadline comes first.
         Some(supervisor) => {
             let timeout_ms = config.timeout.as_millis().min(u128::from(u64::MAX));

@@ -10,6 +10,7 @@
 //! hanging condition never blocks the call; only an explicit decision does.
 //! Calls where something fired or went wrong leave one line in the hook log.
 
+use std::cell::OnceCell;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -76,6 +77,8 @@ pub fn hook(
         target,
         settings: &settings,
         deadline: Deadline::after(started, settings.exec.hook_timeout),
+        var,
+        directory_env: OnceCell::new(),
     };
     let scope = McpScope { cwd: &cwd, var };
     // Identical calls of a batch are judged once.
@@ -226,6 +229,18 @@ struct Judge<'s> {
     target: Target,
     settings: &'s Settings,
     deadline: Deadline,
+    /// Reads the environment.
+    var: &'s dyn Fn(&str) -> Option<OsString>,
+    /// The whole environment of a directory-layer rule
+    /// ([`Settings::directory_env`]), read when the first such rule runs.
+    directory_env: OnceCell<Vec<(String, String)>>,
+}
+
+impl Judge<'_> {
+    fn directory_env(&self) -> &[(String, String)] {
+        self.directory_env
+            .get_or_init(|| Settings::directory_env(self.var))
+    }
 }
 
 /// What the conditions of every call of a payload did.
@@ -438,7 +453,6 @@ fn run_rules(
     stdin: &Stdin,
     ran: &mut Ran,
 ) -> Vec<(Fired, Outcome)> {
-    let settings = judge.settings;
     let job = |rule: &Fired| {
         let contract = contract::env(
             judge.target,
@@ -451,11 +465,11 @@ fn run_rules(
         let env = match rule.layer_kind {
             // A repository's own rules get an allow-listed environment: no
             // API keys or tokens of the user's unless a setting passes them.
-            LayerKind::Directory => Some(settings.directory_env.clone()),
+            LayerKind::Directory => Some(judge.directory_env().to_vec()),
             // The administrator's rules run the system's programs, not ones
             // the user's PATH, BASH_ENV, exported functions or Python site
             // put first.
-            LayerKind::Managed => Some(settings.managed_env()),
+            LayerKind::Managed => Some(Settings::managed_env(judge.directory_env())),
             _ => None,
         };
         Job {
@@ -466,7 +480,7 @@ fn run_rules(
             mandatory,
         }
     };
-    let config = &settings.exec;
+    let config = &judge.settings.exec;
     for rule in rules.iter().filter(|r| r.is_async) {
         ran.fired.push(rule.file_name.clone());
         if let Err(err) = exec::spawn_detached(&job(rule), config, judge.deadline, stdin) {

@@ -152,21 +152,26 @@ fn check(
 /// an index copied in from another home, managed directory, repository or
 /// bundle is not this view's, however sound its bytes.
 fn built_for_another_view(meta: &hookdex_index::Meta<'_>, view: &View) -> Option<&'static str> {
-    let text = |p: &std::path::Path| p.display().to_string();
+    // The compiler records paths as `display()` writes them; the lossy
+    // conversion is the same text, and borrows for a UTF-8 path (no
+    // allocation on the hook path).
+    let same = |recorded: &str, path: &std::path::Path| recorded == path.to_string_lossy();
     if meta.target != view.target.as_str() {
         return Some("target");
     }
-    if meta.home != text(&view.home) {
+    if !same(meta.home, &view.home) {
         return Some("HOOKDEX_HOME");
     }
-    if meta.managed_dir != text(&view.managed_dir) {
+    if !same(meta.managed_dir, &view.managed_dir) {
         return Some("managed directory");
     }
-    if meta.repo_root.map(String::from) != view.repo_root.as_deref().map(text) {
-        return Some("repository");
+    match (meta.repo_root, view.repo_root.as_deref()) {
+        (None, None) => {}
+        (Some(recorded), Some(root)) if same(recorded, root) => {}
+        _ => return Some("repository"),
     }
     if let Some(bundle) = &view.bundle_override {
-        if meta.bundle != Some(text(bundle).as_str()) {
+        if !meta.bundle.is_some_and(|recorded| same(recorded, bundle)) {
             return Some("bundle");
         }
     }
@@ -177,10 +182,9 @@ fn built_for_another_view(meta: &hookdex_index::Meta<'_>, view: &View) -> Option
 /// the managed layer alone, the managed directory's owner (the
 /// administrator), so no file the user wrote can stand in for it.
 fn owner_of(view: &View) -> u32 {
-    use std::os::unix::fs::MetadataExt;
     match view.scope {
         Scope::Every => current_user(),
-        Scope::Managed => std::fs::metadata(&view.managed_dir).map_or(current_user(), |m| m.uid()),
+        Scope::Managed => view.managed_dir_owner.unwrap_or_else(current_user),
     }
 }
 
@@ -301,6 +305,19 @@ mod tests {
             .modified()
             .unwrap();
         assert_eq!(written, now, "the index on disk was not rewritten");
+    }
+
+    #[test]
+    fn a_view_whose_paths_are_not_utf8_finds_its_own_index_fresh() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+        std::fs::create_dir_all(&root).unwrap();
+        let view = view(&root);
+        let (_, first) = load(&view, Verify::Lazy);
+        assert!(matches!(first, IndexState::Recompiled { .. }), "{first:?}");
+        let (_, second) = load(&view, Verify::Lazy);
+        assert!(second.is_fresh(), "{second:?}");
     }
 
     #[test]

@@ -20,8 +20,10 @@ use std::time::Duration;
 /// Leaders of the condition groups running now (their pids, which are their
 /// group ids). The lock also serializes reaping (module doc).
 static LIVE: Mutex<Vec<i32>> = Mutex::new(Vec::new());
-/// Set by [`enable`]: the binary that supervises `.async` conditions.
-static ENABLED: OnceLock<PathBuf> = OnceLock::new();
+/// Set by [`enable`]: finds the binary that supervises `.async` conditions.
+static ENABLED: OnceLock<fn() -> PathBuf> = OnceLock::new();
+/// That binary, found when the first `.async` condition starts.
+static SUPERVISOR: OnceLock<PathBuf> = OnceLock::new();
 /// Set once this process is a subreaper (and, in the hook, once the signal
 /// watcher is in place).
 static ARMED: OnceLock<()> = OnceLock::new();
@@ -37,16 +39,19 @@ const SWEEP_LIMIT: Duration = Duration::from_secs(2);
 /// Pause between sweep rounds, for the killed to exit and reparenting to happen.
 const SWEEP_PAUSE: Duration = Duration::from_millis(2);
 
-/// Turns process supervision on for this process: `supervisor` is the
+/// Turns process supervision on for this process: `supervisor` finds the
 /// `hookdex` binary, started as `hookdex supervise-async` to keep a
 /// deadline on `.async` conditions (see [`crate::exec::spawn_detached`]).
-pub fn enable(supervisor: PathBuf) {
+/// It is called only when one starts, so a call where nothing fires does
+/// not look up its own executable.
+pub fn enable(supervisor: fn() -> PathBuf) {
     let _ = ENABLED.set(supervisor);
 }
 
 /// The supervisor binary, when supervision is enabled.
 pub(crate) fn supervisor() -> Option<&'static PathBuf> {
-    ENABLED.get()
+    let find = ENABLED.get()?;
+    Some(SUPERVISOR.get_or_init(find))
 }
 
 /// Before the first condition starts: become a subreaper and start the

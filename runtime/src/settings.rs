@@ -118,9 +118,6 @@ pub struct Settings {
     /// `HOOKDEX_SHELL_STRICT`: a shell command that may run a program its text
     /// cannot name (`$cmd x`, `eval "$x"`, `python -c`) fires every `bash.<cli>` rule.
     pub shell_strict: bool,
-    /// The whole environment of a directory-layer rule: the variables of
-    /// [`DIRECTORY_ENV`] and `HOOKDEX_DIRECTORY_ENV` that are set.
-    pub directory_env: Vec<(String, String)>,
     /// The filter classifier.
     pub classifier: ClassifierSettings,
 }
@@ -209,16 +206,6 @@ impl Settings {
                 matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on")
             })
         };
-        let passed = text("HOOKDEX_DIRECTORY_ENV").unwrap_or_default();
-        let directory_env = DIRECTORY_ENV
-            .iter()
-            .copied()
-            .chain(passed.split(',').map(str::trim).filter(|n| !n.is_empty()))
-            .filter_map(|name| {
-                let value = var(name)?.into_string().ok()?;
-                Some((name.to_string(), value))
-            })
-            .collect();
         let view = View::from_vars(target, cwd, &var);
         let nonempty = |name: &str| text(name).filter(|v| !v.is_empty());
         let classifier = ClassifierSettings {
@@ -240,7 +227,6 @@ impl Settings {
             classifier,
             managed_owner: view.managed_owner(),
             view,
-            directory_env,
             reply: ReplyOptions {
                 interactive: on("HOOKDEX_INTERACTIVE"),
             },
@@ -274,12 +260,13 @@ impl Settings {
         self.managed_owner.map(|_| self.view.managed_only())
     }
 
-    /// The whole environment of a managed rule: the variables of
-    /// [`DIRECTORY_ENV`] that are set, with `PATH` replaced by [`SYSTEM_PATH`]
-    /// and Python's user site switched off (`PYTHONNOUSERSITE`), so nothing
-    /// the user's account can set or write chooses what it runs.
-    pub fn managed_env(&self) -> Vec<(String, String)> {
-        self.directory_env
+    /// The whole environment of a managed rule, from `directory_env` (what
+    /// [`Settings::directory_env`] read): the variables of [`DIRECTORY_ENV`]
+    /// among them, with `PATH` replaced by [`SYSTEM_PATH`] and Python's
+    /// user site switched off (`PYTHONNOUSERSITE`), so nothing the user's
+    /// account can set or write chooses what it runs.
+    pub fn managed_env(directory_env: &[(String, String)]) -> Vec<(String, String)> {
+        directory_env
             .iter()
             .filter(|(name, _)| name != "PATH" && DIRECTORY_ENV.contains(&name.as_str()))
             .cloned()
@@ -287,6 +274,26 @@ impl Settings {
                 ("PATH".to_string(), SYSTEM_PATH.to_string()),
                 ("PYTHONNOUSERSITE".to_string(), "1".to_string()),
             ])
+            .collect()
+    }
+
+    /// The whole environment of a directory-layer rule, reading variables
+    /// through `var`: the variables of [`DIRECTORY_ENV`] and
+    /// `HOOKDEX_DIRECTORY_ENV` that are set. Read when such a rule is about
+    /// to run, not with the other settings: a call where nothing fires
+    /// should not pay a dozen environment look-ups for it.
+    pub fn directory_env(var: impl Fn(&str) -> Option<OsString>) -> Vec<(String, String)> {
+        let passed = var("HOOKDEX_DIRECTORY_ENV")
+            .map(|v| v.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        DIRECTORY_ENV
+            .iter()
+            .copied()
+            .chain(passed.split(',').map(str::trim).filter(|n| !n.is_empty()))
+            .filter_map(|name| {
+                let value = var(name)?.into_string().ok()?;
+                Some((name.to_string(), value))
+            })
             .collect()
     }
 

@@ -31,7 +31,10 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
     if (&mut stdin).take(cap).read_to_end(&mut bytes).is_err() {
         return Ok(0);
     }
-    let _ = std::io::copy(&mut stdin, &mut std::io::sink());
+    // Under the cap, `read_to_end` stopped at the end: nothing to drain.
+    if bytes.len() as u64 == cap {
+        let _ = std::io::copy(&mut stdin, &mut std::io::sink());
+    }
     // Fault injection for the panic hook's own test (tests/hook_panics.rs);
     // release builds do not have it.
     #[cfg(debug_assertions)]
@@ -39,8 +42,9 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
         panic!("HOOKDEX_DEBUG_PANIC is set");
     }
     // Nothing a condition starts outlives this process (runtime `procs`).
-    let exe = std::env::current_exe().unwrap_or_else(|_| "/proc/self/exe".into());
-    hookdex_runtime::procs::enable(exe);
+    hookdex_runtime::procs::enable(|| {
+        std::env::current_exe().unwrap_or_else(|_| "/proc/self/exe".into())
+    });
     let reply = hookdex_runtime::hook::hook(target, event, &bytes, &|name| std::env::var_os(name));
     hookdex_runtime::procs::sweep();
     Ok(print(&reply))

@@ -46,6 +46,9 @@ pub struct View {
     pub cache_dir: PathBuf,
     /// `$HOOKDEX_MANAGED_DIR` (default `/etc/hookdex`).
     pub managed_dir: PathBuf,
+    /// The owner of [`View::managed_dir`] when it exists, read with the view
+    /// from the same stat that chose the directory where it could be.
+    pub managed_dir_owner: Option<u32>,
     /// `$HOOKDEX_BUNDLE`, which overrides the bundle of `state.json`.
     pub bundle_override: Option<PathBuf>,
     /// `$HOOKDEX_PROFILES` (comma list), which overrides the profile chain of `state.json`.
@@ -87,7 +90,7 @@ impl View {
             .map(PathBuf::from)
             .or_else(|| nonempty("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("hookdex")))
             .unwrap_or_else(|| user_home.join(".cache").join("hookdex"));
-        let managed_dir = managed_dir(
+        let (managed_dir, managed_dir_owner) = managed_dir(
             nonempty("HOOKDEX_MANAGED_DIR").map(PathBuf::from),
             Path::new(SYSTEM_MANAGED_DIR),
             hookdex_index::current_user(),
@@ -99,6 +102,7 @@ impl View {
             home: absolute(&home),
             cache_dir: absolute(&cache_dir),
             managed_dir: absolute(&managed_dir),
+            managed_dir_owner,
             bundle_override: nonempty("HOOKDEX_BUNDLE").map(|b| absolute(Path::new(&b))),
             profiles_override: nonempty("HOOKDEX_PROFILES")
                 .map(|p| p.to_string_lossy().into_owned()),
@@ -119,6 +123,7 @@ impl View {
             home: self.managed_dir.clone(),
             cache_dir: self.managed_dir.clone(),
             managed_dir: self.managed_dir.clone(),
+            managed_dir_owner: self.managed_dir_owner,
             bundle_override: None,
             profiles_override: None,
             repo_root: None,
@@ -131,8 +136,7 @@ impl View {
     /// user running this process: then its layer is the administrator's,
     /// and must run from their index, never from the user's cache.
     pub fn managed_owner(&self) -> Option<u32> {
-        use std::os::unix::fs::MetadataExt;
-        let owner = std::fs::metadata(&self.managed_dir).ok()?.uid();
+        let owner = self.managed_dir_owner?;
         (owner != hookdex_index::current_user()).then_some(owner)
     }
 
@@ -202,14 +206,21 @@ impl View {
     }
 }
 
-/// The managed directory: `system` while it exists and another user (the
-/// administrator) owns it, else `HOOKDEX_MANAGED_DIR` when `set`, else `system`.
-fn managed_dir(set: Option<PathBuf>, system: &Path, user: u32) -> PathBuf {
+/// The managed directory and its owner when it exists: `system` while it
+/// exists and another user (the administrator) owns it, else
+/// `HOOKDEX_MANAGED_DIR` when `set`, else `system`. The directory chosen is
+/// stat'ed once: `system`'s stat serves for both the choice and the owner.
+fn managed_dir(set: Option<PathBuf>, system: &Path, user: u32) -> (PathBuf, Option<u32>) {
     use std::os::unix::fs::MetadataExt;
-    let administered = std::fs::metadata(system).is_ok_and(|meta| meta.uid() != user);
+    let owner_of = |dir: &Path| std::fs::metadata(dir).ok().map(|meta| meta.uid());
+    let system_owner = owner_of(system);
+    let administered = system_owner.is_some_and(|owner| owner != user);
     match set {
-        Some(dir) if !administered => dir,
-        _ => system.to_path_buf(),
+        Some(dir) if !administered => {
+            let owner = owner_of(&dir);
+            (dir, owner)
+        }
+        _ => (system.to_path_buf(), system_owner),
     }
 }
 
@@ -310,17 +321,23 @@ mod tests {
         let dir = tempfile_dir().join("system");
         let set = Some(PathBuf::from("/elsewhere"));
         // Absent: the variable decides.
-        assert_eq!(managed_dir(set.clone(), &dir, 0), Path::new("/elsewhere"));
+        assert_eq!(
+            managed_dir(set.clone(), &dir, 0),
+            (PathBuf::from("/elsewhere"), None)
+        );
         std::fs::create_dir_all(&dir).unwrap();
         let owner = std::fs::metadata(&dir).unwrap().uid();
         // Owned by the user: theirs to move.
         assert_eq!(
             managed_dir(set.clone(), &dir, owner),
-            Path::new("/elsewhere")
+            (PathBuf::from("/elsewhere"), None)
         );
-        // Owned by someone else: it stands.
-        assert_eq!(managed_dir(set, &dir, owner.wrapping_add(1)), dir);
-        assert_eq!(managed_dir(None, &dir, owner), dir);
+        // Owned by someone else: it stands, and its owner is known.
+        assert_eq!(
+            managed_dir(set, &dir, owner.wrapping_add(1)),
+            (dir.clone(), Some(owner))
+        );
+        assert_eq!(managed_dir(None, &dir, owner), (dir.clone(), Some(owner)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use memmap2::Mmap;
+use memmap2::{Mmap, MmapOptions};
 
 use zerocopy::IntoBytes;
 
@@ -60,7 +60,10 @@ impl IndexFile {
         if meta.mode() & 0o022 != 0 {
             return refuse("writable by group or others");
         }
-        // SAFETY: `Mmap::map` is unsafe because another process could change
+        // The length is the checked metadata's, so mapping costs no second fstat(2).
+        let len = usize::try_from(meta.len())
+            .map_err(|_| fail(std::io::Error::other("too large to map")))?;
+        // SAFETY: mapping is unsafe because another process could change
         // the file while it is mapped. hookdex never writes an index in place:
         // `write_atomic` writes a new inode and renames it over the path, so
         // this mapping keeps the old inode's bytes. A process that rewrites
@@ -73,7 +76,7 @@ impl IndexFile {
         // bytes. Truncating it in place raises SIGBUS on the lost pages,
         // which ends the process by a signal: a harness sees the hook fail,
         // never a decision it did not make.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::from(e).with_path(path))?;
+        let map = unsafe { MmapOptions::new().len(len).map(&file) }.map_err(fail)?;
         Ok(IndexFile {
             path: path.to_path_buf(),
             backing: Backing::Mapped(map),
