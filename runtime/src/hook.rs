@@ -15,14 +15,15 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use hookdex_harness::{notice, reply, McpScope, Payload, Reply};
-use hookdex_index::Query;
-use hookdex_model::{LayerKind, RuleKind, Runner, Switches, Target};
+use hookdex_model::{LayerKind, RuleKind, Target};
 use serde_json::json;
 
 use crate::call::Call;
 use crate::exec::{self, Deadline, Job, Stdin};
-use crate::load::{self, Verify};
-use crate::lookup;
+use crate::filters::actions::Strip;
+use crate::filters::{self, Filter};
+use crate::fired::{fired_rules, Fired};
+use crate::load::Verify;
 use crate::merge;
 use crate::outcome::{self, Outcome};
 use crate::settings::Settings;
@@ -105,25 +106,23 @@ pub fn hook(
         return Reply::default();
     }
     let mut ran = Ran::default();
+    let mut filters = Vec::with_capacity(calls.len());
     for ((single, call), fired) in calls.iter().zip(fired) {
-        run_call(&judge, single, call, fired, &mut ran);
+        let (conditions, of_call): (Vec<Fired>, Vec<Fired>) = fired
+            .into_iter()
+            .partition(|rule| rule.kind == RuleKind::Condition);
+        run_call(&judge, single, call, conditions, &mut ran);
+        filters.push(of_call);
+    }
+    let mut merged = merge_all(&payload, calls.len(), &ran);
+    if run_filters(&judge, &calls, &filters, &merged, &mut ran) {
+        merged = merge_all(&payload, calls.len(), &ran);
     }
     if ran.fired.is_empty() {
         if !ran.notes.is_empty() {
             log.write(&[], None, &ran.notes);
         }
         return Reply::default();
-    }
-    let mut merged = merge::merge(
-        payload.step(),
-        &payload.tool_input,
-        payload.permission_mode.as_deref(),
-        &ran.outcomes,
-    );
-    if calls.len() > 1 && merged.updated_input.take().is_some() {
-        merged.note(
-            "hookdex: an input rewrite cannot apply to a batch of calls; it was dropped".into(),
-        );
     }
     if let Some(input) = merged.updated_input.clone() {
         let (first, _) = &calls[0];
@@ -142,6 +141,76 @@ pub fn hook(
     let fired: Vec<&str> = ran.fired.iter().map(String::as_str).collect();
     log.write(&fired, merged.decision.map(|d| d.as_str()), &merged.log);
     reply
+}
+
+/// Every outcome of the call merged into one answer; a rewrite is dropped
+/// from a batch of `calls` calls (it could not say which call it rewrites).
+fn merge_all(payload: &Payload, calls: usize, ran: &Ran) -> hookdex_harness::Answer {
+    let mut merged = merge::merge(
+        payload.step(),
+        &payload.tool_input,
+        payload.permission_mode.as_deref(),
+        &ran.outcomes,
+    );
+    if calls > 1 && merged.updated_input.take().is_some() {
+        merged.note(
+            "hookdex: an input rewrite cannot apply to a batch of calls; it was dropped".into(),
+        );
+    }
+    merged
+}
+
+/// Runs the filters of each call as a chain, after the conditions: on the
+/// input as they rewrote it (`merged`), unless they denied the call. Their
+/// effects join `ran`'s outcomes as conditions' do; `true` when there are
+/// any, so the answer must be merged again.
+fn run_filters(
+    judge: &Judge<'_>,
+    calls: &[(Payload, Call)],
+    filters: &[Vec<Fired>],
+    merged: &hookdex_harness::Answer,
+    ran: &mut Ran,
+) -> bool {
+    let denied = merged.decision == Some(hookdex_model::Permission::Deny);
+    if denied || filters.iter().all(Vec::is_empty) {
+        return false;
+    }
+    let settings = judge.settings;
+    let mut acted = false;
+    for (at, ((payload, call), fired)) in calls.iter().zip(filters).enumerate() {
+        let chain: Vec<Filter> = fired
+            .iter()
+            .filter_map(|rule| rule.filter.as_deref().cloned())
+            .collect();
+        if chain.is_empty() {
+            continue;
+        }
+        let input = match (at, &merged.updated_input) {
+            (0, Some(rewritten)) => rewritten.clone(),
+            _ => payload.tool_input.clone(),
+        };
+        let caps = hookdex_harness::harness(judge.target).capabilities(payload.shape);
+        let strip = Strip::for_call(
+            &caps,
+            settings.reply.interactive,
+            payload.permission_mode.as_deref(),
+            calls.len() > 1,
+        );
+        let filter_call = filters::Call {
+            settings,
+            deadline: judge.deadline,
+            tool: &call.tool.name,
+            cwd: &settings.exec.cwd,
+            session: payload.session_id.as_deref(),
+            strip,
+        };
+        let done = filters::run(&filter_call, &chain, input);
+        acted |= !done.outcomes.is_empty();
+        ran.outcomes.extend(done.outcomes);
+        ran.fired.extend(done.ran);
+        ran.notes.extend(done.notes);
+    }
+    acted
 }
 
 /// A rewrite goes through the lookup once more, so no rule can rewrite a
@@ -173,8 +242,10 @@ fn judge_again(
     };
     // An `.async` rule cannot change the call: one that already started
     // does not start twice.
+    // Filters judged this input already, as the chain's last step.
     let fired: Vec<Fired> = fired
         .into_iter()
+        .filter(|rule| rule.kind == RuleKind::Condition)
         .filter(|rule| !(rule.is_async && ran.fired.contains(&rule.file_name)))
         .collect();
     if fired.is_empty() {
@@ -233,107 +304,13 @@ struct Ran {
     notes: Vec<String>,
 }
 
-/// A rule that fires, copied out of the index so it can run after the
-/// mapping is released.
-#[derive(Clone)]
-struct Fired {
-    file: PathBuf,
-    file_name: String,
-    runner: Runner,
-    is_async: bool,
-    kind: RuleKind,
-    layer_label: String,
-    layer_kind: LayerKind,
-}
-
-/// The rules that run for each call, read from the index in one pass
-/// (recompiled once if the lookup finds it damaged); when the managed layer
-/// is its administrator's, its rules come from their index, after the rest.
-fn fired_rules<P, C>(
-    settings: &Settings,
-    calls: &[(P, C)],
-    verify: Verify,
-) -> Result<Vec<Vec<Fired>>, String>
-where
-    P: std::borrow::Borrow<Payload>,
-    C: std::borrow::Borrow<Call>,
-{
-    let mut fired = fired_in(&settings.view, settings, calls, verify, settings.switches())?;
-    if let Some(managed) = settings.managed_view() {
-        let switches = Switches {
-            managed_apart: false,
-            ..settings.switches()
-        };
-        let apart = fired_in(&managed, settings, calls, verify, switches)?;
-        for (rules, managed) in fired.iter_mut().zip(apart) {
-            // The administrator's index holds the managed layer and nothing else.
-            rules.extend(
-                managed
-                    .into_iter()
-                    .filter(|r| r.layer_kind == LayerKind::Managed),
-            );
-        }
-    }
-    Ok(fired)
-}
-
-/// The rules of the index for `view` that run for each call under `switches`.
-fn fired_in<P, C>(
-    view: &hookdex_compiler::View,
-    settings: &Settings,
-    calls: &[(P, C)],
-    verify: Verify,
-    switches: Switches,
-) -> Result<Vec<Vec<Fired>>, String>
-where
-    P: std::borrow::Borrow<Payload>,
-    C: std::borrow::Borrow<Call>,
-{
-    load::with_index(view, verify, |index| {
-        let trust = settings.trust(&index.meta()?);
-        calls
-            .iter()
-            .map(|(payload, call)| {
-                let (payload, call) = (payload.borrow(), call.borrow());
-                let mut hits = Vec::new();
-                for &step in payload.event.rule_steps() {
-                    let query = Query {
-                        step,
-                        ..call.query(settings.shell_strict)
-                    };
-                    hits.extend(lookup::fires(index, &query, &trust, switches)?);
-                }
-                // Each step's hits are in execution order; so is their union.
-                hits.sort_by_key(|hit| hit.rule);
-                hits.dedup_by_key(|hit| hit.rule);
-                hits.into_iter()
-                    .map(|hit| {
-                        let rule = index.rule(hit.rule)?;
-                        let layer = index.layer(usize::from(rule.layer))?;
-                        Ok(Fired {
-                            file: PathBuf::from(rule.file),
-                            file_name: rule.file_name().to_string(),
-                            runner: rule.runner,
-                            is_async: rule.is_async,
-                            kind: rule.kind,
-                            layer_label: layer.label.to_string(),
-                            layer_kind: layer.kind,
-                        })
-                    })
-                    .collect()
-            })
-            .collect()
-    })
-    .map_err(|e| e.to_string())
-}
-
 /// Runs the conditions that fire for one call: `.async` ones detached
 /// first, then the others in parallel. When a rule file vanished between
 /// the lookup and its run (deleted or renamed by an editor), the rules are
 /// looked up once more (recompiling the index, now stale) and what the
 /// second lookup adds runs too.
 fn run_call(judge: &Judge<'_>, payload: &Payload, call: &Call, fired: Vec<Fired>, ran: &mut Ran) {
-    let first = runnable(&fired, ran);
+    let first = runnable(&fired);
     if first.is_empty() {
         return;
     }
@@ -372,7 +349,7 @@ fn run_call(judge: &Judge<'_>, payload: &Payload, call: &Call, fired: Vec<Fired>
         .filter(|rule| !done.iter().any(|(r, _)| r.file == rule.file))
         .cloned()
         .collect();
-    let added = runnable(&added, ran);
+    let added = runnable(&added);
     done.extend(run(&added, ran));
     // A file that vanished again under the second run is not a rule any
     // more: it says nothing, rather than a failure nobody made.
@@ -405,20 +382,12 @@ fn vanished_at_start(file: &Path, outcome: &Outcome) -> bool {
     said_missing || std::fs::symlink_metadata(file).is_err()
 }
 
-/// The rules of `fired` that run in the hook (filters do not yet: noted).
-fn runnable<'f>(fired: &'f [Fired], ran: &mut Ran) -> Vec<&'f Fired> {
-    let mut runnable = Vec::new();
-    for rule in fired {
-        if rule.kind == RuleKind::Filter {
-            ran.notes.push(format!(
-                "{}: filters do not run in the hook yet",
-                rule.file_name
-            ));
-            continue;
-        }
-        runnable.push(rule);
-    }
-    runnable
+/// The conditions of `fired` (filters run after them, as a chain).
+fn runnable(fired: &[Fired]) -> Vec<&Fired> {
+    fired
+        .iter()
+        .filter(|rule| rule.kind == RuleKind::Condition)
+        .collect()
 }
 
 /// Starts the `.async` rules of `rules` detached and runs the others, none
@@ -442,16 +411,7 @@ fn run_rules(
             &rule.layer_label,
         );
         let mandatory = rule.layer_kind == LayerKind::Managed;
-        let env = match rule.layer_kind {
-            // A repository's own rules get an allow-listed environment: no
-            // API keys or tokens of the user's unless a setting passes them.
-            LayerKind::Directory => Some(settings.directory_env.clone()),
-            // The administrator's rules run the system's programs, not ones
-            // the user's PATH, BASH_ENV, exported functions or Python site
-            // put first.
-            LayerKind::Managed => Some(settings.managed_env()),
-            _ => None,
-        };
+        let env = settings.script_env(rule.layer_kind);
         Job {
             file: rule.file.clone(),
             runner: rule.runner,

@@ -5,7 +5,9 @@
 //! library function ([`hook::hook`]), the condition script contract
 //! ([`contract`]), running scripts ([`exec`]) with nothing they start
 //! outliving the hook ([`procs`]), reading their answers
-//! ([`outcome`]) and merging them ([`merge`]), `explain` and `list` as
+//! ([`outcome`]) and merging them ([`merge`]), the filters that run after
+//! the conditions ([`filters`], copied out of the index with the rest of
+//! what fires by [`fired`]), `explain` and `list` as
 //! data with `list`'s warnings ([`lint`]), shared state ([`state`]) and the
 //! hook log ([`log`]).
 //!
@@ -22,6 +24,8 @@ pub mod contract;
 mod error;
 pub mod exec;
 pub mod explain;
+pub mod filters;
+pub mod fired;
 pub mod hook;
 pub mod lint;
 pub mod list;

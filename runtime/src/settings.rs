@@ -10,7 +10,7 @@ use std::time::Duration;
 use hookdex_compiler::View;
 use hookdex_harness::ReplyOptions;
 use hookdex_index::Meta;
-use hookdex_model::{Switches, Target, Trust};
+use hookdex_model::{LayerKind, Switches, Target, Trust};
 
 /// The longest `CONDITIONS_TIMEOUT_SEC` or `HOOKDEX_HOOK_TIMEOUT_SEC`
 /// honoured: a larger value (or `inf`) means "as long as the harness
@@ -197,6 +197,20 @@ impl Settings {
                 ("PYTHONNOUSERSITE".to_string(), "1".to_string()),
             ])
             .collect()
+    }
+
+    /// The environment a script of a `layer` rule runs with, when it does
+    /// not inherit the hook's: a repository's own scripts get the
+    /// allow-listed [`Settings::directory_env`] (no API keys or tokens of
+    /// the user's unless a setting passes them), the administrator's the
+    /// system's programs ([`Settings::managed_env`]); `None` for the
+    /// others, which inherit.
+    pub fn script_env(&self, layer: LayerKind) -> Option<Vec<(String, String)>> {
+        match layer {
+            LayerKind::Directory => Some(self.directory_env.clone()),
+            LayerKind::Managed => Some(self.managed_env()),
+            _ => None,
+        }
     }
 
     /// The directory layer's trust verdict for the index's recorded owners.

@@ -1,8 +1,9 @@
 //! Shared mutable state between hook processes: the one store that the
 //! answer cache, filter round counters, the classifier's breaker, block
 //! caps, the gate, enforcement counters and the output stash will share.
-//! Nothing lives here yet; the features that need state bring it, and they
-//! follow this module's locking story rather than inventing their own.
+//! The filter round counters ([`rounds`]) live here so far; the features
+//! that need state bring it, and they follow this module's locking story
+//! rather than inventing their own.
 //!
 //! # Locking story
 //!
@@ -30,3 +31,5 @@
 //! - Everything is keyed by session id where the seed says state is per
 //!   session, bounded in size (old sessions are pruned by age when a new
 //!   one starts), created `0600`, and opened non-blocking as a regular file.
+
+pub mod rounds;
