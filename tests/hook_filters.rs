@@ -85,14 +85,44 @@ fn sent_back(lines: &[&str]) -> String {
     text
 }
 
+/// A classifier command (`HOOKDEX_CLASSIFIER_CMD`) answering yes on
+/// explanation tails only, keeping each question it is asked in
+/// `home/questions.jsonl`.
+fn tail_classifier(s: &mut Scratch) -> std::path::PathBuf {
+    let asked = s.path("home/questions.jsonl");
+    let script = rule_with(
+        &s.path("bin"),
+        "classify.py",
+        &format!(
+            r#"import json, sys
+q = json.load(sys.stdin)
+with open({asked:?}, "a") as log:
+    log.write(json.dumps(q) + "\n")
+print(json.dumps({{"answer": "yes" if q["reason"] == "explanation tail" else "no"}}))
+"#,
+            asked = asked.display().to_string()
+        ),
+    );
+    s.set_env(
+        "HOOKDEX_CLASSIFIER_CMD",
+        format!("python3 {}", script.display()),
+    );
+    asked
+}
+
+fn questions(asked: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(asked)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 #[test]
 fn the_capacity_line_is_sent_back_and_the_plain_label_passes() {
-    let s = Scratch::new();
-    rule_with(
-        &s.agentihooks_dir(),
-        LEDGER_FILE,
-        &ledger_finders("send-back"),
-    );
+    let mut s = Scratch::new();
+    let asked = tail_classifier(&mut s);
+    rule_with(&s.agentihooks_dir(), LEDGER_FILE, &ledger_seed());
     let reply = hook(
         &s,
         "claude",
@@ -103,9 +133,50 @@ fn the_capacity_line_is_sent_back_and_the_plain_label_passes() {
         reason(&reply),
         sent_back(&[&format!("- \"{TAIL}\": explanation tail")])
     );
+    // One question per finding: the literal and its tail, each with the
+    // intent, its reason and the enclosing line.
+    let asked_now = questions(&asked);
+    // (Asked in parallel, so in no order; here the literal is its tail whole.)
+    let mut spans: Vec<(&str, &str)> = asked_now
+        .iter()
+        .map(|q| (q["span"].as_str().unwrap(), q["reason"].as_str().unwrap()))
+        .collect();
+    spans.sort();
+    assert_eq!(
+        spans,
+        [(TAIL, "explanation tail"), (TAIL, "user-facing literal")]
+    );
+    for q in &asked_now {
+        assert!(
+            q["intent"]
+                .as_str()
+                .unwrap()
+                .starts_with("User-facing text states"),
+            "{q}"
+        );
+        assert_eq!(
+            q["question"],
+            "Does this finding go against the filter intent?"
+        );
+        assert_eq!(q["context"], CAPACITY);
+        assert!(q["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("scripts/swarm/capacity.py"));
+        assert_eq!(q["tool"], "edit");
+    }
+    // Asked again, the answers come from the cache.
+    let reply = hook(
+        &s,
+        "claude",
+        &edit(&s, "scripts/swarm/capacity.py", CAPACITY),
+    );
+    assert_eq!(decision(&reply), Some("deny"), "{reply}");
+    assert_eq!(questions(&asked).len(), 2, "nothing asked twice");
     let plain = r#"reason = "changed 9m ago""#;
     let reply = hook(&s, "claude", &edit(&s, "scripts/swarm/capacity.py", plain));
     assert_eq!(reply, Value::Null, "the plain label passes");
+    assert_eq!(questions(&asked).len(), 3, "its literal was asked about");
     // Another path is not the filter's.
     let reply = hook(&s, "claude", &edit(&s, "scripts/other.py", CAPACITY));
     assert_eq!(reply, Value::Null, "{reply}");
@@ -118,22 +189,56 @@ fn the_capacity_line_is_sent_back_and_the_plain_label_passes() {
 }
 
 #[test]
-fn with_the_classifier_down_both_edits_pass_and_the_log_says_so() {
+fn the_capacity_line_in_mode_finders_needs_no_classifier() {
     let s = Scratch::new();
+    rule_with(
+        &s.agentihooks_dir(),
+        LEDGER_FILE,
+        &ledger_finders("send-back"),
+    );
+    let reply = hook(
+        &s,
+        "claude",
+        &edit(&s, "scripts/swarm/capacity.py", CAPACITY),
+    );
+    assert_eq!(
+        reason(&reply),
+        sent_back(&[&format!("- \"{TAIL}\": explanation tail")])
+    );
+    let plain = r#"reason = "changed 9m ago""#;
+    assert_eq!(
+        hook(&s, "claude", &edit(&s, "scripts/swarm/capacity.py", plain)),
+        Value::Null
+    );
+}
+
+#[test]
+fn with_the_classifier_down_both_edits_pass_and_the_log_says_so() {
+    let mut s = Scratch::new();
     rule_with(&s.agentihooks_dir(), LEDGER_FILE, &ledger_seed());
-    for text in [CAPACITY, r#"reason = "changed 9m ago""#] {
+    let texts = [CAPACITY, r#"reason = "changed 9m ago""#];
+    let passed = |s: &Scratch| {
+        let prefix = format!("{LEDGER_FILE}: filter passed: classifier unavailable");
+        notes(s).iter().filter(|n| n.starts_with(&prefix)).count()
+    };
+    // None configured.
+    for text in texts {
         let reply = hook(&s, "claude", &edit(&s, "scripts/swarm/capacity.py", text));
         assert_eq!(reply, Value::Null, "{text}: {reply}");
     }
-    let passed = notes(&s)
-        .iter()
-        .filter(|n| {
-            n.contains(&format!(
-                "{LEDGER_FILE}: filter passed: classifier unavailable"
-            ))
-        })
-        .count();
-    assert_eq!(passed, 2, "{:?}", notes(&s));
+    assert_eq!(passed(&s), 2, "{:?}", notes(&s));
+    // One that crashes, or hangs past its timeout.
+    for command in ["exit 3", "sleep 30"] {
+        s.set_env("HOOKDEX_CLASSIFIER_CMD", command);
+        s.set_env("HOOKDEX_CLASSIFIER_TIMEOUT_SEC", "0.5");
+        let reply = hook(
+            &s,
+            "claude",
+            &edit(&s, "scripts/swarm/capacity.py", CAPACITY),
+        );
+        assert_eq!(reply, Value::Null, "{command}: {reply}");
+    }
+    assert_eq!(passed(&s), 4, "{:?}", notes(&s));
 }
 
 #[test]
@@ -442,7 +547,7 @@ fn codex_apply_patch_and_gemini_replace_are_filtered() {
 
 #[test]
 fn the_package_ui_slop_filter_reads_front_end_files_only() {
-    let s = Scratch::new();
+    let mut s = Scratch::new();
     let tsx = r#"export const Seats = () => <p title="Seats">12 free because Codex has 3</p>;"#;
     hook(&s, "claude", &edit(&s, "web/src/Seats.tsx", tsx));
     let log = notes_of_last(&s);
@@ -466,6 +571,13 @@ fn the_package_ui_slop_filter_reads_front_end_files_only() {
         &edit(&s, "web/components/seats.ts", "const t = 'x; because'"),
     );
     assert_eq!(hook_log(&s).len(), before + 1);
+    // With a classifier, the tail is sent back.
+    tail_classifier(&mut s);
+    let reply = hook(&s, "claude", &edit(&s, "web/src/Seats.tsx", tsx));
+    assert_eq!(
+        reason(&reply),
+        sent_back(&["- \"because Codex has 3\": explanation tail"])
+    );
 }
 
 /// `hookdex filter check --tool TOOL` with `input` on stdin: (exit code, verdict).

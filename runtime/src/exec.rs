@@ -76,6 +76,13 @@ impl Deadline {
         self.0.is_some_and(|end| Instant::now() >= end)
     }
 
+    /// The time left before it passes (zero once it has); `None` when there
+    /// is no deadline.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.0
+            .map(|end| end.saturating_duration_since(Instant::now()))
+    }
+
     /// The earlier of this deadline and `length` from now: what one part of
     /// a call (a filter) may take of the call's time.
     pub fn within(&self, length: Duration) -> Deadline {
@@ -191,15 +198,17 @@ fn argv(job: &Job) -> (OsString, Vec<OsString>) {
     }
 }
 
-/// The command that runs `job`; a `detached` one goes under the `.async`
-/// supervisor when there is one.
+/// The command that runs `job`, with `extra` arguments after its own; a
+/// `detached` one goes under the `.async` supervisor when there is one.
 fn command(
     job: &Job,
+    extra: &[OsString],
     config: &ExecConfig,
     stdin: &Stdin,
     detached: bool,
 ) -> std::io::Result<Command> {
-    let (program, args) = argv(job);
+    let (program, mut args) = argv(job);
+    args.extend_from_slice(extra);
     let mut cmd = match crate::procs::supervisor().filter(|_| detached) {
         // The supervisor runs the program; its deadline comes first.
         Some(supervisor) => {
@@ -252,7 +261,7 @@ pub fn spawn_detached(
         return Err(std::io::Error::other(DEADLINE_PASSED));
     }
     crate::procs::arm();
-    let mut cmd = command(job, config, stdin, true)?;
+    let mut cmd = command(job, &[], config, stdin, true)?;
     cmd.stdout(Stdio::null()).stderr(Stdio::null());
     let child = cmd.spawn()?;
     if let Ok(pid) = i32::try_from(child.id()) {
@@ -305,7 +314,7 @@ pub fn run_all(
             let (next, order) = (&next, &order);
             scope.spawn(move || {
                 while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let _ = tx.send((i, run_one(&jobs[i], config, deadline, stdin)));
+                    let _ = tx.send((i, run_one(&jobs[i], &[], config, deadline, stdin)));
                 }
             });
         }
@@ -320,9 +329,39 @@ pub fn run_all(
         .collect()
 }
 
-/// Runs one job to completion, its timeout or `deadline`; its group never
-/// outlives this call.
-fn run_one(job: &Job, config: &ExecConfig, deadline: Deadline, stdin: &Stdin) -> Execution {
+/// Runs `program` (looked up in `PATH`) with `args` and the inherited
+/// environment as a condition script runs: in its own process group, killed
+/// as a whole at `config.timeout` or `deadline`, whichever comes first
+/// (past `deadline` it is not started: [`Finish::PastDeadline`]), reading
+/// `stdin`, in `config.cwd`. For a program hookdex runs that is not a rule
+/// (the classifier command).
+pub fn run_program(
+    program: &str,
+    args: &[OsString],
+    config: &ExecConfig,
+    deadline: Deadline,
+    stdin: &Stdin,
+) -> Execution {
+    crate::procs::arm();
+    let job = Job {
+        file: PathBuf::from(program),
+        runner: Runner::Direct,
+        env: Vec::new(),
+        clear_env: false,
+        mandatory: false,
+    };
+    run_one(&job, args, config, deadline, stdin)
+}
+
+/// Runs one job, with `extra` arguments after its own, to completion, its
+/// timeout or `deadline`; its group never outlives this call.
+fn run_one(
+    job: &Job,
+    extra: &[OsString],
+    config: &ExecConfig,
+    deadline: Deadline,
+    stdin: &Stdin,
+) -> Execution {
     let started = Instant::now();
     let (deadline, timeout) = match job.mandatory {
         true => (Deadline(None), config.timeout.max(DEFAULT_TIMEOUT)),
@@ -331,7 +370,7 @@ fn run_one(job: &Job, config: &ExecConfig, deadline: Deadline, stdin: &Stdin) ->
     if deadline.passed() {
         return Execution::unstarted(Finish::PastDeadline, started);
     }
-    let spawned = command(job, config, stdin, false)
+    let spawned = command(job, extra, config, stdin, false)
         .and_then(|mut cmd| cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn());
     let mut child = match spawned {
         Ok(child) => child,
@@ -706,6 +745,29 @@ mod tests {
         assert_eq!(runs[0].finish, Finish::TimedOut);
         assert_eq!(runs[1].finish, Finish::PastDeadline);
         assert!(!marker.exists());
+    }
+
+    #[test]
+    fn a_program_runs_with_its_arguments_under_the_same_timeout() {
+        let stdin = Stdin::new(b"question".to_vec());
+        let args = |script: &str| ["-c".into(), script.into()];
+        let run = run_program(
+            "sh",
+            &args("cat; echo \" $0\""),
+            &config(5000),
+            unbounded(),
+            &stdin,
+        );
+        assert_eq!(run.finish, Finish::Exited(0));
+        assert_eq!(String::from_utf8_lossy(&run.stdout), "question sh\n");
+        let slow = run_program("sh", &args("sleep 30"), &config(200), unbounded(), &stdin);
+        assert_eq!(slow.finish, Finish::TimedOut);
+        assert!(slow.elapsed < Duration::from_secs(5), "{:?}", slow.elapsed);
+        let passed = Deadline::after(Instant::now(), Duration::ZERO);
+        let late = run_program("sh", &args("exit 0"), &config(5000), passed, &stdin);
+        assert_eq!(late.finish, Finish::PastDeadline);
+        assert_eq!(passed.remaining(), Some(Duration::ZERO));
+        assert_eq!(unbounded().remaining(), None);
     }
 
     #[test]

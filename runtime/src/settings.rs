@@ -1,5 +1,7 @@
 //! Settings, read once per process from the environment: where things are
-//! (the [`View`]: `HOOKDEX_*`), and how conditions run (`CONDITIONS_*`).
+//! (the [`View`]: `HOOKDEX_*`), how conditions run (`CONDITIONS_*`) and
+//! which classifier judges filter findings ([`ClassifierSettings`]:
+//! `HOOKDEX_CLASSIFIER_*`, and the `AGENTIHOOKS_*` names the seed gives).
 //! Everything else in the engine takes them as a value, so tests inject an
 //! environment instead of changing the process's.
 
@@ -21,6 +23,16 @@ pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
 /// managed rule gets, whatever the variable says.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// `HOOKDEX_CLASSIFIER_TIMEOUT_SEC` when unset or unusable: how long one
+/// classifier question may take.
+pub const DEFAULT_CLASSIFIER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// `AGENTIHOOKS_FILTER_CACHE_TTL_S` when unset or unusable: seven days.
+pub const DEFAULT_CACHE_TTL: Duration = Duration::from_secs(7 * 24 * 60 * 60);
+
+/// The longest `AGENTIHOOKS_FILTER_CACHE_TTL_S` honoured: ten years.
+pub const MAX_CACHE_TTL: Duration = Duration::from_secs(10 * 366 * 24 * 60 * 60);
+
 /// How conditions run for one call.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExecConfig {
@@ -36,6 +48,55 @@ pub struct ExecConfig {
     pub hook_timeout: Duration,
     /// Scripts running at once (`CONDITIONS_MAX_PARALLEL`, default 8).
     pub max_parallel: usize,
+}
+
+/// A value that must not be printed: its `Debug` says `<redacted>`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// `value`, kept out of `Debug` output.
+    pub fn new(value: String) -> Secret {
+        Secret(value)
+    }
+
+    /// The value itself, for the one place that sends it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(<redacted>)")
+    }
+}
+
+/// Which classifier judges filter findings, and how its answers are kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassifierSettings {
+    /// `HOOKDEX_CLASSIFIER_CMD`: a command line run through `sh -c`, asked
+    /// on stdin; when set it is the provider, whatever the URL says.
+    pub command: Option<String>,
+    /// `HOOKDEX_CLASSIFIER_URL`: an OpenAI-compatible chat-completions
+    /// endpoint (the full URL, `…/v1/chat/completions`).
+    pub url: Option<String>,
+    /// `HOOKDEX_CLASSIFIER_KEY`: sent as `Authorization: Bearer KEY` to the
+    /// URL. Read from the environment only: it is not in [`VARIABLES`], so
+    /// `hookdex init` never copies it into a harness's settings file.
+    pub key: Option<Secret>,
+    /// `AGENTIHOOKS_CLASSIFIER_MODELS` (a comma list): asked in order, the
+    /// first definite answer stands; empty means the provider's default.
+    /// Part of every answer's cache key.
+    pub models: Vec<String>,
+    /// `AGENTIHOOKS_FILTER_CACHE_TTL_S`: how long a cached answer holds
+    /// (default [`DEFAULT_CACHE_TTL`], at most [`MAX_CACHE_TTL`]; `0` caches
+    /// nothing).
+    pub cache_ttl: Duration,
+    /// `HOOKDEX_CLASSIFIER_TIMEOUT_SEC`: how long one question may take
+    /// (default [`DEFAULT_CLASSIFIER_TIMEOUT`], at most [`MAX_TIMEOUT`]),
+    /// within the hook's deadline.
+    pub timeout: Duration,
 }
 
 /// Everything the engine reads from the environment.
@@ -60,6 +121,8 @@ pub struct Settings {
     /// The whole environment of a directory-layer rule: the variables of
     /// [`DIRECTORY_ENV`] and `HOOKDEX_DIRECTORY_ENV` that are set.
     pub directory_env: Vec<(String, String)>,
+    /// The filter classifier.
+    pub classifier: ClassifierSettings,
 }
 
 /// Every variable that configures the hook (read here and by the
@@ -80,7 +143,18 @@ pub const VARIABLES: &[&str] = &[
     "CONDITIONS_MAX_PARALLEL",
     "CONDITIONS_TRUSTED_OWNERS",
     "HOOKDEX_DIRECTORY_ENV",
+    "HOOKDEX_CLASSIFIER_CMD",
+    "HOOKDEX_CLASSIFIER_URL",
+    "HOOKDEX_CLASSIFIER_TIMEOUT_SEC",
+    "AGENTIHOOKS_CLASSIFIER_MODELS",
+    "AGENTIHOOKS_FILTER_CACHE_TTL_S",
 ];
+
+/// Variables the hook reads that are secrets: never in [`VARIABLES`], so
+/// never written into a settings file. A harness that strips the hook's
+/// environment does not pass them; the classifier command can read a key
+/// from wherever its author keeps it.
+pub const SECRETS: &[&str] = &["HOOKDEX_CLASSIFIER_KEY"];
 
 /// The `PATH` managed rules run with: the system's directories, which only
 /// the administrator can write.
@@ -146,7 +220,24 @@ impl Settings {
             })
             .collect();
         let view = View::from_vars(target, cwd, &var);
+        let nonempty = |name: &str| text(name).filter(|v| !v.is_empty());
+        let classifier = ClassifierSettings {
+            command: nonempty("HOOKDEX_CLASSIFIER_CMD"),
+            url: nonempty("HOOKDEX_CLASSIFIER_URL"),
+            key: nonempty("HOOKDEX_CLASSIFIER_KEY").map(Secret::new),
+            models: text("AGENTIHOOKS_CLASSIFIER_MODELS")
+                .unwrap_or_default()
+                .split(',')
+                .map(str::trim)
+                .filter(|m| !m.is_empty())
+                .map(str::to_string)
+                .collect(),
+            cache_ttl: cache_ttl(text("AGENTIHOOKS_FILTER_CACHE_TTL_S").as_deref()),
+            timeout: seconds("HOOKDEX_CLASSIFIER_TIMEOUT_SEC")
+                .unwrap_or(DEFAULT_CLASSIFIER_TIMEOUT),
+        };
         Settings {
+            classifier,
             managed_owner: view.managed_owner(),
             view,
             directory_env,
@@ -219,6 +310,17 @@ impl Settings {
     }
 }
 
+/// `AGENTIHOOKS_FILTER_CACHE_TTL_S` as a duration: whole or fractional
+/// seconds, `0` for none, [`DEFAULT_CACHE_TTL`] when unset or unusable.
+fn cache_ttl(value: Option<&str>) -> Duration {
+    value
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|s| *s >= 0.0)
+        .map_or(DEFAULT_CACHE_TTL, |s| {
+            Duration::try_from_secs_f64(s).map_or(MAX_CACHE_TTL, |d| d.min(MAX_CACHE_TTL))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,11 +337,13 @@ mod tests {
                     .chars()
                     .take_while(|c| c.is_ascii_uppercase() || *c == '_')
                     .collect();
-                let ours = name.starts_with("HOOKDEX_") || name.starts_with("CONDITIONS_");
+                let ours = ["HOOKDEX_", "CONDITIONS_", "AGENTIHOOKS_"]
+                    .iter()
+                    .any(|prefix| name.starts_with(prefix));
                 if ours && !name.ends_with('_') {
                     assert!(
-                        VARIABLES.contains(&name.as_str()),
-                        "{name} is read but not in VARIABLES"
+                        VARIABLES.contains(&name.as_str()) || SECRETS.contains(&name.as_str()),
+                        "{name} is read but not in VARIABLES or SECRETS"
                     );
                 }
             }
@@ -314,5 +418,46 @@ mod tests {
         );
         assert!(!settings(&[]).shell_strict);
         assert!(settings(&[("HOOKDEX_SHELL_STRICT", "1")]).shell_strict);
+    }
+
+    #[test]
+    fn the_classifier_settings() {
+        let unset = settings(&[]).classifier;
+        assert_eq!(unset.command, None);
+        assert_eq!(unset.url, None);
+        assert_eq!(unset.key, None);
+        assert!(unset.models.is_empty());
+        assert_eq!(unset.cache_ttl, DEFAULT_CACHE_TTL);
+        assert_eq!(unset.timeout, DEFAULT_CLASSIFIER_TIMEOUT);
+        let set = settings(&[
+            ("HOOKDEX_CLASSIFIER_CMD", " judge --fast "),
+            ("HOOKDEX_CLASSIFIER_URL", ""),
+            ("HOOKDEX_CLASSIFIER_KEY", "sk-1"),
+            ("AGENTIHOOKS_CLASSIFIER_MODELS", " small, ,large "),
+            ("HOOKDEX_CLASSIFIER_TIMEOUT_SEC", "0.5"),
+        ])
+        .classifier;
+        assert_eq!(set.command.as_deref(), Some("judge --fast"));
+        assert_eq!(set.url, None);
+        assert_eq!(set.key.as_ref().map(Secret::expose), Some("sk-1"));
+        assert!(!format!("{set:?}").contains("sk-1"));
+        assert_eq!(set.models, ["small", "large"]);
+        assert_eq!(set.timeout, Duration::from_millis(500));
+    }
+
+    #[test]
+    fn the_cache_ttl() {
+        let table = [
+            (None, DEFAULT_CACHE_TTL),
+            (Some("60"), Duration::from_secs(60)),
+            (Some("0"), Duration::ZERO),
+            (Some("1.5"), Duration::from_millis(1500)),
+            (Some("1e300"), MAX_CACHE_TTL),
+            (Some("-1"), DEFAULT_CACHE_TTL),
+            (Some("week"), DEFAULT_CACHE_TTL),
+        ];
+        for (value, ttl) in table {
+            assert_eq!(cache_ttl(value), ttl, "{value:?}");
+        }
     }
 }

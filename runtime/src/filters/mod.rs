@@ -1,6 +1,7 @@
 //! The filter engine: a filter catches text nobody asked for before it
 //! lands. Its finders flag spans of the text a call offers ([`text`],
-//! [`finders`]), judging decides which stand ([`judge`]), and its action
+//! [`finders`]), judging decides which stand ([`judge`], asking the
+//! [`classifier`] where the mode says so), and its action
 //! sends the text back, strips the spans or flags them ([`actions`]), with
 //! send-backs capped per session and target ([`rounds`]).
 //!
@@ -14,6 +15,7 @@
 
 pub mod actions;
 pub mod check;
+pub mod classifier;
 pub mod finders;
 pub mod judge;
 mod patch;
@@ -234,9 +236,16 @@ fn run_one(call: &Call<'_>, filter: &Filter, input: &Value, rounds: &Rounds) -> 
         Ok(units) => units,
         Err(err) => return Some(failed(err.to_string())),
     };
+    if let Some(why) = judge::needs_nothing(filter, call.settings) {
+        return Some(Ran {
+            acted: None,
+            notes: vec![why.note()],
+        });
+    }
+    let deadline = call.deadline.within(timeout);
     let find = finders::Run {
         settings: call.settings,
-        deadline: call.deadline.within(timeout),
+        deadline,
         tool: call.tool.as_str(),
     };
     let (found, mut notes) = match filter.mode {
@@ -244,7 +253,13 @@ fn run_one(call: &Call<'_>, filter: &Filter, input: &Value, rounds: &Rounds) -> 
         FilterMode::Finders | FilterMode::Both => finders::find(&filter.finders, &units, &find),
     };
     let candidates = judge::candidates(filter.mode, &units, found);
-    let judged = judge::judge(filter.mode, candidates);
+    let asking = judge::Asking {
+        settings: call.settings,
+        deadline,
+        tool: call.tool,
+        input,
+    };
+    let judged = judge::judge(filter, candidates, &units, &asking);
     if started.elapsed() > timeout {
         let mut ran = failed(format!(
             "ran past CONDITIONS_TIMEOUT_SEC ({:.1} s)",
@@ -253,8 +268,11 @@ fn run_one(call: &Call<'_>, filter: &Filter, input: &Value, rounds: &Rounds) -> 
         ran.notes.splice(0..0, notes);
         return Some(ran);
     }
-    if judged.unanswered > 0 {
-        notes.push("filter passed: classifier unavailable".into());
+    if let Some((count, why)) = &judged.unanswered {
+        notes.push(match judged.confirmed.is_empty() {
+            true => why.note(),
+            false => format!("{count} findings passed unjudged: classifier unavailable ({why})"),
+        });
     }
     let targets: Vec<String> = units
         .iter()
@@ -267,7 +285,7 @@ fn run_one(call: &Call<'_>, filter: &Filter, input: &Value, rounds: &Rounds) -> 
     };
     // A target none of whose text was flagged, all of it judged, passed
     // clean: its count starts again.
-    if judged.unanswered == 0 {
+    if judged.unanswered.is_none() {
         for (at, target) in targets.iter().enumerate() {
             let flagged = judged.confirmed.iter().any(|f| targets[f.unit] == *target);
             if !flagged && targets[..at].iter().all(|t| t != target) {

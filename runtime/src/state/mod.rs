@@ -1,9 +1,10 @@
 //! Shared mutable state between hook processes: the one store that the
 //! answer cache, filter round counters, the classifier's breaker, block
 //! caps, the gate, enforcement counters and the output stash will share.
-//! The filter round counters ([`rounds`]) live here so far; the features
-//! that need state bring it, and they follow this module's locking story
-//! rather than inventing their own.
+//! The classifier's answer cache ([`answers`]) and the filter round
+//! counters ([`rounds`]) live here so far; the features that need state
+//! bring it, and they follow this module's locking story rather than
+//! inventing their own.
 //!
 //! # Locking story
 //!
@@ -31,5 +32,31 @@
 //! - Everything is keyed by session id where the seed says state is per
 //!   session, bounded in size (old sessions are pruned by age when a new
 //!   one starts), created `0600`, and opened non-blocking as a regular file.
+//! - **A cache** (the classifier's answers) is replace-records shared by
+//!   every session, one file per key: losing a concurrent write costs one
+//!   more question later, and it is bounded by a count per shard directory
+//!   that each writer enforces ([`answers`]).
 
+pub mod answers;
 pub mod rounds;
+
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+/// `path`'s text when it is a regular file of at most `max` bytes, opened
+/// without blocking, following a link or taking a terminal (a FIFO or a
+/// link planted there reads as nothing, never a hang).
+pub(crate) fn read_small(path: &Path, max: u64) -> Option<String> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
+        .open(path)
+        .ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = String::new();
+    file.take(max + 1).read_to_string(&mut text).ok()?;
+    (text.len() as u64 <= max).then_some(text)
+}

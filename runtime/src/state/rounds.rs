@@ -19,10 +19,12 @@
 //! is first created, the folders of sessions untouched for
 //! [`SESSION_TTL`] are removed, so old sessions do not pile up.
 
-use std::io::{Read, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::io::Write;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
+
+use super::read_small;
 
 /// How long a session's counters are kept after its last write.
 pub const SESSION_TTL: Duration = Duration::from_secs(7 * 24 * 60 * 60);
@@ -56,7 +58,7 @@ impl Rounds {
     /// How many times `filter` sent `target`'s text back; 0 when no count
     /// is kept, or its file is not one of ours (a link, a FIFO, torn).
     pub fn count(&self, filter: &str, target: &str) -> u32 {
-        let Some(text) = read_small(&self.path(filter, target)) else {
+        let Some(text) = read_small(&self.path(filter, target), MAX_ENTRY) else {
             return 0;
         };
         let Some(line) = text.strip_suffix('\n') else {
@@ -110,22 +112,6 @@ fn hex(parts: &[&str]) -> String {
         bytes.extend_from_slice(part.as_bytes());
     }
     format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes))
-}
-
-/// `path`'s text when it is a regular file of at most [`MAX_ENTRY`] bytes,
-/// opened without blocking or following a link.
-fn read_small(path: &Path) -> Option<String> {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
-        .open(path)
-        .ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
-    let mut text = String::new();
-    file.take(MAX_ENTRY + 1).read_to_string(&mut text).ok()?;
-    (text.len() as u64 <= MAX_ENTRY).then_some(text)
 }
 
 /// Removes the session folders of `root` other than `keep` that nothing
