@@ -675,3 +675,93 @@ fn filter_check_answers_a_synthetic_tools_call_site() {
     assert_eq!(session("s1"), Some(0), "at the cap it passes");
     assert_eq!(session("s2"), Some(2));
 }
+
+#[test]
+fn copilot_edits_and_claude_multiedit_and_write_offer_their_text() {
+    let s = Scratch::new();
+    rule_with(
+        &s.runtime(),
+        "pre-edit+write+multiedit-tails.filter.yaml",
+        "finders:\n  - script: explanation_tail\nmode: finders\naction: strip\n",
+    );
+    // Copilot's `edit` spells it `new_str`; camelCase payloads cannot ask,
+    // so outside bypassPermissions a strip sends back.
+    let mut copilot = fixture(&s, "copilot-pre-edit");
+    let path = s.repo.join("app.py").display().to_string();
+    copilot["toolArgs"] =
+        json!(json!({"path": path, "old_str": "a", "new_str": "x = 'seats; because'"}).to_string());
+    let reply = hook(&s, "copilot", &copilot);
+    assert_eq!(reply["permissionDecision"], "deny", "{reply}");
+    assert_eq!(
+        reply["permissionDecisionReason"],
+        sent_back(&["- \"; because\": explanation tail"])
+    );
+    // Claude's MultiEdit: each edit's new_string, stripped in place.
+    let mut multi = fixture(&s, "claude-pre-edit");
+    multi["tool_name"] = json!("MultiEdit");
+    multi["permission_mode"] = json!("bypassPermissions");
+    multi["tool_input"] = json!({
+        "file_path": path,
+        "edits": [
+            {"old_string": "a", "new_string": "x = 'seats; because'"},
+            {"old_string": "b", "new_string": "y = 'plain'"},
+        ],
+    });
+    let reply = hook(&s, "claude", &multi);
+    assert_eq!(decision(&reply), Some("allow"), "{reply}");
+    assert_eq!(
+        reply["hookSpecificOutput"]["updatedInput"]["edits"],
+        json!([
+            {"old_string": "a", "new_string": "x = 'seats'"},
+            {"old_string": "b", "new_string": "y = 'plain'"},
+        ])
+    );
+    // Write's content.
+    let mut write = fixture(&s, "claude-pre-write");
+    write["permission_mode"] = json!("bypassPermissions");
+    write["tool_input"] = json!({"file_path": path, "content": "x = 'seats; because'\n"});
+    let reply = hook(&s, "claude", &write);
+    assert_eq!(
+        reply["hookSpecificOutput"]["updatedInput"]["content"],
+        "x = 'seats'\n"
+    );
+    // list shows each filter's mode, action and round cap.
+    let list = s.list(&[]);
+    let listed = list["active"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["file"].as_str().unwrap().ends_with("-tails.filter.yaml"))
+        .unwrap()
+        .clone();
+    assert_eq!(
+        listed["filter"],
+        json!({"mode": "finders", "action": "strip", "max_rounds": 3})
+    );
+}
+
+#[test]
+fn a_finder_past_its_timeout_yields_nothing_and_the_call_goes_on() {
+    let mut s = Scratch::new();
+    s.set_env("CONDITIONS_TIMEOUT_SEC", "0.5");
+    s.set_env("HOOKDEX_HOOK_TIMEOUT_SEC", "20");
+    condition(&s.runtime().join("_finders"), "slow.sh", "sleep 30\n");
+    rule_with(
+        &s.runtime(),
+        "pre-edit-slow.filter.yaml",
+        &scripted(&["slow"]),
+    );
+    assert_success(&s.run(&["compile"]), &["compile"]);
+    let hooked = hook_timed(&s, "claude", &edit(&s, "a.py", "x = 1"));
+    assert_eq!(hooked.reply, Value::Null);
+    assert!(
+        hooked.elapsed < std::time::Duration::from_secs(10),
+        "{:?}",
+        hooked.elapsed
+    );
+    let log = notes_of_last(&s);
+    assert!(
+        log.contains("finder `slow` yielded nothing: timed out"),
+        "{log}"
+    );
+}

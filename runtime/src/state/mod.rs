@@ -13,8 +13,10 @@
 //! that a dead process could hold, and no reader may see half a write:
 //!
 //! - **Records that replace** (a counter, a breaker, a gate decision) are
-//!   one small file per key under `$HOOKDEX_HOME/state/<session>/`, written
-//!   to a temporary file in the same directory and renamed over the old one.
+//!   one small file per key in a folder per session (the round counts:
+//!   `$HOOKDEX_HOME/filters/rounds/<session>/`, where SPEC §5 puts them),
+//!   written to a temporary file in the same directory and renamed over the
+//!   old one.
 //!   Readers see the old value or the new one. Two writers racing on one
 //!   key both succeed and the later rename wins: each such record is
 //!   defined so that losing a concurrent update is harmless (a round count
