@@ -8,10 +8,11 @@ release_binary() {
   local args
   mapfile -t args < <(scripts/cargo-release-args.sh)
   cargo build --release --quiet --locked "${args[@]}" >&2
+  local target=${CARGO_TARGET_DIR:-$PWD/target}
   if [ ${#args[@]} -gt 0 ]; then
-    echo "$PWD/target/${args[1]}/release/hookdex"
+    echo "$target/${args[1]}/release/hookdex"
   else
-    echo "$PWD/target/release/hookdex"
+    echo "$target/release/hookdex"
   fi
 }
 

@@ -424,6 +424,10 @@ print(json.dumps(out))
         notes.contains("finder `liar` yielded nothing: span 0 (0..4) does not match the source"),
         "{notes}"
     );
+    // The _finders folder is no rule folder: nothing in it is listed.
+    let list = s.list(&[]);
+    assert_eq!(invalid(&list), [], "{list}");
+    assert!(!list["active"].to_string().contains("_finders"), "{list}");
     // Only failing finders: the edit passes.
     rule_with(
         &s.agentihooks_dir(),
