@@ -769,3 +769,31 @@ fn a_finder_past_its_timeout_yields_nothing_and_the_call_goes_on() {
         "{log}"
     );
 }
+
+#[test]
+fn a_rewrite_that_moves_the_text_meets_the_filters_of_its_new_path() {
+    let s = Scratch::new();
+    rule_with(
+        &s.agentihooks_dir(),
+        LEDGER_FILE,
+        &ledger_finders("send-back"),
+    );
+    let moved = s
+        .repo
+        .join("scripts/swarm/capacity.py")
+        .display()
+        .to_string();
+    condition(
+        &s.runtime(),
+        "pre-edit-move.py",
+        &format!(
+            "import json\nprint(json.dumps({{'tool_input': {{'file_path': {moved:?}}}, 'decision': 'allow'}}))\n"
+        ),
+    );
+    let reply = hook(&s, "claude", &edit(&s, "notes/elsewhere.py", CAPACITY));
+    assert_eq!(decision(&reply), Some("deny"), "{reply}");
+    assert!(
+        reason(&reply).starts_with("filter sent the text back:"),
+        "{reply}"
+    );
+}

@@ -115,7 +115,7 @@ pub fn hook(
         filters.push(of_call);
     }
     let mut merged = merge_all(&payload, calls.len(), &ran);
-    if run_filters(&judge, &calls, &filters, &merged, &mut ran) {
+    if run_filters(&judge, &scope, &calls, &filters, &merged, &mut ran) {
         merged = merge_all(&payload, calls.len(), &ran);
     }
     if ran.fired.is_empty() {
@@ -161,23 +161,50 @@ fn merge_all(payload: &Payload, calls: usize, ran: &Ran) -> hookdex_harness::Ans
 }
 
 /// Runs the filters of each call as a chain, after the conditions: on the
-/// input as they rewrote it (`merged`), unless they denied the call. Their
-/// effects join `ran`'s outcomes as conditions' do; `true` when there are
-/// any, so the answer must be merged again.
+/// input as they rewrote it (`merged`), unless they denied the call. A
+/// rewritten call's filters are looked up again for the rewritten input (a
+/// rewrite may move the text to a path another filter's `paths` admit).
+/// Their effects join `ran`'s outcomes as conditions' do; `true` when there
+/// are any, so the answer must be merged again.
 fn run_filters(
     judge: &Judge<'_>,
+    scope: &McpScope<'_>,
     calls: &[(Payload, Call)],
     filters: &[Vec<Fired>],
     merged: &hookdex_harness::Answer,
     ran: &mut Ran,
 ) -> bool {
-    let denied = merged.decision == Some(hookdex_model::Permission::Deny);
-    if denied || filters.iter().all(Vec::is_empty) {
+    if merged.decision == Some(hookdex_model::Permission::Deny) {
+        return false;
+    }
+    if merged.updated_input.is_none() && filters.iter().all(Vec::is_empty) {
         return false;
     }
     let settings = judge.settings;
+    let rewritten = merged.updated_input.as_ref().and_then(|input| {
+        let mut payload = calls[0].0.clone();
+        payload.tool_input = input.clone();
+        let call = Call::of(judge.target, &payload, scope);
+        let pair = [(payload, call)];
+        match fired_rules(settings, &pair, Verify::Lazy) {
+            Ok(mut fired) => {
+                let [(payload, call)] = pair;
+                Some((payload, call, fired.remove(0)))
+            }
+            Err(reason) => {
+                ran.notes.push(format!(
+                    "the rewritten call's filters could not be looked up: {reason}"
+                ));
+                None
+            }
+        }
+    });
     let mut acted = false;
     for (at, ((payload, call), fired)) in calls.iter().zip(filters).enumerate() {
+        let (payload, call, fired) = match (at, &rewritten) {
+            (0, Some((payload, call, fired))) => (payload, call, fired),
+            _ => (payload, call, fired),
+        };
         let chain: Vec<Filter> = fired
             .iter()
             .filter_map(|rule| rule.filter.as_deref().cloned())
@@ -185,10 +212,6 @@ fn run_filters(
         if chain.is_empty() {
             continue;
         }
-        let input = match (at, &merged.updated_input) {
-            (0, Some(rewritten)) => rewritten.clone(),
-            _ => payload.tool_input.clone(),
-        };
         let caps = hookdex_harness::harness(judge.target).capabilities(payload.shape);
         let strip = Strip::for_call(
             &caps,
@@ -204,7 +227,7 @@ fn run_filters(
             session: payload.session_id.as_deref(),
             strip,
         };
-        let done = filters::run(&filter_call, &chain, input);
+        let done = filters::run(&filter_call, &chain, payload.tool_input.clone());
         acted |= !done.outcomes.is_empty();
         ran.outcomes.extend(done.outcomes);
         ran.fired.extend(done.ran);
