@@ -473,12 +473,38 @@ fn a_later_layers_finder_wins_and_an_untrusted_ones_never_runs() {
         reason(&hook(&s, "claude", &payload)),
         sent_back(&["- \"x\": directory"])
     );
+    // list names every script and the one of each name that runs.
+    let runs = |s: &Scratch| -> Vec<(String, bool)> {
+        s.list(&[])["finders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["layer"].as_str().unwrap().to_string(),
+                    f["runs"].as_bool().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        runs(&s),
+        [
+            ("runtime".to_string(), false),
+            ("directory".to_string(), true)
+        ]
+    );
     // A stranger's repository: its script does not run, the runtime one does.
     set_origin(&s.repo, "git@github.com:stranger/repo.git");
     s.set_env("CONDITIONS_TRUSTED_OWNERS", "acme");
     assert_eq!(
         reason(&hook(&s, "claude", &payload)),
         sent_back(&["- \"x\": runtime"])
+    );
+    assert_eq!(
+        runs(&s),
+        [("runtime".to_string(), true)],
+        "an untrusted layer is read by name only"
     );
     // A script added later is noticed: its folder is stamped.
     rule_with(

@@ -2,7 +2,8 @@
 //! reply out. `Payload → Call → Query → Hit → Job → Outcome → Answer → Reply`:
 //! read the payload, look up what fires in the index (recompiled only when
 //! stale or damaged), run it (`.async` conditions detached first, the others
-//! in parallel), merge the outcomes and shape the reply for the harness.
+//! in parallel, then the filters as a chain on the input as the conditions
+//! left it), merge the outcomes and shape the reply for the harness.
 //! Every condition of the call, whichever call of a batch or run it belongs
 //! to, runs within one deadline from the hook's start.
 //!

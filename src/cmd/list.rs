@@ -36,10 +36,11 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
             ),
         });
     }
-    let (trust, layers, active, invalid, warnings) = (
+    let (trust, layers, active, finders, invalid, warnings) = (
         &listing.trust,
         &listing.layers,
         &listing.active,
+        &listing.finders,
         &listing.invalid,
         &listing.warnings,
     );
@@ -76,6 +77,12 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
                 }
                 rule
             }).collect::<Vec<_>>(),
+            "finders": finders.iter().map(|(f, runs)| json!({
+                "name": f.name,
+                "file": f.file,
+                "layer": layers[usize::from(f.layer)].0.label,
+                "runs": runs,
+            })).collect::<Vec<_>>(),
             "invalid": invalid.iter().map(|i| invalid_json(i.file, i.reason, i.at)).collect::<Vec<_>>(),
             "warnings": warnings_json(warnings),
         });
@@ -115,6 +122,21 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
             RunVerdict::Runs | RunVerdict::Overridden { .. } => "",
         };
         println!("  {:<width$} {}{filter}{held}", layer.label, rule.file);
+    }
+    if !finders.is_empty() {
+        println!("\nfinder scripts");
+        for (script, runs) in finders {
+            let layer = &layers[usize::from(script.layer)].0;
+            let held = if *runs {
+                ""
+            } else {
+                "  (not run: another layer's runs, or this layer does not)"
+            };
+            println!(
+                "  {:<width$} {:<20} {}{held}",
+                layer.label, script.name, script.file
+            );
+        }
     }
     if !invalid.is_empty() {
         println!("\ninvalid files");
