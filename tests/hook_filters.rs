@@ -823,3 +823,54 @@ fn a_rewrite_that_moves_the_text_meets_the_filters_of_its_new_path() {
         "{reply}"
     );
 }
+
+#[test]
+fn mode_classifier_asks_about_each_whole_text_with_the_intent_from_the_input() {
+    let mut s = Scratch::new();
+    let asked = s.path("home/asked.jsonl");
+    let script = rule_with(
+        &s.path("bin"),
+        "because.py",
+        &format!(
+            "import json, sys\nq = json.load(sys.stdin)\nopen({:?}, 'a').write(json.dumps(q) + '\\n')\nprint('yes' if 'because' in q['span'] else 'no')\n",
+            asked.display().to_string()
+        ),
+    );
+    s.set_env(
+        "HOOKDEX_CLASSIFIER_CMD",
+        format!("python3 {}", script.display()),
+    );
+    rule_with(
+        &s.runtime(),
+        "pre-judge-bias.filter.yaml",
+        "fields: [evidence]\nmode: classifier\nintent: plain\nintent_from: case.intent\nquestion: Is this evidence biased?\n",
+    );
+    let input = json!({
+        "text": "verdict because reasons",
+        "evidence": ["the log shows it", {"claim": "fast because cached", "excerpt": "12 ms"}],
+        "case": {"intent": "Evidence is quoted, never argued."},
+    });
+    let (code, verdict) = check(&s, "judge", &input.to_string());
+    assert_eq!(code, 2, "{verdict}");
+    assert_eq!(
+        verdict["reason"],
+        "filter sent the text back:\n- \"fast because cached\": whole text"
+    );
+    let questions = questions(&asked);
+    let mut spans: Vec<&str> = questions
+        .iter()
+        .map(|q| q["span"].as_str().unwrap())
+        .collect();
+    spans.sort();
+    assert_eq!(
+        spans,
+        ["12 ms", "fast because cached", "the log shows it"],
+        "only `evidence`"
+    );
+    for q in &questions {
+        assert_eq!(q["intent"], "Evidence is quoted, never argued.");
+        assert_eq!(q["question"], "Is this evidence biased?");
+        assert_eq!(q["tool"], "judge");
+        assert_eq!(q["path"], Value::Null);
+    }
+}
