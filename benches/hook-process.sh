@@ -55,12 +55,23 @@ payload() {
 }
 payload "ls -la | wc -l" nothing
 payload "cli1 --verbose" one      # fires pre-bash.cli1-r1.sh (an empty bash script)
+# Edits the package's ui_slop filter fires for by its matcher: one its paths
+# do not admit (only its glob automaton is read), and one they do (no
+# classifier is configured, so it passes without running a finder).
+edit() {
+  printf '{"session_id":"s","transcript_path":"%s/t.jsonl","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"%s","old_string":"a","new_string":"const t = \\"12 seats; because\\";"},"tool_use_id":"t"}' \
+    "$root" "$root/repo" "$root/repo/$1" > "$root/$2.json"
+}
+edit src/main.rs edit_elsewhere
+edit web/components/Seats.tsx edit_front_end
 
 # name|payload|calls per round|command
 entries=(
   "bare process (/bin/true)|nothing|$calls|/bin/true"
   "hookdex hook, nothing fires|nothing|$calls|$bin hook --target claude"
   "hookdex hook, one bash condition fires|one|$calls|$bin hook --target claude"
+  "hookdex hook, an Edit no filter's paths admit|edit_elsewhere|$calls|$bin hook --target claude"
+  "hookdex hook, a front-end Edit, no classifier|edit_front_end|$calls|$bin hook --target claude"
 )
 [ -z "$noop" ] || entries+=("static no-op binary (cc -static)|nothing|$calls|$noop")
 if [ -n "${BASELINE:-}" ]; then

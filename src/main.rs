@@ -137,11 +137,33 @@ enum Command {
         #[arg(long)]
         no_trust: bool,
     },
+    /// Filters outside the hook.
+    Filter {
+        #[command(subcommand)]
+        command: FilterCommand,
+    },
     /// Print the body of one active rule (by key, file name or name).
     Show {
         /// The rule.
         name: String,
         /// Harness whose view to search.
+        #[arg(long, value_parser = parse_target)]
+        target: Option<Target>,
+    },
+}
+
+#[derive(Subcommand)]
+enum FilterCommand {
+    /// Check a synthetic tool's input (stdin) against its filters: prints
+    /// {"decision", "reason", "tool_input"}; exit 0 allow, 2 deny.
+    Check {
+        /// The synthetic tool (ledger_write, inbox_send, judge).
+        #[arg(long)]
+        tool: String,
+        /// The session whose send-backs count toward the round cap.
+        #[arg(long)]
+        session: Option<String>,
+        /// Harness whose view to use.
         #[arg(long, value_parser = parse_target)]
         target: Option<Target>,
     },
@@ -230,9 +252,12 @@ fn run() -> c_int {
                 .unwrap_or("usage error")
                 .trim_start_matches("error: ");
             eprintln!("hookdex: {line}");
-            // Harnesses read a non-zero hook exit as a deny.
-            if std::env::args_os().nth(1).is_some_and(|a| a == "hook") {
-                return cmd::hook::usage_error(line);
+            // Harnesses read a non-zero hook exit as a deny, and so does a
+            // call site of `filter check`.
+            match std::env::args_os().nth(1) {
+                Some(a) if a == "hook" => return cmd::hook::usage_error(line),
+                Some(a) if a == "filter" => return cmd::filter::usage_error(line),
+                _ => {}
             }
             return 2;
         }
@@ -299,6 +324,14 @@ fn run() -> c_int {
             json,
         ),
         Command::Show { name, target } => cmd::show::run(default_target(target), &name),
+        Command::Filter {
+            command:
+                FilterCommand::Check {
+                    tool,
+                    session,
+                    target,
+                },
+        } => cmd::filter::check_command(default_target(target), &tool, session.as_deref()),
         Command::Init {
             target,
             scope,

@@ -52,7 +52,14 @@ fn ignored_files_appear_nowhere() {
         let needle = format!("/{name}\"");
         assert!(!text.contains(&needle), "{name} listed: {list:#}");
     }
-    assert!(!text.contains("_finders"), "{list:#}");
+    // The _finders folder's scripts are finders, never rules.
+    for key in ["active", "invalid", "fires"] {
+        assert!(
+            !list[key].to_string().contains("_finders"),
+            "{key}: {list:#}"
+        );
+    }
+    assert_eq!(list["finders"][0]["name"], "thing", "{list:#}");
     let e = s.explain(&["--tool", "Bash", "--command", "ls"]);
     for file in e.all_files() {
         assert!(!IGNORED.contains(&base(&file)), "{file} in explain");

@@ -165,3 +165,80 @@ fn ordinary_tools_read_no_mcp_settings() {
         );
     }
 }
+
+#[test]
+fn an_edit_no_filter_admits_opens_no_rule_file() {
+    let test = "an_edit_no_filter_admits_opens_no_rule_file";
+    if Command::new("strace").arg("-V").output().is_err() {
+        skip_test(test, "strace is not installed (apt-get install strace)");
+        return;
+    }
+    let s = Scratch::new();
+    let finders = s.runtime().join("_finders");
+    rule_with(&finders, "tails.py", "print('[]')\n");
+    rule_with(
+        &s.runtime(),
+        "pre-edit-tails.filter.yaml",
+        "paths: ['*.tsx']\nfinders:\n  - script: tails\nmode: finders\n",
+    );
+    assert_success(&s.run(&["compile"]), &["compile"]);
+    // The package's ui_slop filter fires for every Edit too: its paths
+    // do not admit a Rust file either.
+    let payload = format!(
+        r#"{{"hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{{"file_path":"{repo}/src/main.rs","old_string":"a","new_string":"b; because"}},"cwd":"{repo}"}}"#,
+        repo = s.repo.display()
+    );
+    let trace = s.root.join("trace");
+    let trace_arg = trace.display().to_string();
+    let strace = [
+        "strace",
+        "-f",
+        "-qq",
+        // Whole paths: a cut one could hide what it names.
+        "-s",
+        "4096",
+        "-e",
+        "trace=%file,getdents64",
+        "-o",
+        &trace_arg,
+    ];
+    let out = s.run_stdin_via(&strace, &["hook", "--target", "claude"], payload.as_bytes());
+    let text = std::fs::read_to_string(&trace).unwrap_or_default();
+    if !out.status.success() && text.is_empty() {
+        skip_test(test, "strace could not trace");
+        return;
+    }
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        !text.contains("getdents64"),
+        "a directory was listed:\n{text}"
+    );
+    // Recorded paths are stat'ed for freshness, as before; none is opened
+    // or run.
+    let opening = ["open(", "openat(", "openat2(", "execve("];
+    for line in text
+        .lines()
+        .filter(|l| opening.iter().any(|c| l.contains(c)))
+    {
+        let rule_file = ["_finders", ".filter.yaml", "/package-"]
+            .iter()
+            .any(|part| line.contains(part));
+        assert!(!rule_file, "a rule file was opened: {line}");
+    }
+    // And nothing was written: no log line, no round count.
+    assert!(!s.home().join("logs/hook.log").exists());
+    assert!(!s.home().join("filters").exists());
+    // The control: an edit the filter admits runs its finder.
+    let tsx = payload.replace("src/main.rs", "src/App.tsx");
+    s.run_stdin_via(&strace, &["hook", "--target", "claude"], tsx.as_bytes());
+    let text = std::fs::read_to_string(&trace).unwrap_or_default();
+    assert!(
+        text.lines()
+            .any(|l| l.contains("execve(") && l.contains("_finders/tails.py")),
+        "the control ran no finder:\n{text}"
+    );
+}

@@ -66,11 +66,16 @@ pub fn glob_sets(globs: &[String]) -> Result<Vec<GlobSetData>, (usize, RuleError
         .collect()
 }
 
+/// A glob set's DFA, minimized: the hook validates and copies it on every
+/// call its filter's matcher fires for (every Edit, for the package's
+/// `ui_slop`), so its size is paid there, and minimizing once here halves
+/// it (23 KB to 10 KB for `ui_slop`'s two globs).
 fn glob_dfa(regexes: &[String], limit: usize) -> Result<Vec<u8>, String> {
     let dfa = dense::Builder::new()
         .configure(
             dense::Config::new()
                 .start_kind(StartKind::Anchored)
+                .minimize(true)
                 .dfa_size_limit(Some(limit))
                 .determinize_size_limit(Some(limit)),
         )

@@ -8,13 +8,13 @@
 //! and compiles again, with the same verdict, so the rules it runs were
 //! read while trusted.
 
-use hookdex_index::Stamp;
+use hookdex_index::{FinderScriptData, Stamp};
 use hookdex_model::{LayerKind, Runner};
 
 use crate::emit::{self, Layer};
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::conditions::{self, Reading};
-use crate::formats::{syntax, RuleSpec};
+use crate::formats::{finder_dir, syntax, RuleSpec};
 use crate::resolve;
 use crate::sources::{self, package, View};
 use crate::tables;
@@ -37,18 +37,35 @@ pub fn compile(view: &View) -> Compiled {
     );
     let mut layers = Vec::with_capacity(sources.layers.len());
     let mut specs = Vec::with_capacity(sources.layers.len());
+    let mut finder_scripts = Vec::new();
     for (i, layer) in sources.layers.iter().enumerate() {
         let reading = match layer.kind {
             LayerKind::Directory if !trust.is_trusted() => Reading::NamesOnly,
             _ => Reading::Contents,
         };
         let mut rules = Vec::new();
+        // A later folder of the layer replaces an earlier one's finder of
+        // the same name, as it does a rule's key.
+        let mut scripts = std::collections::BTreeMap::new();
         for (dir_index, dir) in layer.dirs.iter().enumerate() {
             let scanned = conditions::scan(dir, dir_index, &package_root, reading);
             stamps.extend(scanned.stamps);
             invalid.extend(scanned.invalid.into_iter().map(|e| (Some(i as u16), e)));
             rules.extend(scanned.rules);
+            // A layer that cannot run has no finders to run either.
+            if reading == Reading::Contents {
+                let found = finder_dir::scan(dir, &package_root);
+                stamps.extend(found.stamps);
+                invalid.extend(found.invalid.into_iter().map(|e| (Some(i as u16), e)));
+                scripts.extend(found.found);
+            }
         }
+        finder_scripts.extend(scripts.into_values().map(|script| FinderScriptData {
+            name: script.name,
+            file: script.file,
+            layer: i as u16,
+            runner: script.runner,
+        }));
         layers.push(Layer {
             source: layer,
             count: rules.len() as u32,
@@ -79,7 +96,14 @@ pub fn compile(view: &View) -> Compiled {
             (path, stamp)
         })
         .collect();
-    emit::emit(view, &sources, &layers, resolved, steps, stamps, invalid)
+    let found = emit::Found {
+        resolved,
+        steps,
+        stamps,
+        invalid,
+        finder_scripts,
+    };
+    emit::emit(view, &sources, &layers, found)
 }
 
 /// Moves every bash or python3 script of `specs` that does not parse to

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use hookdex_index::{
-    IndexData, InvalidData, LayerData, MetaData, RuleData, Stamp, StepData, NO_LAYER,
+    FinderScriptData, IndexData, InvalidData, LayerData, MetaData, RuleData, Stamp, StepData,
+    NO_LAYER,
 };
 
 use crate::error::RuleError;
@@ -30,16 +31,29 @@ pub(crate) struct Layer<'s> {
     pub(crate) names_only: bool,
 }
 
+/// What one compile found besides its layers.
+pub(crate) struct Found {
+    /// The rules after override resolution, in execution order.
+    pub(crate) resolved: Vec<Resolved>,
+    /// The matching tables per step.
+    pub(crate) steps: Vec<StepData>,
+    /// Every stamp that decides freshness.
+    pub(crate) stamps: Vec<(PathBuf, Stamp)>,
+    /// Files that cannot be used, with their layer.
+    pub(crate) invalid: Vec<(Option<u16>, RuleError)>,
+    /// The scripts of the layers' `_finders` folders.
+    pub(crate) finder_scripts: Vec<FinderScriptData>,
+}
+
 /// Everything one compile found, as index data and bytes.
-pub(crate) fn emit(
-    view: &View,
-    sources: &Sources,
-    layers: &[Layer<'_>],
-    resolved: Vec<Resolved>,
-    steps: Vec<StepData>,
-    stamps: Vec<(PathBuf, Stamp)>,
-    invalid: Vec<(Option<u16>, RuleError)>,
-) -> Compiled {
+pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: Found) -> Compiled {
+    let Found {
+        resolved,
+        steps,
+        stamps,
+        invalid,
+        finder_scripts,
+    } = found;
     let mut filters = Vec::new();
     let rules = resolved
         .into_iter()
@@ -117,6 +131,7 @@ pub(crate) fn emit(
             .collect(),
         steps,
         filters,
+        finder_scripts,
     };
     let bytes = data.to_bytes();
     Compiled { data, bytes }

@@ -83,6 +83,12 @@ impl Deadline {
             .map(|end| end.saturating_duration_since(Instant::now()))
     }
 
+    /// The earlier of this deadline and `length` from now: what one part of
+    /// a call (a filter) may take of the call's time.
+    pub fn within(&self, length: Duration) -> Deadline {
+        Deadline(self.cap(Instant::now(), length))
+    }
+
     /// The earlier of this deadline and `timeout` after `start` (`None`:
     /// neither can be represented, so there is none).
     fn cap(&self, start: Instant, timeout: Duration) -> Option<Instant> {

@@ -10,6 +10,7 @@ use std::time::Instant;
 use hookdex_index::{Error, Index, Layer, Query, Rule, Via};
 use hookdex_model::{Alternative, LayerKind, RunVerdict, Switches, Trust};
 
+use crate::filters::paths::{self, Globs, PathVerdict};
 use crate::lookup;
 
 /// One rule's verdict.
@@ -148,22 +149,15 @@ fn path_verdict(
     rule: u32,
     path: Option<&str>,
 ) -> Result<Option<Result<String, String>>, Error> {
-    let Some(filter) = index.filter(rule)? else {
+    let Some(sets) = index.filter_paths(rule)? else {
         return Ok(None);
     };
-    if filter.globs.is_empty() {
-        return Ok(None);
-    }
-    let Some(path) = path else {
-        return Ok(Some(Err("paths: the call names no file".to_string())));
-    };
-    let name = path.rsplit('/').next().unwrap_or(path);
-    for set in &filter.globs {
-        if set.is_match(path)? || set.is_match(name)? {
-            return Ok(Some(Ok(set.globs.replace('\n', ", "))));
-        }
-    }
-    Ok(Some(Err(format!("paths: no glob matches `{path}`"))))
+    let globs: Vec<Globs> = sets.iter().map(Globs::from).collect();
+    Ok(match paths::verdict(&globs, path)? {
+        PathVerdict::Every => None,
+        PathVerdict::Matched(globs) => Some(Ok(globs.replace('\n', ", "))),
+        PathVerdict::Missed(why) => Some(Err(why)),
+    })
 }
 
 /// How a hit's alternative reads: `any`, `bash`, `bash.git: program git`, `mcp: every MCP tool`.

@@ -2,7 +2,8 @@
 //! reply out. `Payload → Call → Query → Hit → Job → Outcome → Answer → Reply`:
 //! read the payload, look up what fires in the index (recompiled only when
 //! stale or damaged), run it (`.async` conditions detached first, the others
-//! in parallel), merge the outcomes and shape the reply for the harness.
+//! in parallel, then the filters as a chain on the input as the conditions
+//! left it), merge the outcomes and shape the reply for the harness.
 //! Every condition of the call, whichever call of a batch or run it belongs
 //! to, runs within one deadline from the hook's start.
 //!
@@ -10,20 +11,20 @@
 //! hanging condition never blocks the call; only an explicit decision does.
 //! Calls where something fired or went wrong leave one line in the hook log.
 
-use std::cell::OnceCell;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use hookdex_harness::{notice, reply, McpScope, Payload, Reply};
-use hookdex_index::Query;
-use hookdex_model::{LayerKind, RuleKind, Runner, Switches, Target};
+use hookdex_model::{LayerKind, RuleKind, Target};
 use serde_json::json;
 
 use crate::call::Call;
 use crate::exec::{self, Deadline, Job, Stdin};
-use crate::load::{self, Verify};
-use crate::lookup;
+use crate::filters::actions::Strip;
+use crate::filters::{self, Filter};
+use crate::fired::{fired_rules, Fired};
+use crate::load::Verify;
 use crate::merge;
 use crate::outcome::{self, Outcome};
 use crate::settings::Settings;
@@ -77,8 +78,6 @@ pub fn hook(
         target,
         settings: &settings,
         deadline: Deadline::after(started, settings.exec.hook_timeout),
-        var,
-        directory_env: OnceCell::new(),
     };
     let scope = McpScope { cwd: &cwd, var };
     // Identical calls of a batch are judged once.
@@ -108,25 +107,23 @@ pub fn hook(
         return Reply::default();
     }
     let mut ran = Ran::default();
+    let mut filters = Vec::with_capacity(calls.len());
     for ((single, call), fired) in calls.iter().zip(fired) {
-        run_call(&judge, single, call, fired, &mut ran);
+        let (conditions, of_call): (Vec<Fired>, Vec<Fired>) = fired
+            .into_iter()
+            .partition(|rule| rule.kind == RuleKind::Condition);
+        run_call(&judge, single, call, conditions, &mut ran);
+        filters.push(of_call);
+    }
+    let mut merged = merge_all(&payload, calls.len(), &ran);
+    if run_filters(&judge, &scope, &calls, &filters, &merged, &mut ran) {
+        merged = merge_all(&payload, calls.len(), &ran);
     }
     if ran.fired.is_empty() {
         if !ran.notes.is_empty() {
             log.write(&[], None, &ran.notes);
         }
         return Reply::default();
-    }
-    let mut merged = merge::merge(
-        payload.step(),
-        &payload.tool_input,
-        payload.permission_mode.as_deref(),
-        &ran.outcomes,
-    );
-    if calls.len() > 1 && merged.updated_input.take().is_some() {
-        merged.note(
-            "hookdex: an input rewrite cannot apply to a batch of calls; it was dropped".into(),
-        );
     }
     if let Some(input) = merged.updated_input.clone() {
         let (first, _) = &calls[0];
@@ -145,6 +142,99 @@ pub fn hook(
     let fired: Vec<&str> = ran.fired.iter().map(String::as_str).collect();
     log.write(&fired, merged.decision.map(|d| d.as_str()), &merged.log);
     reply
+}
+
+/// Every outcome of the call merged into one answer; a rewrite is dropped
+/// from a batch of `calls` calls (it could not say which call it rewrites).
+fn merge_all(payload: &Payload, calls: usize, ran: &Ran) -> hookdex_harness::Answer {
+    let mut merged = merge::merge(
+        payload.step(),
+        &payload.tool_input,
+        payload.permission_mode.as_deref(),
+        &ran.outcomes,
+    );
+    if calls > 1 && merged.updated_input.take().is_some() {
+        merged.note(
+            "hookdex: an input rewrite cannot apply to a batch of calls; it was dropped".into(),
+        );
+    }
+    merged
+}
+
+/// Runs the filters of each call as a chain, after the conditions: on the
+/// input as they rewrote it (`merged`), unless they denied the call. A
+/// rewritten call's filters are looked up again for the rewritten input (a
+/// rewrite may move the text to a path another filter's `paths` admit).
+/// Their effects join `ran`'s outcomes as conditions' do; `true` when there
+/// are any, so the answer must be merged again.
+fn run_filters(
+    judge: &Judge<'_>,
+    scope: &McpScope<'_>,
+    calls: &[(Payload, Call)],
+    filters: &[Vec<Fired>],
+    merged: &hookdex_harness::Answer,
+    ran: &mut Ran,
+) -> bool {
+    if merged.decision == Some(hookdex_model::Permission::Deny) {
+        return false;
+    }
+    if merged.updated_input.is_none() && filters.iter().all(Vec::is_empty) {
+        return false;
+    }
+    let settings = judge.settings;
+    let rewritten = merged.updated_input.as_ref().and_then(|input| {
+        let mut payload = calls[0].0.clone();
+        payload.tool_input = input.clone();
+        let call = Call::of(judge.target, &payload, scope);
+        let pair = [(payload, call)];
+        match fired_rules(settings, &pair, Verify::Lazy) {
+            Ok(mut fired) => {
+                let [(payload, call)] = pair;
+                Some((payload, call, fired.remove(0)))
+            }
+            Err(reason) => {
+                ran.notes.push(format!(
+                    "the rewritten call's filters could not be looked up: {reason}"
+                ));
+                None
+            }
+        }
+    });
+    let mut acted = false;
+    for (at, ((payload, call), fired)) in calls.iter().zip(filters).enumerate() {
+        let (payload, call, fired) = match (at, &rewritten) {
+            (0, Some((payload, call, fired))) => (payload, call, fired),
+            _ => (payload, call, fired),
+        };
+        let chain: Vec<Filter> = fired
+            .iter()
+            .filter_map(|rule| rule.filter.as_deref().cloned())
+            .collect();
+        if chain.is_empty() {
+            continue;
+        }
+        let caps = hookdex_harness::harness(judge.target).capabilities(payload.shape);
+        let strip = Strip::for_call(
+            &caps,
+            settings.reply.interactive,
+            payload.permission_mode.as_deref(),
+            calls.len() > 1,
+        );
+        let filter_call = filters::Call {
+            settings,
+            deadline: judge.deadline,
+            tool: &call.tool.name,
+            cwd: &settings.exec.cwd,
+            session: payload.session_id.as_deref(),
+            strip,
+        };
+        let done = filters::run(&filter_call, &chain, payload.tool_input.clone());
+        acted |= !done.outcomes.is_empty();
+        ran.outcomes.extend(done.outcomes);
+        ran.fired.extend(done.ran);
+        ran.notes.extend(done.notes);
+    }
+    acted
 }
 
 /// A rewrite goes through the lookup once more, so no rule can rewrite a
@@ -176,8 +266,10 @@ fn judge_again(
     };
     // An `.async` rule cannot change the call: one that already started
     // does not start twice.
+    // Filters judged this input already, as the chain's last step.
     let fired: Vec<Fired> = fired
         .into_iter()
+        .filter(|rule| rule.kind == RuleKind::Condition)
         .filter(|rule| !(rule.is_async && ran.fired.contains(&rule.file_name)))
         .collect();
     if fired.is_empty() {
@@ -229,18 +321,6 @@ struct Judge<'s> {
     target: Target,
     settings: &'s Settings,
     deadline: Deadline,
-    /// Reads the environment.
-    var: &'s dyn Fn(&str) -> Option<OsString>,
-    /// The whole environment of a directory-layer rule
-    /// ([`Settings::directory_env`]), read when the first such rule runs.
-    directory_env: OnceCell<Vec<(String, String)>>,
-}
-
-impl Judge<'_> {
-    fn directory_env(&self) -> &[(String, String)] {
-        self.directory_env
-            .get_or_init(|| Settings::directory_env(self.var))
-    }
 }
 
 /// What the conditions of every call of a payload did.
@@ -254,107 +334,13 @@ struct Ran {
     notes: Vec<String>,
 }
 
-/// A rule that fires, copied out of the index so it can run after the
-/// mapping is released.
-#[derive(Clone)]
-struct Fired {
-    file: PathBuf,
-    file_name: String,
-    runner: Runner,
-    is_async: bool,
-    kind: RuleKind,
-    layer_label: String,
-    layer_kind: LayerKind,
-}
-
-/// The rules that run for each call, read from the index in one pass
-/// (recompiled once if the lookup finds it damaged); when the managed layer
-/// is its administrator's, its rules come from their index, after the rest.
-fn fired_rules<P, C>(
-    settings: &Settings,
-    calls: &[(P, C)],
-    verify: Verify,
-) -> Result<Vec<Vec<Fired>>, String>
-where
-    P: std::borrow::Borrow<Payload>,
-    C: std::borrow::Borrow<Call>,
-{
-    let mut fired = fired_in(&settings.view, settings, calls, verify, settings.switches())?;
-    if let Some(managed) = settings.managed_view() {
-        let switches = Switches {
-            managed_apart: false,
-            ..settings.switches()
-        };
-        let apart = fired_in(&managed, settings, calls, verify, switches)?;
-        for (rules, managed) in fired.iter_mut().zip(apart) {
-            // The administrator's index holds the managed layer and nothing else.
-            rules.extend(
-                managed
-                    .into_iter()
-                    .filter(|r| r.layer_kind == LayerKind::Managed),
-            );
-        }
-    }
-    Ok(fired)
-}
-
-/// The rules of the index for `view` that run for each call under `switches`.
-fn fired_in<P, C>(
-    view: &hookdex_compiler::View,
-    settings: &Settings,
-    calls: &[(P, C)],
-    verify: Verify,
-    switches: Switches,
-) -> Result<Vec<Vec<Fired>>, String>
-where
-    P: std::borrow::Borrow<Payload>,
-    C: std::borrow::Borrow<Call>,
-{
-    load::with_index(view, verify, |index| {
-        let trust = settings.trust(&index.meta()?);
-        calls
-            .iter()
-            .map(|(payload, call)| {
-                let (payload, call) = (payload.borrow(), call.borrow());
-                let mut hits = Vec::new();
-                for &step in payload.event.rule_steps() {
-                    let query = Query {
-                        step,
-                        ..call.query(settings.shell_strict)
-                    };
-                    hits.extend(lookup::fires(index, &query, &trust, switches)?);
-                }
-                // Each step's hits are in execution order; so is their union.
-                hits.sort_by_key(|hit| hit.rule);
-                hits.dedup_by_key(|hit| hit.rule);
-                hits.into_iter()
-                    .map(|hit| {
-                        let rule = index.rule(hit.rule)?;
-                        let layer = index.layer(usize::from(rule.layer))?;
-                        Ok(Fired {
-                            file: PathBuf::from(rule.file),
-                            file_name: rule.file_name().to_string(),
-                            runner: rule.runner,
-                            is_async: rule.is_async,
-                            kind: rule.kind,
-                            layer_label: layer.label.to_string(),
-                            layer_kind: layer.kind,
-                        })
-                    })
-                    .collect()
-            })
-            .collect()
-    })
-    .map_err(|e| e.to_string())
-}
-
 /// Runs the conditions that fire for one call: `.async` ones detached
 /// first, then the others in parallel. When a rule file vanished between
 /// the lookup and its run (deleted or renamed by an editor), the rules are
 /// looked up once more (recompiling the index, now stale) and what the
 /// second lookup adds runs too.
 fn run_call(judge: &Judge<'_>, payload: &Payload, call: &Call, fired: Vec<Fired>, ran: &mut Ran) {
-    let first = runnable(&fired, ran);
+    let first = runnable(&fired);
     if first.is_empty() {
         return;
     }
@@ -393,7 +379,7 @@ fn run_call(judge: &Judge<'_>, payload: &Payload, call: &Call, fired: Vec<Fired>
         .filter(|rule| !done.iter().any(|(r, _)| r.file == rule.file))
         .cloned()
         .collect();
-    let added = runnable(&added, ran);
+    let added = runnable(&added);
     done.extend(run(&added, ran));
     // A file that vanished again under the second run is not a rule any
     // more: it says nothing, rather than a failure nobody made.
@@ -426,20 +412,12 @@ fn vanished_at_start(file: &Path, outcome: &Outcome) -> bool {
     said_missing || std::fs::symlink_metadata(file).is_err()
 }
 
-/// The rules of `fired` that run in the hook (filters do not yet: noted).
-fn runnable<'f>(fired: &'f [Fired], ran: &mut Ran) -> Vec<&'f Fired> {
-    let mut runnable = Vec::new();
-    for rule in fired {
-        if rule.kind == RuleKind::Filter {
-            ran.notes.push(format!(
-                "{}: filters do not run in the hook yet",
-                rule.file_name
-            ));
-            continue;
-        }
-        runnable.push(rule);
-    }
-    runnable
+/// The conditions of `fired` (filters run after them, as a chain).
+fn runnable(fired: &[Fired]) -> Vec<&Fired> {
+    fired
+        .iter()
+        .filter(|rule| rule.kind == RuleKind::Condition)
+        .collect()
 }
 
 /// Starts the `.async` rules of `rules` detached and runs the others, none
@@ -462,16 +440,7 @@ fn run_rules(
             &rule.layer_label,
         );
         let mandatory = rule.layer_kind == LayerKind::Managed;
-        let env = match rule.layer_kind {
-            // A repository's own rules get an allow-listed environment: no
-            // API keys or tokens of the user's unless a setting passes them.
-            LayerKind::Directory => Some(judge.directory_env().to_vec()),
-            // The administrator's rules run the system's programs, not ones
-            // the user's PATH, BASH_ENV, exported functions or Python site
-            // put first.
-            LayerKind::Managed => Some(Settings::managed_env(judge.directory_env())),
-            _ => None,
-        };
+        let env = judge.settings.script_env(rule.layer_kind);
         Job {
             file: rule.file.clone(),
             runner: rule.runner,

@@ -5,10 +5,11 @@
 //! library function ([`hook::hook`]), the condition script contract
 //! ([`contract`]), running scripts ([`exec`]) with nothing they start
 //! outliving the hook ([`procs`]), reading their answers
-//! ([`outcome`]) and merging them ([`merge`]), `explain` and `list` as
-//! data with `list`'s warnings ([`lint`]), the filter engine ([`filters`]:
-//! so far its decision classifier), shared state ([`state`]) and the hook
-//! log ([`log`]).
+//! ([`outcome`]) and merging them ([`merge`]), the filters that run after
+//! the conditions ([`filters`], copied out of the index with the rest of
+//! what fires by [`fired`]), `explain` and `list` as
+//! data with `list`'s warnings ([`lint`]), shared state ([`state`]) and the
+//! hook log ([`log`]).
 //!
 //! The flow is one way: sources → compiler → index file → this engine →
 //! harness reply; the engine calls the compiler only to recompile a stale
@@ -24,6 +25,7 @@ mod error;
 pub mod exec;
 pub mod explain;
 pub mod filters;
+pub mod fired;
 pub mod hook;
 pub mod lint;
 pub mod list;

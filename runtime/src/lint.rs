@@ -212,6 +212,13 @@ mod tests {
         ("post-mcp__gateway-tools-audit.async.sh", ""),
         ("pre-mcp__gw-tools__gh-create_pr-audit.py", ""),
         ("pre-edit+write+multiedit-ui.filter.yaml", ""),
+        ("pre-ledger_write-plain_words.filter.yaml", ""),
+        ("pre-inbox_send-no_ids.filter.yaml", ""),
+        ("pre-judge-bias.filter.yaml", ""),
+        (
+            "pre-ledger_writes-plain.filter.yaml",
+            "matcher alternative \"ledger_writes\" names no tool of any harness (nearest: \"ledger_write\")",
+        ),
         ("start-startup-banner.sh", ""),
         ("prompt-remind.sh", ""),
         (

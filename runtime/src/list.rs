@@ -1,8 +1,9 @@
 //! `list` and `show` as data: the layers with their trust, every rule that
-//! is not overridden with its [`RunVerdict`], the files that did not parse,
-//! and the [`lint`] warnings about the rules listed.
+//! is not overridden with its [`RunVerdict`], the finder scripts with the
+//! one of each name that runs, the files that did not parse, and the
+//! [`lint`] warnings about the rules and scripts listed.
 
-use hookdex_index::{Index, Invalid, Layer, Rule};
+use hookdex_index::{FinderScript, Index, Invalid, Layer, Rule};
 use hookdex_model::{LayerKind, RunVerdict, Step, Trust};
 
 use crate::lint::{self, Warning};
@@ -19,6 +20,9 @@ pub struct Listing<'a> {
     pub layers: Vec<(Layer<'a>, bool)>,
     /// Rules not overridden, in execution order, with their verdict.
     pub active: Vec<(Rule<'a>, RunVerdict)>,
+    /// Every layer's `_finders` scripts, by name then layer, each with
+    /// whether it is the one of its name that runs here.
+    pub finders: Vec<(FinderScript<'a>, bool)>,
     /// Files that did not parse.
     pub invalid: Vec<Invalid<'a>>,
     /// Warnings about the active rules, in their order.
@@ -59,6 +63,13 @@ pub fn list<'a>(
     for (rule, _) in &active {
         warnings.extend(lint::permission_warning(rule.file));
     }
+    let mut finders = Vec::with_capacity(index.finder_script_count());
+    for i in 0..index.finder_script_count() {
+        let script = index.finder_script(i)?;
+        let chosen = lookup::finder_script(index, script.name, &trust, settings.switches())?;
+        warnings.extend(lint::permission_warning(script.file));
+        finders.push((script, chosen.is_some_and(|(c, _)| c == script)));
+    }
     let mut invalid = Vec::with_capacity(index.invalid_count());
     for i in 0..index.invalid_count() {
         invalid.push(index.invalid(i)?);
@@ -67,6 +78,7 @@ pub fn list<'a>(
         trust,
         layers,
         active,
+        finders,
         invalid,
         warnings,
     })

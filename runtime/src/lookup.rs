@@ -1,8 +1,9 @@
 //! "What fires": the index's candidates for a call, each judged by
-//! [`RunVerdict`]. The hook, `explain`, `list` and `show` all ask here.
+//! [`RunVerdict`]. The hook, `explain`, `list` and `show` all ask here;
+//! so do filters, for the finder script of a name that runs.
 
-use hookdex_index::{Error, Hit, Index, Query, Rule};
-use hookdex_model::{RunVerdict, Switches, Trust};
+use hookdex_index::{Error, FinderScript, Hit, Index, Query, Rule};
+use hookdex_model::{LayerKind, RunVerdict, Standing, Switches, Trust};
 
 /// The verdict for `rule` under `trust` and `switches`.
 pub fn verdict(rule: &Rule<'_>, trust: &Trust, switches: Switches) -> RunVerdict {
@@ -34,4 +35,33 @@ pub fn fires<'a>(
         Some(err) => Err(err),
         None => Ok(hits),
     }
+}
+
+/// The script of the finder `name` that runs under `trust` and `switches`,
+/// with its layer's kind: of the layers whose `_finders` folder has one,
+/// the highest whose rules run (a script overrides no rule, so only its
+/// layer's standing counts: an untrusted repository's script does not run,
+/// and a lower layer's stands instead). `None` when no layer that runs has one.
+///
+/// # Errors
+///
+/// When a record it reads is damaged.
+pub fn finder_script<'a>(
+    index: &Index<'a>,
+    name: &str,
+    trust: &Trust,
+    switches: Switches,
+) -> Result<Option<(FinderScript<'a>, LayerKind)>, Error> {
+    for script in index.finder_scripts(name)?.into_iter().rev() {
+        let layer = index.layer(usize::from(script.layer))?.kind;
+        let standing = Standing {
+            layer,
+            overridden_by: None,
+            shadowed_by_directory: false,
+        };
+        if RunVerdict::of(&standing, trust, switches).runs() {
+            return Ok(Some((script, layer)));
+        }
+    }
+    Ok(None)
 }

@@ -57,7 +57,14 @@ pub fn merge(
                 answer.deciders.clear();
             }
             if answer.decision == Some(decision) {
-                answer.reasons.extend(outcome.reason.clone());
+                // A rule judged again on a rewrite says the same thing twice.
+                if let Some(reason) = outcome
+                    .reason
+                    .as_ref()
+                    .filter(|r| !answer.reasons.contains(r))
+                {
+                    answer.reasons.push(reason.clone());
+                }
                 answer.deciders.push(name.clone());
             }
         }

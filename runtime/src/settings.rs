@@ -12,7 +12,7 @@ use std::time::Duration;
 use hookdex_compiler::View;
 use hookdex_harness::ReplyOptions;
 use hookdex_index::Meta;
-use hookdex_model::{Switches, Target, Trust};
+use hookdex_model::{LayerKind, Switches, Target, Trust};
 
 /// The longest `CONDITIONS_TIMEOUT_SEC` or `HOOKDEX_HOOK_TIMEOUT_SEC`
 /// honoured: a larger value (or `inf`) means "as long as the harness
@@ -120,6 +120,9 @@ pub struct Settings {
     pub shell_strict: bool,
     /// The filter classifier.
     pub classifier: ClassifierSettings,
+    /// The whole environment of a directory-layer rule: the variables of
+    /// [`DIRECTORY_ENV`] and `HOOKDEX_DIRECTORY_ENV` that are set.
+    pub directory_env: Vec<(String, String)>,
 }
 
 /// Every variable that configures the hook (read here and by the
@@ -224,6 +227,7 @@ impl Settings {
                 .unwrap_or(DEFAULT_CLASSIFIER_TIMEOUT),
         };
         Settings {
+            directory_env: Settings::read_directory_env(&var),
             classifier,
             managed_owner: view.managed_owner(),
             view,
@@ -260,13 +264,12 @@ impl Settings {
         self.managed_owner.map(|_| self.view.managed_only())
     }
 
-    /// The whole environment of a managed rule, from `directory_env` (what
-    /// [`Settings::directory_env`] read): the variables of [`DIRECTORY_ENV`]
-    /// among them, with `PATH` replaced by [`SYSTEM_PATH`] and Python's
-    /// user site switched off (`PYTHONNOUSERSITE`), so nothing the user's
-    /// account can set or write chooses what it runs.
-    pub fn managed_env(directory_env: &[(String, String)]) -> Vec<(String, String)> {
-        directory_env
+    /// The whole environment of a managed rule: the variables of
+    /// [`DIRECTORY_ENV`] that are set, with `PATH` replaced by [`SYSTEM_PATH`]
+    /// and Python's user site switched off (`PYTHONNOUSERSITE`), so nothing
+    /// the user's account can set or write chooses what it runs.
+    pub fn managed_env(&self) -> Vec<(String, String)> {
+        self.directory_env
             .iter()
             .filter(|(name, _)| name != "PATH" && DIRECTORY_ENV.contains(&name.as_str()))
             .cloned()
@@ -279,10 +282,8 @@ impl Settings {
 
     /// The whole environment of a directory-layer rule, reading variables
     /// through `var`: the variables of [`DIRECTORY_ENV`] and
-    /// `HOOKDEX_DIRECTORY_ENV` that are set. Read when such a rule is about
-    /// to run, not with the other settings: a call where nothing fires
-    /// should not pay a dozen environment look-ups for it.
-    pub fn directory_env(var: impl Fn(&str) -> Option<OsString>) -> Vec<(String, String)> {
+    /// `HOOKDEX_DIRECTORY_ENV` that are set.
+    fn read_directory_env(var: impl Fn(&str) -> Option<OsString>) -> Vec<(String, String)> {
         let passed = var("HOOKDEX_DIRECTORY_ENV")
             .map(|v| v.to_string_lossy().into_owned())
             .unwrap_or_default();
@@ -295,6 +296,20 @@ impl Settings {
                 Some((name.to_string(), value))
             })
             .collect()
+    }
+
+    /// The environment a script of a `layer` rule runs with, when it does
+    /// not inherit the hook's: a repository's own scripts get the
+    /// allow-listed [`Settings::directory_env`] (no API keys or tokens of
+    /// the user's unless a setting passes them), the administrator's the
+    /// system's programs ([`Settings::managed_env`]); `None` for the
+    /// others, which inherit.
+    pub fn script_env(&self, layer: LayerKind) -> Option<Vec<(String, String)>> {
+        match layer {
+            LayerKind::Directory => Some(self.directory_env.clone()),
+            LayerKind::Managed => Some(self.managed_env()),
+            _ => None,
+        }
     }
 
     /// The directory layer's trust verdict for the index's recorded owners.

@@ -37,6 +37,13 @@ fn view(root: &Path) -> View {
     View::from_vars(Target::Claude, root, vars)
 }
 
+/// The id of the rule whose file name is `name`.
+fn rule_id(index: &hookdex_index::Index<'_>, name: &str) -> u32 {
+    (0..index.rule_count() as u32)
+        .find(|&id| index.rule(id).unwrap().file_name() == name)
+        .unwrap_or_else(|| panic!("no rule {name}"))
+}
+
 fn compiled(files: &[(&str, &str)]) -> (tempfile::TempDir, IndexFile) {
     let dir = tempfile::tempdir().unwrap();
     let conditions = dir.path().join("home/conditions");
@@ -54,7 +61,8 @@ fn a_filter_round_trips_with_working_automata() {
     let (_dir, file) = compiled(&[("pre-edit+write-ui_slop.filter.yaml", UI_SLOP)]);
     let index = file.index().unwrap();
     index.verify_all().unwrap();
-    let filter = index.filter(0).unwrap().expect("rule 0 is a filter");
+    let id = rule_id(&index, "pre-edit+write-ui_slop.filter.yaml");
+    let filter = index.filter(id).unwrap().expect("the rule is a filter");
     assert_eq!(filter.mode, FilterMode::Finders);
     assert_eq!(filter.action, FilterAction::Strip);
     assert_eq!(
@@ -82,7 +90,7 @@ fn a_filter_round_trips_with_working_automata() {
         }
     ));
     assert!(filter.finders[1].find_all(text).unwrap().is_empty());
-    assert!(index.filter(1).unwrap().is_none());
+    assert!(index.filter(id + 1).unwrap().is_none());
 }
 
 #[test]
@@ -142,6 +150,8 @@ fn a_bad_filter_is_invalid_and_the_rest_compiles() {
         Some(2),
         "the YAML error keeps its line"
     );
-    assert_eq!(index.rule_count(), 1);
-    assert_eq!(index.filter_count(), 0);
+    // The rest: the condition, and the package's own filter.
+    assert_eq!(index.rule_count(), 2);
+    assert_eq!(index.filter_count(), 1);
+    assert!(index.rule(rule_id(&index, "pre-edit-fine.sh")).is_ok());
 }

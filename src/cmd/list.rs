@@ -36,10 +36,11 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
             ),
         });
     }
-    let (trust, layers, active, invalid, warnings) = (
+    let (trust, layers, active, finders, invalid, warnings) = (
         &listing.trust,
         &listing.layers,
         &listing.active,
+        &listing.finders,
         &listing.invalid,
         &listing.warnings,
     );
@@ -48,19 +49,39 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
         Some(args) => Some(fires(&index, args, &settings, trust)?),
     };
 
+    // Each active filter's mode, action and round cap.
+    let filters: Vec<Option<(&str, &str, u32)>> = active
+        .iter()
+        .map(|(r, _)| {
+            let filter = index.filter(r.id).map_err(err)?;
+            Ok(filter.map(|f| (f.mode.as_str(), f.action.as_str(), f.max_rounds)))
+        })
+        .collect::<Result<_, String>>()?;
     if json {
         let mut out = json!({
             "layers": layers.iter().map(|(l, trusted)| json!({
                 "label": l.label, "dir": l.dir, "count": l.count, "trusted": trusted,
             })).collect::<Vec<_>>(),
-            "active": active.iter().map(|(r, verdict)| json!({
-                "file": r.file,
-                "layer": layers[usize::from(r.layer)].0.label,
-                "step": r.step.as_str(),
-                "matcher": r.matcher,
-                "name": r.name,
-                "kind": r.kind.as_str(),
-                "runs": verdict.runs() || *verdict == RunVerdict::ManagedApart,
+            "active": active.iter().zip(&filters).map(|((r, verdict), filter)| {
+                let mut rule = json!({
+                    "file": r.file,
+                    "layer": layers[usize::from(r.layer)].0.label,
+                    "step": r.step.as_str(),
+                    "matcher": r.matcher,
+                    "name": r.name,
+                    "kind": r.kind.as_str(),
+                    "runs": verdict.runs() || *verdict == RunVerdict::ManagedApart,
+                });
+                if let Some((mode, action, max_rounds)) = filter {
+                    rule["filter"] = json!({"mode": mode, "action": action, "max_rounds": max_rounds});
+                }
+                rule
+            }).collect::<Vec<_>>(),
+            "finders": finders.iter().map(|(f, runs)| json!({
+                "name": f.name,
+                "file": f.file,
+                "layer": layers[usize::from(f.layer)].0.label,
+                "runs": runs,
             })).collect::<Vec<_>>(),
             "invalid": invalid.iter().map(|i| invalid_json(i.file, i.reason, i.at)).collect::<Vec<_>>(),
             "warnings": warnings_json(warnings),
@@ -89,15 +110,33 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
     if active.is_empty() {
         println!("  (none)");
     }
-    for (rule, verdict) in active {
+    for ((rule, verdict), filter) in active.iter().zip(&filters) {
         let layer = &layers[usize::from(rule.layer)].0;
+        let filter = filter.map_or(String::new(), |(mode, action, max_rounds)| {
+            format!("  (filter: mode {mode}, action {action}, max_rounds {max_rounds})")
+        });
         let held = match verdict {
             RunVerdict::Untrusted => "  (not run: untrusted)",
             RunVerdict::Disabled => "  (not run: CONDITIONS_ENABLED=false)",
             RunVerdict::ManagedApart => "  (runs from the administrator's managed index)",
             RunVerdict::Runs | RunVerdict::Overridden { .. } => "",
         };
-        println!("  {:<width$} {}{held}", layer.label, rule.file);
+        println!("  {:<width$} {}{filter}{held}", layer.label, rule.file);
+    }
+    if !finders.is_empty() {
+        println!("\nfinder scripts");
+        for (script, runs) in finders {
+            let layer = &layers[usize::from(script.layer)].0;
+            let held = if *runs {
+                ""
+            } else {
+                "  (not run: another layer's runs, or this layer does not)"
+            };
+            println!(
+                "  {:<width$} {:<20} {}{held}",
+                layer.label, script.name, script.file
+            );
+        }
     }
     if !invalid.is_empty() {
         println!("\ninvalid files");

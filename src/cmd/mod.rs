@@ -3,6 +3,7 @@
 
 pub mod compile;
 pub mod explain;
+pub mod filter;
 pub mod hook;
 pub mod init;
 pub mod list;

@@ -267,7 +267,7 @@ impl Scanned {
 /// The package folder `rel`: each rule materialized under `root` and run
 /// from there, its materialized copy stamped, so an edit or a deletion of
 /// it makes the index stale and the next compile writes the package's own
-/// bytes again.
+/// bytes again (a filter's copy excepted).
 fn scan_package(rel: &str, dir_index: usize, root: &Path) -> Scanned {
     let mut scanned = Scanned::default();
     for (path, contents, executable) in package::files_in(rel) {
@@ -299,8 +299,12 @@ fn scan_package(rel: &str, dir_index: usize, root: &Path) -> Scanned {
             name,
             executable,
         };
+        // A filter runs from its compiled record, never from its copy (which
+        // only `show` prints), so the copy is not stamped: every hook call
+        // would stat it for nothing.
         let kept = scanned
             .admit(found, read, materialize)
+            .filter(|rule| rule.name.kind == RuleKind::Condition)
             .map(|rule| PathBuf::from(&rule.file));
         if let Some(dest) = kept {
             let stamp = Stamp::of(&dest);

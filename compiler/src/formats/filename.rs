@@ -109,6 +109,12 @@ fn parse(file_name: &str) -> Result<RuleName, String> {
             "a filter cannot be `.async`: its answer is needed before the tool runs".into(),
         );
     }
+    if kind == RuleKind::Filter && step != Step::Pre {
+        return Err(format!(
+            "a filter runs at `pre`, before the text it checks lands, not at `{}`",
+            step.as_str()
+        ));
+    }
     let key = if step.has_matcher() {
         format!("{}-{matcher}-{}", step.as_str(), name.to_ascii_lowercase())
     } else {
@@ -298,6 +304,7 @@ mod tests {
             ("pre-edit++write-x.sh", "empty alternative"),
             ("pre-bash*-x.sh", "character `*`"),
             ("pre-edit-x.async.filter.yaml", "cannot be `.async`"),
+            ("post-edit-x.filter.yaml", "a filter runs at `pre`"),
             ("prompt-a-b.sh", "takes no matcher"),
         ];
         for (file, want) in cases {

@@ -6,6 +6,7 @@
 pub mod conditions;
 pub mod filename;
 pub mod filter;
+pub mod finder_dir;
 pub mod matcher;
 pub mod syntax;
 

@@ -3,7 +3,7 @@
 //! the harnesses' own tables; and the vocabulary those tables make, which
 //! says whether a matcher's tool name can ever match ([`known_tool`]).
 
-use hookdex_model::{Target, ToolName};
+use hookdex_model::{Target, ToolName, SYNTHETIC_TOOLS};
 
 use crate::harness;
 
@@ -77,7 +77,8 @@ pub enum KnownTool {
 }
 
 /// Whether `name` (one matcher alternative, not MCP and not `bash.<cli>`)
-/// names a tool of any harness, case-insensitively, and if not, the nearest
+/// names a tool of any harness or a synthetic tool
+/// ([`SYNTHETIC_TOOLS`]), case-insensitively, and if not, the nearest
 /// normalized name.
 ///
 /// Only what the tables yield counts as known: a harness tool missing from
@@ -90,7 +91,9 @@ pub fn known_tool(name: &str) -> KnownTool {
             .into_iter()
             .flat_map(|t| harness(t).tools().iter().map(move |entry| (t, entry)))
     };
-    if tables().any(|(_, (_, normalized))| *normalized == name) {
+    if SYNTHETIC_TOOLS.contains(&name.as_str())
+        || tables().any(|(_, (_, normalized))| *normalized == name)
+    {
         return KnownTool::Tool;
     }
     if let Some((target, (_, normalized))) =
@@ -99,6 +102,8 @@ pub fn known_tool(name: &str) -> KnownTool {
         return KnownTool::Raw { target, normalized };
     }
     // A typo of a raw spelling (`run_shell_comand`) suggests what it normalizes to.
+    // A near miss of a synthetic tool (`ledger_writes`) suggests it too.
+    let synthetic = SYNTHETIC_TOOLS.iter().map(|tool| (tool.to_string(), *tool));
     let nearest = tables()
         .flat_map(|(_, (raw, normalized))| {
             [
@@ -106,6 +111,7 @@ pub fn known_tool(name: &str) -> KnownTool {
                 (normalized.to_string(), *normalized),
             ]
         })
+        .chain(synthetic)
         .map(|(candidate, normalized)| (strsim::osa_distance(&name, &candidate), normalized))
         .filter(|(distance, _)| *distance <= typo_budget(&name))
         .min_by_key(|(distance, _)| *distance)
@@ -205,6 +211,21 @@ mod tests {
             ("bash-my", Unknown { nearest: None }),
             ("frobnicate", Unknown { nearest: None }),
             ("xy", Unknown { nearest: None }),
+            ("ledger_write", Tool),
+            ("inbox_send", Tool),
+            ("judge", Tool),
+            (
+                "ledger_writes",
+                Unknown {
+                    nearest: Some("ledger_write"),
+                },
+            ),
+            (
+                "inbox_sned",
+                Unknown {
+                    nearest: Some("inbox_send"),
+                },
+            ),
         ];
         for (name, want) in cases {
             assert_eq!(known_tool(name), *want, "{name}");

@@ -5,6 +5,7 @@ use hookdex_model::Step;
 use zerocopy::IntoBytes;
 
 use crate::filter::{FilterData, FilterSections};
+use crate::finder_script::FinderScriptData;
 use crate::header;
 use crate::invalid::InvalidData;
 use crate::layer::LayerData;
@@ -32,6 +33,9 @@ pub struct IndexData {
     pub steps: Vec<StepData>,
     /// Compiled filters, sorted by rule id.
     pub filters: Vec<FilterData>,
+    /// The scripts of every layer's `_finders` folder (written sorted by
+    /// name, then layer).
+    pub finder_scripts: Vec<FinderScriptData>,
 }
 
 impl IndexData {
@@ -73,6 +77,12 @@ impl IndexData {
             };
             filters.extend_from_slice(filter.record(&mut out).as_bytes());
         }
+        let mut scripts: Vec<&FinderScriptData> = self.finder_scripts.iter().collect();
+        scripts.sort_by(|a, b| (&a.name, a.layer).cmp(&(&b.name, b.layer)));
+        let mut finder_scripts = Vec::new();
+        for script in scripts {
+            finder_scripts.extend_from_slice(script.record(&mut pool).as_bytes());
+        }
         header::assemble(&[
             (SectionId::Meta, &meta),
             (SectionId::Strings, &pool.bytes),
@@ -88,6 +98,7 @@ impl IndexData {
             (SectionId::Finders, &finders),
             (SectionId::Globs, &globs),
             (SectionId::Dfa, &dfas),
+            (SectionId::FinderScripts, &finder_scripts),
         ])
     }
 }

@@ -206,7 +206,22 @@ pub struct Filter<'a> {
 pub struct GlobSet<'a> {
     /// The globs, one per line.
     pub globs: &'a str,
-    dfa: Dfa,
+    /// Matches a path against them.
+    pub matcher: PathMatcher,
+}
+
+/// The DFA of a glob set, owned by the reader (it outlives the mapping).
+#[derive(Clone, Debug)]
+pub struct PathMatcher(Dfa);
+
+/// The automata of an inline finder regex, owned by the reader (they
+/// outlive the mapping).
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// Finds where a match ends (validated).
+    forward: Dfa,
+    /// Finds, from its end, where that match starts (validated).
+    reverse: Dfa,
 }
 
 /// One finder.
@@ -218,10 +233,8 @@ pub enum Finder<'a> {
         source: &'a str,
         /// Its reason.
         reason: Option<&'a str>,
-        /// Finds where a match ends (validated).
-        forward: Dfa,
-        /// Finds, from its end, where that match starts (validated).
-        reverse: Dfa,
+        /// Its automata.
+        search: Search,
     },
     /// A named finder.
     Script {
@@ -237,10 +250,21 @@ impl GlobSet<'_> {
     ///
     /// # Errors
     ///
-    /// When the DFA cannot be loaded or gives up.
+    /// When the DFA gives up.
+    pub fn is_match(&self, path: &str) -> Result<bool, Error> {
+        self.matcher.is_match(path)
+    }
+}
+
+impl PathMatcher {
+    /// Whether any glob of the set matches the whole of `path`.
+    ///
+    /// # Errors
+    ///
+    /// When the DFA gives up.
     pub fn is_match(&self, path: &str) -> Result<bool, Error> {
         let input = Input::new(path).anchored(Anchored::Yes);
-        self.dfa
+        self.0
             .try_search_fwd(&input)
             .map(|m| m.is_some())
             .map_err(|e| Error::corrupt(format!("glob DFA: {e}")))
@@ -253,18 +277,28 @@ impl Finder<'_> {
     ///
     /// # Errors
     ///
+    /// As [`Search::find_all`].
+    pub fn find_all(&self, text: &str) -> Result<Vec<(usize, usize)>, Error> {
+        match self {
+            Finder::Regex { search, .. } => search.find_all(text),
+            Finder::Script { .. } => Ok(Vec::new()),
+        }
+    }
+}
+
+impl Search {
+    /// The spans `[start, end)` of every non-empty match in `text`, in
+    /// order and not overlapping.
+    ///
+    /// # Errors
+    ///
     /// [`SearchGaveUp`](crate::ErrorKind::SearchGaveUp) when a DFA gives up
     /// (a Unicode word boundary next to non-ASCII text), and
     /// [`Corrupt`](crate::ErrorKind::Corrupt) when the reverse DFA finds no
     /// start for a match the forward one found, which only a damaged index
     /// does (regex-automata's own `Regex` panics there). Callers fail open.
     pub fn find_all(&self, text: &str) -> Result<Vec<(usize, usize)>, Error> {
-        let Finder::Regex {
-            forward, reverse, ..
-        } = self
-        else {
-            return Ok(Vec::new());
-        };
+        let Search { forward, reverse } = self;
         let gave_up = |e: regex_automata::MatchError| {
             Error::new(crate::ErrorKind::SearchGaveUp(e.to_string()))
         };
@@ -325,6 +359,27 @@ impl<'a> Index<'a> {
     /// When a block it reads fails its checksum, a reference is out of
     /// range, or a DFA does not validate.
     pub fn filter(&self, rule: u32) -> Result<Option<Filter<'a>>, Error> {
+        match self.filter_record(rule)? {
+            Some(r) => self.read_filter(r).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The `paths` glob sets of rule `rule`'s filter, read without its
+    /// finders (whose automata the hook needs only when a path matches);
+    /// `None` when the rule has no filter record.
+    ///
+    /// # Errors
+    ///
+    /// As [`Index::filter`].
+    pub fn filter_paths(&self, rule: u32) -> Result<Option<Vec<GlobSet<'a>>>, Error> {
+        match self.filter_record(rule)? {
+            Some(r) => self.read_globs(r).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn filter_record(&self, rule: u32) -> Result<Option<&'a FilterRecord>, Error> {
         let (mut lo, mut hi) = (0, self.filter_count());
         while lo < hi {
             let mid = (lo + hi) / 2;
@@ -332,23 +387,28 @@ impl<'a> Index<'a> {
             match r.rule.get().cmp(&rule) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return self.read_filter(r).map(Some),
+                std::cmp::Ordering::Equal => return Ok(Some(r)),
             }
         }
         Ok(None)
     }
 
-    fn read_filter(&self, r: &FilterRecord) -> Result<Filter<'a>, Error> {
-        let bad = |what: &str| Error::corrupt(format!("filter {what}"));
+    fn read_globs(&self, r: &FilterRecord) -> Result<Vec<GlobSet<'a>>, Error> {
         let (first, count) = r.globs.range();
         let mut globs = Vec::new();
         for i in first..first.saturating_add(count) {
             let g: &GlobRecord = self.globs.record(i)?;
             globs.push(GlobSet {
                 globs: self.str(&g.globs)?,
-                dfa: self.dfa(g.dfa)?,
+                matcher: PathMatcher(self.dfa(g.dfa)?),
             });
         }
+        Ok(globs)
+    }
+
+    fn read_filter(&self, r: &FilterRecord) -> Result<Filter<'a>, Error> {
+        let bad = |what: &str| Error::corrupt(format!("filter {what}"));
+        let globs = self.read_globs(r)?;
         let (first, count) = r.finders.range();
         let mut finders = Vec::new();
         for i in first..first.saturating_add(count) {
@@ -359,8 +419,10 @@ impl<'a> Index<'a> {
                 REGEX => Finder::Regex {
                     source,
                     reason,
-                    forward: self.dfa(f.forward)?,
-                    reverse: self.dfa(f.reverse)?,
+                    search: Search {
+                        forward: self.dfa(f.forward)?,
+                        reverse: self.dfa(f.reverse)?,
+                    },
                 },
                 SCRIPT => Finder::Script {
                     name: source,

@@ -32,6 +32,7 @@ pub struct Index<'a> {
     pub(crate) finders: Section<'a>,
     pub(crate) globs: Section<'a>,
     pub(crate) dfa: Section<'a>,
+    pub(crate) finder_scripts: Section<'a>,
     /// DFAs validated so far, by offset in the DFA section.
     pub(crate) dfas: RefCell<HashMap<usize, Dfa>>,
 }
@@ -79,6 +80,7 @@ impl<'a> Index<'a> {
             finders: next()?,
             globs: next()?,
             dfa: next()?,
+            finder_scripts: next()?,
             dfas: RefCell::new(HashMap::new()),
         };
         for small in [&index.meta, &index.paths, &index.layers, &index.steps] {
@@ -110,7 +112,7 @@ impl<'a> Index<'a> {
 
     /// Reads every record once through its checked accessor: each layer,
     /// rule and alternative, invalid file, table slot and posting, filter
-    /// and DFA.
+    /// and DFA, and finder script.
     fn verify_references(&self) -> Result<(), Error> {
         let names_only = self.meta()?.directory_names_only;
         for i in 0..self.path_count() {
@@ -140,7 +142,8 @@ impl<'a> Index<'a> {
         for &step in Step::ALL {
             self.verify_tables(step)?;
         }
-        self.verify_filters()
+        self.verify_filters()?;
+        self.verify_finder_scripts()
     }
 
     fn verify_blocks(&self) -> Result<(), Error> {
@@ -159,6 +162,7 @@ impl<'a> Index<'a> {
             &self.finders,
             &self.globs,
             &self.dfa,
+            &self.finder_scripts,
         ] {
             section.verify_all()?;
         }

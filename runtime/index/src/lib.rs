@@ -64,6 +64,7 @@ mod dfa;
 mod error;
 mod file;
 mod filter;
+mod finder_script;
 mod header;
 mod index;
 mod invalid;
@@ -79,7 +80,10 @@ pub use crate::data::IndexData;
 pub use crate::dfa::Dfa;
 pub use crate::error::{Error, ErrorKind};
 pub use crate::file::{current_user, IndexFile};
-pub use crate::filter::{Filter, FilterData, Finder, FinderData, GlobSet, GlobSetData};
+pub use crate::filter::{
+    Filter, FilterData, Finder, FinderData, GlobSet, GlobSetData, PathMatcher, Search,
+};
+pub use crate::finder_script::{FinderScript, FinderScriptData};
 pub use crate::header::{AUTOMATA_TAG, FORMAT_VERSION};
 pub use crate::index::Index;
 pub use crate::invalid::{Invalid, InvalidData, NO_LAYER};

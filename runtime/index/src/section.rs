@@ -43,11 +43,13 @@ pub enum SectionId {
     Globs = 13,
     /// Serialized DFAs.
     Dfa = 14,
+    /// The scripts of every layer's `_finders` folder.
+    FinderScripts = 15,
 }
 
 impl SectionId {
     /// Every section, in file order.
-    pub const ALL: [SectionId; 14] = [
+    pub const ALL: [SectionId; 15] = [
         SectionId::Meta,
         SectionId::Strings,
         SectionId::Paths,
@@ -62,6 +64,7 @@ impl SectionId {
         SectionId::Finders,
         SectionId::Globs,
         SectionId::Dfa,
+        SectionId::FinderScripts,
     ];
 }
 

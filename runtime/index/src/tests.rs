@@ -124,7 +124,61 @@ fn sample() -> IndexData {
         }],
         steps,
         filters: vec![filter(5, glob_dfa(r"(?s:.*\.tsx)"))],
+        // Written out of order: the index sorts them by name, then layer.
+        finder_scripts: vec![
+            finder_script("tails", 2, "/r/_finders/tails.py"),
+            finder_script("ids", 1, "/h/_finders/ids.sh"),
+            finder_script("tails", 0, "/b/_finders/tails.sh"),
+        ],
     }
+}
+
+fn finder_script(name: &str, layer: u16, file: &str) -> FinderScriptData {
+    FinderScriptData {
+        name: name.into(),
+        file: file.into(),
+        layer,
+        runner: if file.ends_with(".py") {
+            Runner::Python
+        } else {
+            Runner::Bash
+        },
+    }
+}
+
+#[test]
+fn finder_scripts_are_found_by_name_lowest_layer_first() {
+    let file = aligned(&sample().to_bytes());
+    let index = file.index().unwrap();
+    index.verify_all().unwrap();
+    let files = |name: &str| -> Vec<(u16, String)> {
+        index
+            .finder_scripts(name)
+            .unwrap()
+            .into_iter()
+            .map(|s| (s.layer, s.file.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        files("tails"),
+        [
+            (0, "/b/_finders/tails.sh".into()),
+            (2, "/r/_finders/tails.py".into())
+        ]
+    );
+    assert_eq!(files("ids"), [(1, "/h/_finders/ids.sh".into())]);
+    assert!(files("nothing").is_empty());
+    assert!(files("").is_empty());
+    assert_eq!(
+        index.finder_scripts("tails").unwrap()[1].runner,
+        Runner::Python
+    );
+    // A script naming a layer the index does not have is damage.
+    let mut data = sample();
+    data.finder_scripts[0].layer = 9;
+    let file = aligned(&data.to_bytes());
+    let index = file.index().unwrap();
+    assert!(index.verify_all().unwrap_err().is_damage());
 }
 
 /// Rule 5: a filter on `write` in the runtime layer.
@@ -501,7 +555,7 @@ fn the_automata_tag_names_the_built_regex_automata_version() {
     // A file written by another automata version is foreign, not corrupt.
     let mut bytes = sample().to_bytes();
     bytes[40] ^= 1;
-    let header_end = 104 + 14 * 32;
+    let header_end = 104 + 15 * 32;
     let hash = xxhash_rust::xxh3::xxh3_64(&bytes[40..header_end]);
     bytes[32..40].copy_from_slice(&hash.to_le_bytes());
     assert!(matches!(

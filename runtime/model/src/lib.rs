@@ -35,5 +35,5 @@ pub use crate::layer::LayerKind;
 pub use crate::permission::Permission;
 pub use crate::rule::{FilterAction, FilterField, FilterMode, RuleKind, Runner};
 pub use crate::target::Target;
-pub use crate::tool::ToolName;
+pub use crate::tool::{ToolName, SYNTHETIC_TOOLS};
 pub use crate::trust::{RecordedOrigin, RunVerdict, Standing, Switches, Trust, DEFAULT_FORGE};

@@ -112,6 +112,15 @@ pub enum FilterField {
 }
 
 impl FilterMode {
+    /// The name a filter file spells it with.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FilterMode::Finders => "finders",
+            FilterMode::Classifier => "classifier",
+            FilterMode::Both => "both",
+        }
+    }
+
     /// The stable code stored in the index.
     pub fn code(self) -> u8 {
         self as u8
@@ -130,6 +139,15 @@ impl FilterMode {
 }
 
 impl FilterAction {
+    /// The name a filter file spells it with.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FilterAction::SendBack => "send-back",
+            FilterAction::Strip => "strip",
+            FilterAction::Flag => "flag",
+        }
+    }
+
     /// The stable code stored in the index.
     pub fn code(self) -> u8 {
         self as u8

@@ -18,7 +18,17 @@ use std::fmt;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ToolName(String);
 
+/// The synthetic tools: choke points that are not agent tools (the ledger
+/// server's writes, `agentihooks msg send`, the judge) and check text with
+/// filters under a tool name of their own (`hookdex filter check --tool`).
+pub const SYNTHETIC_TOOLS: [&str; 3] = ["ledger_write", "inbox_send", "judge"];
+
 impl ToolName {
+    /// Whether this is one of the [`SYNTHETIC_TOOLS`].
+    pub fn is_synthetic(&self) -> bool {
+        SYNTHETIC_TOOLS.contains(&self.0.as_str())
+    }
+
     /// Wraps a name that is already normalized.
     pub fn new(name: impl Into<String>) -> ToolName {
         ToolName(name.into())

@@ -30,13 +30,14 @@
 //! written: a hit does not refresh an answer, so the hook's read path never
 //! writes). Expired answers are misses and go first when a shard is full.
 
-use std::io::{Read, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::io::Write;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
 
+use super::read_small;
 use crate::filters::classifier::Answer;
 
 /// Answers kept per shard directory; a write past it removes the oldest.
@@ -111,7 +112,7 @@ impl AnswerCache {
         if self.ttl.is_zero() {
             return None;
         }
-        let text = read_small(&self.path(key))?;
+        let text = read_small(&self.path(key), MAX_ENTRY)?;
         let (answer, written) = parse(&text)?;
         let age = now_ms().checked_sub(written)?;
         (Duration::from_millis(age) < self.ttl).then_some(answer)
@@ -139,23 +140,6 @@ impl AnswerCache {
         prune(shard);
         Ok(())
     }
-}
-
-/// `path`'s text when it is a regular file of at most [`MAX_ENTRY`]
-/// bytes, opened without blocking or following a link (a FIFO or link
-/// planted there is a miss, never a hang).
-fn read_small(path: &Path) -> Option<String> {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
-        .open(path)
-        .ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
-    let mut text = String::new();
-    file.take(MAX_ENTRY + 1).read_to_string(&mut text).ok()?;
-    (text.len() as u64 <= MAX_ENTRY).then_some(text)
 }
 
 /// The answer and the time it was written, from one whole answer line.

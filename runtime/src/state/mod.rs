@@ -1,9 +1,10 @@
 //! Shared mutable state between hook processes: the one store that the
 //! answer cache, filter round counters, the classifier's breaker, block
 //! caps, the gate, enforcement counters and the output stash will share.
-//! The classifier's answer cache ([`answers`]) lives here so far; the
-//! features that need state bring it, and they follow this module's
-//! locking story rather than inventing their own.
+//! The classifier's answer cache ([`answers`]) and the filter round
+//! counters ([`rounds`]) live here so far; the features that need state
+//! bring it, and they follow this module's locking story rather than
+//! inventing their own.
 //!
 //! # Locking story
 //!
@@ -12,8 +13,10 @@
 //! that a dead process could hold, and no reader may see half a write:
 //!
 //! - **Records that replace** (a counter, a breaker, a gate decision) are
-//!   one small file per key under `$HOOKDEX_HOME/state/<session>/`, written
-//!   to a temporary file in the same directory and renamed over the old one.
+//!   one small file per key in a folder per session (the round counts:
+//!   `$HOOKDEX_HOME/filters/rounds/<session>/`, where SPEC §5 puts them),
+//!   written to a temporary file in the same directory and renamed over the
+//!   old one.
 //!   Readers see the old value or the new one. Two writers racing on one
 //!   key both succeed and the later rename wins: each such record is
 //!   defined so that losing a concurrent update is harmless (a round count
@@ -37,3 +40,25 @@
 //!   that each writer enforces ([`answers`]).
 
 pub mod answers;
+pub mod rounds;
+
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+/// `path`'s text when it is a regular file of at most `max` bytes, opened
+/// without blocking, following a link or taking a terminal (a FIFO or a
+/// link planted there reads as nothing, never a hang).
+pub(crate) fn read_small(path: &Path, max: u64) -> Option<String> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
+        .open(path)
+        .ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = String::new();
+    file.take(max + 1).read_to_string(&mut text).ok()?;
+    (text.len() as u64 <= max).then_some(text)
+}

@@ -1,0 +1,335 @@
+//! Finders: what flags spans of a text. An inline `regex:` searches with
+//! the index's DFAs (each non-empty match, reason `matched a finder`); a
+//! named finder is a layer's `_finders/<name>` script when a layer that
+//! runs has one (the highest such layer wins, a built-in included), else
+//! the built-in of that name (`string_literals`, reason `user-facing
+//! literal`; `explanation_tail`, reason `explanation tail`). A finder
+//! entry's own `reason:` replaces the reason of each of its findings.
+//!
+//! A failing finder (a script that crashes, times out or lies about its
+//! spans, a DFA that gives up, a name no layer has) yields no findings, and
+//! the hook log says why; the others still run.
+
+use std::ops::Range;
+use std::path::PathBuf;
+
+use hookdex_index::{Index, Search};
+use hookdex_literals::{explanation_tail, string_literals, Language, Literal, LiteralKind};
+use hookdex_model::{LayerKind, Runner, Switches, Trust};
+
+use super::script;
+use super::text::Unit;
+use crate::exec::{self, Deadline, Job, Stdin};
+use crate::lookup;
+use crate::settings::Settings;
+
+/// The reason of an inline finder's findings when its entry gives none.
+pub const REGEX_REASON: &str = "matched a finder";
+
+/// One finder of a filter, resolved.
+#[derive(Clone, Debug)]
+pub enum Finder {
+    /// An inline regex.
+    Regex {
+        /// The regex as written.
+        source: String,
+        /// The entry's reason.
+        reason: Option<String>,
+        /// Its automata.
+        search: Search,
+    },
+    /// A built-in finder.
+    Builtin {
+        /// Which.
+        builtin: Builtin,
+        /// The entry's reason.
+        reason: Option<String>,
+    },
+    /// A finder script.
+    Script {
+        /// The finder's name.
+        name: String,
+        /// The entry's reason.
+        reason: Option<String>,
+        /// The script that runs; `None` when no layer that runs has one.
+        script: Option<ScriptFile>,
+    },
+}
+
+/// The built-in finders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// `string_literals`: the user-facing literals of the text.
+    StringLiterals,
+    /// `explanation_tail`: inside a literal, from an explanation cue to its end.
+    ExplanationTail,
+}
+
+impl Builtin {
+    /// The built-in called `name`.
+    pub fn named(name: &str) -> Option<Builtin> {
+        match name {
+            "string_literals" => Some(Builtin::StringLiterals),
+            "explanation_tail" => Some(Builtin::ExplanationTail),
+            _ => None,
+        }
+    }
+
+    /// The reason of its findings.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Builtin::StringLiterals => "user-facing literal",
+            Builtin::ExplanationTail => "explanation tail",
+        }
+    }
+}
+
+/// A finder script that runs.
+#[derive(Clone, Debug)]
+pub struct ScriptFile {
+    /// Its path.
+    pub file: PathBuf,
+    /// Its interpreter.
+    pub runner: Runner,
+    /// Its layer's kind (which environment it gets).
+    pub layer: LayerKind,
+}
+
+/// One finding: a span of one unit's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The unit, by position in the filter's units.
+    pub unit: usize,
+    /// The byte range in the unit's text.
+    pub range: Range<usize>,
+    /// Why it was flagged.
+    pub reason: String,
+}
+
+impl Finder {
+    /// `finder` of an index, resolved against the finder scripts of the
+    /// layers that run under `trust` and `switches`.
+    ///
+    /// # Errors
+    ///
+    /// When a record it reads is damaged.
+    pub fn read(
+        index: &Index<'_>,
+        finder: &hookdex_index::Finder<'_>,
+        trust: &Trust,
+        switches: Switches,
+    ) -> Result<Finder, hookdex_index::Error> {
+        Ok(match finder {
+            hookdex_index::Finder::Regex {
+                source,
+                reason,
+                search,
+            } => Finder::Regex {
+                source: source.to_string(),
+                reason: reason.map(String::from),
+                search: search.clone(),
+            },
+            hookdex_index::Finder::Script { name, reason } => {
+                let reason = reason.map(String::from);
+                let script = lookup::finder_script(index, name, trust, switches)?;
+                match (script, Builtin::named(name)) {
+                    (None, Some(builtin)) => Finder::Builtin { builtin, reason },
+                    (script, _) => Finder::Script {
+                        name: name.to_string(),
+                        reason,
+                        script: script.map(|(s, layer)| ScriptFile {
+                            file: PathBuf::from(s.file),
+                            runner: s.runner,
+                            layer,
+                        }),
+                    },
+                }
+            }
+        })
+    }
+
+    /// The finder as the hook log names it.
+    fn name(&self) -> String {
+        match self {
+            Finder::Regex { source, .. } => format!("regex `{source}`"),
+            Finder::Builtin { builtin, .. } => match builtin {
+                Builtin::StringLiterals => "`string_literals`".into(),
+                Builtin::ExplanationTail => "`explanation_tail`".into(),
+            },
+            Finder::Script { name, .. } => format!("`{name}`"),
+        }
+    }
+}
+
+/// What the finders of one call share.
+pub struct Run<'a> {
+    /// How scripts run (timeout, parallelism, environment).
+    pub settings: &'a Settings,
+    /// When the filter's time is up.
+    pub deadline: Deadline,
+    /// The normalized tool name, for scripts.
+    pub tool: &'a str,
+}
+
+/// The findings of `finders` in each of `units`, in unit order, and a line
+/// for the hook log per finder that failed (prefixed by the caller).
+pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>, Vec<String>) {
+    let mut found = Vec::new();
+    let mut notes = Vec::new();
+    for (at, unit) in units.iter().enumerate() {
+        let mut flag = |spans: Vec<Range<usize>>, reason: &str| {
+            found.extend(
+                spans
+                    .into_iter()
+                    .filter(|r| !r.is_empty())
+                    .map(|range| Finding {
+                        unit: at,
+                        range,
+                        reason: reason.to_string(),
+                    }),
+            );
+        };
+        let mut scripts = Vec::new();
+        for finder in finders {
+            match finder {
+                Finder::Regex { search, reason, .. } => match search.find_all(&unit.text) {
+                    Ok(spans) => flag(
+                        spans.into_iter().map(|(s, e)| s..e).collect(),
+                        reason.as_deref().unwrap_or(REGEX_REASON),
+                    ),
+                    Err(err) => {
+                        notes.push(format!("finder {} yielded nothing: {err}", finder.name()))
+                    }
+                },
+                Finder::Builtin { builtin, reason } => {
+                    let reason = reason.as_deref().unwrap_or(builtin.reason());
+                    flag(builtin_spans(*builtin, unit), reason);
+                }
+                Finder::Script { script: None, .. } => notes.push(format!(
+                    "finder {} yielded nothing: no layer that runs has it in its _finders folder",
+                    finder.name()
+                )),
+                Finder::Script {
+                    script: Some(file),
+                    reason,
+                    ..
+                } => scripts.push((finder, file, reason)),
+            }
+        }
+        if scripts.is_empty() {
+            continue;
+        }
+        let stdin = Stdin::new(script::stdin(&unit.text, unit.path.as_deref(), run.tool));
+        let jobs: Vec<Job> = scripts
+            .iter()
+            .map(|(_, file, _)| {
+                let env = run.settings.script_env(file.layer);
+                Job {
+                    file: file.file.clone(),
+                    runner: file.runner,
+                    clear_env: env.is_some(),
+                    env: env.unwrap_or_default(),
+                    mandatory: file.layer == LayerKind::Managed,
+                }
+            })
+            .collect();
+        let runs = exec::run_all(&jobs, &run.settings.exec, run.deadline, &stdin);
+        for ((finder, _, reason), execution) in scripts.iter().zip(&runs) {
+            match script::spans(execution, &unit.text) {
+                Ok(spans) => {
+                    for span in spans {
+                        let reason = reason
+                            .as_deref()
+                            .or(span.reason.as_deref())
+                            .unwrap_or(REGEX_REASON);
+                        flag(vec![span.range], reason);
+                    }
+                }
+                Err(why) => notes.push(format!("finder {} yielded nothing: {why}", finder.name())),
+            }
+        }
+    }
+    (found, notes)
+}
+
+/// The spans a built-in finds in `unit`, in the language its path names.
+/// A text that lands in no file (a synthetic tool's) is prose, one literal
+/// whole; a file of a language the lexers do not read has none.
+fn builtin_spans(builtin: Builtin, unit: &Unit) -> Vec<Range<usize>> {
+    let text = unit.text.as_str();
+    let literals = match unit.path.as_deref() {
+        Some(path) => match Language::of_path(path) {
+            Some(language) => string_literals(text, language),
+            None => Vec::new(),
+        },
+        None => whole(text).into_iter().collect(),
+    };
+    match builtin {
+        Builtin::StringLiterals => literals.iter().map(|l| l.start..l.end).collect(),
+        Builtin::ExplanationTail => explanation_tail(text, &literals)
+            .into_iter()
+            .map(|(start, end)| start..end)
+            .collect(),
+    }
+}
+
+/// `text` trimmed, as one literal; `None` when it is blank.
+fn whole(text: &str) -> Option<Literal> {
+    let start = text.len() - text.trim_start().len();
+    let end = text.trim_end().len();
+    (start < end).then_some(Literal {
+        start,
+        end,
+        kind: LiteralKind::TextNode,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::filters::text::Place;
+    use hookdex_model::FilterField;
+
+    fn unit(text: &str, path: Option<&str>) -> Unit {
+        Unit {
+            field: FilterField::NewString,
+            pointer: "/new_string".into(),
+            place: Place::Whole,
+            text: text.into(),
+            path: path.map(String::from),
+        }
+    }
+
+    fn spans(builtin: Builtin, text: &str, path: Option<&str>) -> Vec<String> {
+        builtin_spans(builtin, &unit(text, path))
+            .into_iter()
+            .map(|r| text[r].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_builtins_read_the_language_of_the_path() {
+        let line = r#"reason += f"; Claude has {placeable['claude']} free seats and Codex has {placeable['codex']} free seats""#;
+        let py = Some("/r/scripts/swarm/capacity.py");
+        assert_eq!(
+            spans(Builtin::StringLiterals, line, py),
+            [&line[12..line.len() - 1]]
+        );
+        assert_eq!(
+            spans(Builtin::ExplanationTail, line, py),
+            ["; Claude has {placeable['claude']} free seats and Codex has {placeable['codex']} free seats"]
+        );
+        assert!(spans(Builtin::ExplanationTail, r#"label = "changed 9m ago""#, py).is_empty());
+        assert!(spans(Builtin::StringLiterals, "fn x() { \"a\" }", Some("/r/x.rs")).is_empty());
+        // Prose with no file is one literal.
+        assert_eq!(
+            spans(
+                Builtin::ExplanationTail,
+                "  Done, since the queue drained.\n",
+                None
+            ),
+            ["since the queue drained."]
+        );
+        assert!(spans(Builtin::StringLiterals, "  \n", None).is_empty());
+    }
+}
