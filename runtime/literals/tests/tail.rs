@@ -1,29 +1,19 @@
 //! `explanation_tail` over the literals `string_literals` finds: one line per
 //! case, the fragment and the texts of the tails found in it.
 
+mod common;
+
 use hookdex_literals::{explanation_tail, string_literals, Language, Literal, LiteralKind};
 
-/// Checks the tails of every case and reports all the failures at once.
+/// Checks the tails of every case.
 fn tails(language: Language, cases: &[(&str, &[&str])]) {
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|&(text, expected)| {
-            let literals = string_literals(text, language);
-            let found: Vec<&str> = explanation_tail(text, &literals)
-                .iter()
-                .map(|&(s, e)| &text[s..e])
-                .collect();
-            (found != expected)
-                .then(|| format!("{text:?}\n  expected {expected:?}\n  found    {found:?}"))
-        })
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases failed:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    common::table(cases, |text| {
+        let literals = string_literals(text, language);
+        explanation_tail(text, &literals)
+            .iter()
+            .map(|&(s, e)| &text[s..e])
+            .collect()
+    });
 }
 
 const PYTHON: &[(&str, &[&str])] = &[

@@ -2063,26 +2063,12 @@ fn has_tilde(raw: &str) -> bool {
 /// or extglob pattern (`@(a|b)`, with `shopt -s extglob`).
 fn has_braces(raw: &str) -> bool {
     let b = raw.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if let Some(next) = past_quoted(raw, i) {
-            i = next;
-            continue;
-        }
-        match (b[i], b.get(i + 1)) {
-            (b'{', _) => {
-                if let Some((close, commas)) = brace_close(raw, i) {
-                    if !commas.is_empty() || raw[i + 1..close].contains("..") {
-                        return true;
-                    }
-                }
-            }
-            (b'@' | b'+' | b'!', Some(b'(')) => return true,
-            _ => {}
-        }
-        i += 1;
-    }
-    false
+    any_unquoted(raw, |i| match (b[i], b.get(i + 1)) {
+        (b'{', _) => brace_close(raw, i)
+            .is_some_and(|(close, commas)| !commas.is_empty() || raw[i + 1..close].contains("..")),
+        (b'@' | b'+' | b'!', Some(b'(')) => true,
+        _ => false,
+    })
 }
 
 /// Whether `path` names the reading shell's stdin: `/dev/stdin`, `/dev/fd/0`,
@@ -2115,17 +2101,26 @@ fn is_stdin_path(path: &str) -> bool {
 /// Whether a word's source has an unquoted glob character (`*`, `?`, `[…]`).
 fn has_glob(raw: &str) -> bool {
     let b = raw.as_bytes();
+    any_unquoted(raw, |i| match b[i] {
+        b'*' | b'?' => true,
+        b'[' => raw[i + 1..].contains(']'),
+        _ => false,
+    })
+}
+
+/// Whether `at` holds for some byte index of `raw` outside escapes, quoted
+/// strings and expansions ([`past_quoted`]).
+fn any_unquoted(raw: &str, at: impl Fn(usize) -> bool) -> bool {
     let mut i = 0;
-    while i < b.len() {
+    while i < raw.len() {
         if let Some(next) = past_quoted(raw, i) {
             i = next;
             continue;
         }
-        match b[i] {
-            b'*' | b'?' => return true,
-            b'[' if raw[i + 1..].contains(']') => return true,
-            _ => i += 1,
+        if at(i) {
+            return true;
         }
+        i += 1;
     }
     false
 }
