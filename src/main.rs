@@ -137,6 +137,15 @@ enum Command {
         #[arg(long)]
         no_trust: bool,
     },
+    /// Run the inline tests of filter files (every shipped filter when no
+    /// file is named); exit 1 on any failure.
+    Test {
+        /// The files.
+        files: Vec<PathBuf>,
+        /// Print a machine-readable report.
+        #[arg(long)]
+        json: bool,
+    },
     /// Filters outside the hook.
     Filter {
         #[command(subcommand)]
@@ -324,6 +333,7 @@ fn run() -> c_int {
             json,
         ),
         Command::Show { name, target } => cmd::show::run(default_target(target), &name),
+        Command::Test { files, json } => cmd::test::run(&files, json),
         Command::Filter {
             command:
                 FilterCommand::Check {

@@ -8,6 +8,7 @@ pub mod hook;
 pub mod init;
 pub mod list;
 pub mod show;
+pub mod test;
 
 use hookdex_harness::{McpScope, Payload};
 use hookdex_index::IndexFile;

@@ -37,7 +37,52 @@ pub(crate) struct FilterSpec {
     pub action: FilterAction,
     /// Send-backs per target before the text passes flagged.
     pub max_rounds: Option<Spanned<u32>>,
+    /// Inline tests of the finders, run by `hookdex test`.
+    #[serde(default)]
+    pub tests: Vec<Spanned<TestSpec>>,
 }
+
+/// One inline test as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TestSpec {
+    name: String,
+    tool: Option<String>,
+    path: Option<String>,
+    text: String,
+    expect: Vec<String>,
+}
+
+/// One inline test of a filter: the spans its finders must flag in `text`
+/// offered by `tool` for `path` (none, when `path` is outside the filter's
+/// `paths`), the classifier not asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilterTest {
+    /// Its name, unique in the file.
+    pub name: String,
+    /// The tool offering the text (default `Write`).
+    pub tool: String,
+    /// The file the text lands in (`None`: none, as a synthetic tool's).
+    pub path: Option<String>,
+    /// The text.
+    pub text: String,
+    /// The flagged spans' texts, in order.
+    pub expect: Vec<String>,
+    /// Its 1-based line in the file.
+    pub line: u32,
+}
+
+/// A filter file read whole: the filter and its inline tests.
+#[derive(Clone, Debug)]
+pub struct FilterFile {
+    /// The compiled filter (its `rule` is `u32::MAX`).
+    pub filter: FilterData,
+    /// Its `tests:`, in order.
+    pub tests: Vec<FilterTest>,
+}
+
+/// The tool an inline test's text is offered by when it names none.
+pub const DEFAULT_TEST_TOOL: &str = "Write";
 
 /// One finder: an inline regex or a named script.
 #[derive(Debug, Deserialize)]
@@ -56,10 +101,20 @@ pub(crate) struct Finder {
 ///
 /// # Errors
 ///
-/// What is wrong and, for YAML errors, where (1-based line and column): the
-/// YAML error, an unknown key, a bad value, an invalid glob or regex, or a
-/// finder with neither `regex` nor `script`.
+/// As [`read`].
 pub(crate) fn compile(text: &str) -> Result<FilterData, (RuleErrorKind, Option<(u32, u32)>)> {
+    read(text).map(|file| file.filter)
+}
+
+/// Parses and validates a filter file's text, builds its automata and
+/// reads its inline tests.
+///
+/// # Errors
+///
+/// What is wrong and, for YAML errors, where (1-based line and column): the
+/// YAML error, an unknown key, a bad value, an invalid glob or regex, a
+/// finder with neither `regex` nor `script`, or two tests of one name.
+pub fn read(text: &str) -> Result<FilterFile, (RuleErrorKind, Option<(u32, u32)>)> {
     let options = serde_saphyr::options! { strict_booleans: true };
     let spec: FilterSpec = if text.trim().is_empty() {
         serde_saphyr::from_str_with_options("{}", options)
@@ -122,7 +177,23 @@ pub(crate) fn compile(text: &str) -> Result<FilterData, (RuleErrorKind, Option<(
             }
         });
     }
-    Ok(FilterData {
+    let mut tests: Vec<FilterTest> = Vec::with_capacity(spec.tests.len());
+    for entry in spec.tests {
+        let test = entry.value;
+        if tests.iter().any(|t| t.name == test.name) {
+            let reason = format!("two tests are called `{}`", test.name);
+            return Err(key("tests", &reason, &entry.referenced));
+        }
+        tests.push(FilterTest {
+            name: test.name,
+            tool: test.tool.unwrap_or_else(|| DEFAULT_TEST_TOOL.into()),
+            path: test.path,
+            text: test.text,
+            expect: test.expect,
+            line: place(&entry.referenced).map_or(0, |(line, _)| line),
+        });
+    }
+    let filter = FilterData {
         rule: u32::MAX,
         mode,
         action: spec.action,
@@ -133,7 +204,8 @@ pub(crate) fn compile(text: &str) -> Result<FilterData, (RuleErrorKind, Option<(
         question: spec.question,
         globs,
         finders,
-    })
+    };
+    Ok(FilterFile { filter, tests })
 }
 
 /// A known location as 1-based `(line, column)`.
@@ -204,6 +276,44 @@ mod tests {
             let (kind, span) = compile(text).unwrap_err();
             assert!(kind.to_string().starts_with(key), "{text}: {kind}");
             assert_eq!(span.map(|(l, _)| l), Some(line), "{text}: {kind}");
+        }
+    }
+
+    #[test]
+    fn inline_tests_are_read_with_their_line() {
+        let text = "finders:\n  - regex: 'x+'\ntests:\n  - name: one\n    text: axxb\n    expect: [xx]\n  - name: two\n    tool: ledger_write\n    path: /a.py\n    text: b\n    expect: []\n";
+        let file = read(text).unwrap();
+        assert_eq!(file.tests.len(), 2);
+        assert_eq!(
+            (
+                file.tests[0].tool.as_str(),
+                file.tests[0].line,
+                &file.tests[0].expect[..]
+            ),
+            ("Write", 4, &["xx".to_string()][..])
+        );
+        assert_eq!(
+            (
+                file.tests[1].tool.as_str(),
+                file.tests[1].path.as_deref(),
+                file.tests[1].line
+            ),
+            ("ledger_write", Some("/a.py"), 7)
+        );
+        let bad = [
+            ("tests:\n  - name: a\n    text: b\n", "expect"),
+            (
+                "tests:\n  - name: a\n    text: b\n    expect: []\n    colour: red\n",
+                "colour",
+            ),
+            (
+                "tests:\n  - {name: a, text: b, expect: []}\n  - {name: a, text: c, expect: []}\n",
+                "two tests are called `a`",
+            ),
+        ];
+        for (text, want) in bad {
+            let err = read(text).unwrap_err().0.to_string();
+            assert!(err.contains(want), "{text}: {err}");
         }
     }
 

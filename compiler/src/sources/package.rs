@@ -13,6 +13,12 @@ pub fn files_in(dir: &str) -> impl Iterator<Item = (&'static str, &'static [u8],
     })
 }
 
+/// Every package file: its path under `rules/`, its contents and whether
+/// it is executable.
+pub fn files() -> impl Iterator<Item = (&'static str, &'static [u8], bool)> {
+    PACKAGE_FILES.iter().copied()
+}
+
 /// Whether the package ships a profile called `name`.
 pub fn has_profile(name: &str) -> bool {
     let prefix = format!("profiles/{name}/");

@@ -39,11 +39,31 @@ impl Index<'_> {
         if let Some(dfa) = self.dfas.borrow().get(&start) {
             return Ok(Rc::clone(dfa));
         }
-        let bytes = self.dfa.get(start, len)?;
-        let (dfa, _) =
-            dense::DFA::from_bytes(bytes).map_err(|e| Error::corrupt(format!("DFA: {e}")))?;
-        let dfa = Rc::new(dfa.to_owned());
+        let dfa = validated(self.dfa.get(start, len)?)?;
         self.dfas.borrow_mut().insert(start, Rc::clone(&dfa));
         Ok(dfa)
     }
+}
+
+/// `bytes` validated in full as a serialized DFA and copied out.
+///
+/// # Errors
+///
+/// When they do not validate.
+pub(crate) fn validated(bytes: &[u8]) -> Result<Dfa, Error> {
+    let (dfa, _) =
+        dense::DFA::from_bytes(bytes).map_err(|e| Error::corrupt(format!("DFA: {e}")))?;
+    Ok(Rc::new(dfa.to_owned()))
+}
+
+/// [`validated`] for bytes of any alignment (a compiler's owned `Vec<u8>`):
+/// copied to a `u32`-aligned buffer first, as `from_bytes` requires.
+///
+/// # Errors
+///
+/// When they do not validate.
+pub(crate) fn validated_unaligned(bytes: &[u8]) -> Result<Dfa, Error> {
+    let mut words = vec![0u32; bytes.len().div_ceil(4)];
+    zerocopy::IntoBytes::as_mut_bytes(words.as_mut_slice())[..bytes.len()].copy_from_slice(bytes);
+    validated(&zerocopy::IntoBytes::as_bytes(words.as_slice())[..bytes.len()])
 }

@@ -1,6 +1,8 @@
 //! The filter records: a `.filter.yaml` rule's options, its `paths` glob
 //! sets and its finders, with the DFAs they search with.
 
+use std::borrow::Cow;
+
 use hookdex_model::{FilterAction, FilterField, FilterMode};
 use regex_automata::dfa::Automaton;
 use regex_automata::{Anchored, Input};
@@ -114,6 +116,68 @@ pub enum FinderData {
     },
 }
 
+impl FilterData {
+    /// The filter as a reader sees it, its DFAs validated from these owned
+    /// bytes as an index's are: how a filter file is run without an index
+    /// (its inline tests).
+    ///
+    /// # Errors
+    ///
+    /// When a DFA does not validate.
+    pub fn load(&self) -> Result<Filter<'_>, Error> {
+        let globs = self
+            .globs
+            .iter()
+            .map(|set| {
+                Ok(GlobSet {
+                    globs: Cow::Owned(set.globs.join("\n")),
+                    matcher: PathMatcher(dfa::validated_unaligned(&set.dfa)?),
+                })
+            })
+            .collect::<Result<_, Error>>()?;
+        let finders = self
+            .finders
+            .iter()
+            .map(|finder| {
+                Ok(match finder {
+                    FinderData::Regex {
+                        source,
+                        reason,
+                        forward,
+                        reverse,
+                    } => Finder::Regex {
+                        source,
+                        reason: reason.as_deref(),
+                        search: Search {
+                            forward: dfa::validated_unaligned(forward)?,
+                            reverse: dfa::validated_unaligned(reverse)?,
+                        },
+                    },
+                    FinderData::Script { name, reason } => Finder::Script {
+                        name,
+                        reason: reason.as_deref(),
+                    },
+                })
+            })
+            .collect::<Result<_, Error>>()?;
+        Ok(Filter {
+            rule: self.rule,
+            mode: self.mode,
+            action: self.action,
+            fields: FilterField::ALL
+                .into_iter()
+                .filter(|f| self.fields & f.bit() != 0)
+                .collect(),
+            max_rounds: self.max_rounds,
+            intent: &self.intent,
+            intent_from: self.intent_from.as_deref(),
+            question: self.question.as_deref(),
+            globs,
+            finders,
+        })
+    }
+}
+
 /// The sections a filter writes into.
 pub(crate) struct FilterSections<'w> {
     pub(crate) pool: &'w mut Pool,
@@ -205,7 +269,7 @@ pub struct Filter<'a> {
 #[derive(Clone, Debug)]
 pub struct GlobSet<'a> {
     /// The globs, one per line.
-    pub globs: &'a str,
+    pub globs: Cow<'a, str>,
     /// Matches a path against them.
     pub matcher: PathMatcher,
 }
@@ -399,7 +463,7 @@ impl<'a> Index<'a> {
         for i in first..first.saturating_add(count) {
             let g: &GlobRecord = self.globs.record(i)?;
             globs.push(GlobSet {
-                globs: self.str(&g.globs)?,
+                globs: Cow::Borrowed(self.str(&g.globs)?),
                 matcher: PathMatcher(self.dfa(g.dfa)?),
             });
         }

@@ -240,6 +240,7 @@ mod tests {
     fn finding(unit: usize, text: &str, span: &str, reason: &str) -> Finding {
         let start = text.find(span).unwrap();
         Finding {
+            finder: Some(0),
             unit,
             range: start..start + span.len(),
             reason: reason.into(),

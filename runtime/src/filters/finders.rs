@@ -3,8 +3,10 @@
 //! named finder is a layer's `_finders/<name>` script when a layer that
 //! runs has one (the highest such layer wins, a built-in included), else
 //! the built-in of that name (`string_literals`, reason `user-facing
-//! literal`; `explanation_tail`, reason `explanation tail`). A finder
-//! entry's own `reason:` replaces the reason of each of its findings.
+//! literal`; `explanation_tail`, reason `explanation tail`). The third
+//! finder the package ships, `judge_cues`, is a package `_finders` script,
+//! as the seed has it. A finder entry's own `reason:` replaces the reason
+//! of each of its findings.
 //!
 //! A failing finder (a script that crashes, times out or lies about its
 //! spans, a DFA that gives up, a name no layer has) yields no findings, and
@@ -98,6 +100,9 @@ pub struct ScriptFile {
 /// One finding: a span of one unit's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
+    /// The finder that flagged it, by position in the filter's finders
+    /// (`None`: a whole text the classifier judges, in mode `classifier`).
+    pub finder: Option<usize>,
     /// The unit, by position in the filter's units.
     pub unit: usize,
     /// The byte range in the unit's text.
@@ -119,7 +124,23 @@ impl Finder {
         trust: &Trust,
         switches: Switches,
     ) -> Result<Finder, hookdex_index::Error> {
-        Ok(match finder {
+        let script = match finder {
+            hookdex_index::Finder::Regex { .. } => None,
+            hookdex_index::Finder::Script { name, .. } => {
+                lookup::finder_script(index, name, trust, switches)?.map(|(s, layer)| ScriptFile {
+                    file: PathBuf::from(s.file),
+                    runner: s.runner,
+                    layer,
+                })
+            }
+        };
+        Ok(Finder::resolve(finder, script))
+    }
+
+    /// `finder` with `script`, the file its name runs when it is named and
+    /// a layer that runs has one: else the built-in of that name, if any.
+    pub fn resolve(finder: &hookdex_index::Finder<'_>, script: Option<ScriptFile>) -> Finder {
+        match finder {
             hookdex_index::Finder::Regex {
                 source,
                 reason,
@@ -131,25 +152,20 @@ impl Finder {
             },
             hookdex_index::Finder::Script { name, reason } => {
                 let reason = reason.map(String::from);
-                let script = lookup::finder_script(index, name, trust, switches)?;
                 match (script, Builtin::named(name)) {
                     (None, Some(builtin)) => Finder::Builtin { builtin, reason },
                     (script, _) => Finder::Script {
                         name: name.to_string(),
                         reason,
-                        script: script.map(|(s, layer)| ScriptFile {
-                            file: PathBuf::from(s.file),
-                            runner: s.runner,
-                            layer,
-                        }),
+                        script,
                     },
                 }
             }
-        })
+        }
     }
 
-    /// The finder as the hook log names it.
-    fn name(&self) -> String {
+    /// The finder as the hook log and `explain` name it.
+    pub fn name(&self) -> String {
         match self {
             Finder::Regex { source, .. } => format!("regex `{source}`"),
             Finder::Builtin { builtin, .. } => match builtin {
@@ -177,12 +193,13 @@ pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>,
     let mut found = Vec::new();
     let mut notes = Vec::new();
     for (at, unit) in units.iter().enumerate() {
-        let mut flag = |spans: Vec<Range<usize>>, reason: &str| {
+        let mut flag = |finder: usize, spans: Vec<Range<usize>>, reason: &str| {
             found.extend(
                 spans
                     .into_iter()
                     .filter(|r| !r.is_empty())
                     .map(|range| Finding {
+                        finder: Some(finder),
                         unit: at,
                         range,
                         reason: reason.to_string(),
@@ -190,10 +207,11 @@ pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>,
             );
         };
         let mut scripts = Vec::new();
-        for finder in finders {
+        for (position, finder) in finders.iter().enumerate() {
             match finder {
                 Finder::Regex { search, reason, .. } => match search.find_all(&unit.text) {
                     Ok(spans) => flag(
+                        position,
                         spans.into_iter().map(|(s, e)| s..e).collect(),
                         reason.as_deref().unwrap_or(REGEX_REASON),
                     ),
@@ -203,7 +221,7 @@ pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>,
                 },
                 Finder::Builtin { builtin, reason } => {
                     let reason = reason.as_deref().unwrap_or(builtin.reason());
-                    flag(builtin_spans(*builtin, unit), reason);
+                    flag(position, builtin_spans(*builtin, unit), reason);
                 }
                 Finder::Script { script: None, .. } => notes.push(format!(
                     "finder {} yielded nothing: no layer that runs has it in its _finders folder",
@@ -213,7 +231,7 @@ pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>,
                     script: Some(file),
                     reason,
                     ..
-                } => scripts.push((finder, file, reason)),
+                } => scripts.push((position, finder, file, reason)),
             }
         }
         if scripts.is_empty() {
@@ -222,7 +240,7 @@ pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>,
         let stdin = Stdin::new(script::stdin(&unit.text, unit.path.as_deref(), run.tool));
         let jobs: Vec<Job> = scripts
             .iter()
-            .map(|(_, file, _)| {
+            .map(|(_, _, file, _)| {
                 let env = run.settings.script_env(file.layer);
                 Job {
                     file: file.file.clone(),
@@ -234,7 +252,7 @@ pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>,
             })
             .collect();
         let runs = exec::run_all(&jobs, &run.settings.exec, run.deadline, &stdin);
-        for ((finder, _, reason), execution) in scripts.iter().zip(&runs) {
+        for ((position, finder, _, reason), execution) in scripts.iter().zip(&runs) {
             match script::spans(execution, &unit.text) {
                 Ok(spans) => {
                     for span in spans {
@@ -242,7 +260,7 @@ pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>,
                             .as_deref()
                             .or(span.reason.as_deref())
                             .unwrap_or(REGEX_REASON);
-                        flag(vec![span.range], reason);
+                        flag(*position, vec![span.range], reason);
                     }
                 }
                 Err(why) => notes.push(format!("finder {} yielded nothing: {why}", finder.name())),

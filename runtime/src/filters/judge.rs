@@ -70,6 +70,7 @@ pub fn candidates(mode: FilterMode, units: &[Unit], found: Vec<Finding>) -> Vec<
             .enumerate()
             .filter(|(_, unit)| !unit.text.trim().is_empty())
             .map(|(unit, u)| Finding {
+                finder: None,
                 unit,
                 range: 0..u.text.len(),
                 reason: WHOLE_TEXT.to_string(),

@@ -17,6 +17,7 @@ pub mod actions;
 pub mod check;
 pub mod classifier;
 pub mod finders;
+pub mod inline;
 pub mod judge;
 mod patch;
 pub mod paths;
@@ -107,23 +108,34 @@ impl Filter {
             .iter()
             .map(|f| Finder::read(index, f, trust, switches))
             .collect::<Result<_, _>>()?;
-        Ok(Some(Filter {
+        Ok(Some(Filter::new(file_name, &filter, globs, finders)))
+    }
+
+    /// The filter `filter` read from an index or a file, called
+    /// `file_name`, with its glob sets and its resolved finders.
+    pub fn new(
+        file_name: &str,
+        filter: &hookdex_index::Filter<'_>,
+        globs: Vec<Globs>,
+        finders: Vec<Finder>,
+    ) -> Filter {
+        Filter {
             file_name: file_name.to_string(),
             mode: filter.mode,
             action: filter.action,
-            fields: filter.fields,
+            fields: filter.fields.clone(),
             max_rounds: filter.max_rounds,
             intent: filter.intent.to_string(),
             intent_from: filter.intent_from.map(String::from),
             question: filter.question.map(String::from),
             globs,
             finders,
-        }))
+        }
     }
 
     /// The units of `input` this filter reads: those of its `fields` that
     /// land where its `paths` admit.
-    fn units(&self, tool: &ToolName, input: &Value) -> Result<Vec<Unit>, hookdex_index::Error> {
+    pub fn units(&self, tool: &ToolName, input: &Value) -> Result<Vec<Unit>, hookdex_index::Error> {
         let mut out = Vec::new();
         for unit in text::units(tool, input) {
             let field = self.fields.is_empty() || self.fields.contains(&unit.field);

@@ -137,6 +137,29 @@ pub fn units(tool: &ToolName, input: &Value) -> Vec<Unit> {
     out
 }
 
+/// The smallest input of `tool` that offers `text` as its first unit,
+/// landing in `path`: what an inline test's text is offered as. `None` for a
+/// tool that offers no text.
+pub fn offering(tool: &ToolName, path: Option<&str>, text: &str) -> Option<Value> {
+    let mut input = match tool.as_str() {
+        "write" => serde_json::json!({ "content": text }),
+        "edit" => serde_json::json!({ "new_string": text }),
+        "multiedit" => serde_json::json!({ "edits": [{ "new_string": text }] }),
+        "notebookedit" => serde_json::json!({ "new_source": text }),
+        "ledger_write" | "inbox_send" | "judge" => serde_json::json!({ "text": text }),
+        _ => return None,
+    };
+    if let (Some(path), Some(object)) = (path, input.as_object_mut()) {
+        let key = if tool.as_str() == "notebookedit" {
+            "notebook_path"
+        } else {
+            "file_path"
+        };
+        object.insert(key.into(), Value::from(path));
+    }
+    Some(input)
+}
+
 /// The units of a patch in a string `command` (Codex), `input` or `patch`
 /// key: one per file that gains lines. `None` when no such key holds a patch.
 fn patch_units(input: &Value) -> Option<Vec<Unit>> {
