@@ -479,6 +479,7 @@ fn a_later_layers_finder_wins_and_an_untrusted_ones_never_runs() {
             .as_array()
             .unwrap()
             .iter()
+            .filter(|f| f["name"] == "mark")
             .map(|f| {
                 (
                     f["layer"].as_str().unwrap().to_string(),

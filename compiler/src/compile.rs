@@ -25,9 +25,13 @@ pub use crate::emit::Compiled;
 /// disk except materialized package rules; a rule file that cannot be used
 /// becomes an invalid entry with its reason and never stops the others.
 pub fn compile(view: &View) -> Compiled {
+    let package_root = package::materialized_root(&view.cache_dir);
+    // Package copies this compile writes are written before its clock
+    // starts: they hold the binary's own bytes, and stamped after the
+    // start they would read as racy and make the next call compile again.
+    package::materialize_all(&package_root);
     let started = std::time::SystemTime::now();
     let sources = sources::resolve(view);
-    let package_root = package::materialized_root(&view.cache_dir);
     let mut stamps = sources.recorded.clone();
     let mut invalid: Vec<(Option<u16>, RuleError)> =
         sources.problems.iter().map(|p| (None, p.clone())).collect();

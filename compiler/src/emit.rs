@@ -86,7 +86,6 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
     let paths = stamps
         .into_iter()
         .filter(|(path, _)| seen.insert(path.clone()))
-        .map(|(path, stamp)| (path.display().to_string(), stamp))
         .collect();
     let data = IndexData {
         meta: MetaData {

@@ -26,7 +26,9 @@ pub struct Verdict<'a> {
     pub why: String,
 }
 
-/// Every rule's verdict for `query` on a call touching `path`: firing rules
+/// Every rule's verdict for `query` on a call whose texts land in `paths`
+/// (one entry per text, `None` for one that lands in no file; a filter
+/// fires when its `paths` admit one of them): firing rules
 /// first in execution order, then the others; and the lookup time of
 /// `index` in nanoseconds. `managed` is the administrator's index when the
 /// managed layer runs apart ([`Switches::managed_apart`]): its managed
@@ -40,17 +42,17 @@ pub fn explain<'a>(
     index: &Index<'a>,
     managed: Option<&Index<'a>>,
     query: &Query<'_>,
-    path: Option<&str>,
+    paths: &[Option<&str>],
     trust: &Trust,
     switches: Switches,
 ) -> Result<(Vec<Verdict<'a>>, u64), Error> {
-    let (mut verdicts, lookup_ns) = explain_one(index, query, path, trust, switches)?;
+    let (mut verdicts, lookup_ns) = explain_one(index, query, paths, trust, switches)?;
     if let Some(managed) = managed {
         let switches = Switches {
             managed_apart: false,
             ..switches
         };
-        let (apart, _) = explain_one(managed, query, path, trust, switches)?;
+        let (apart, _) = explain_one(managed, query, paths, trust, switches)?;
         let apart = apart
             .into_iter()
             .filter(|v| v.layer.kind == LayerKind::Managed);
@@ -67,7 +69,7 @@ pub fn explain<'a>(
 fn explain_one<'a>(
     index: &Index<'a>,
     query: &Query<'_>,
-    path: Option<&str>,
+    paths: &[Option<&str>],
     trust: &Trust,
     switches: Switches,
 ) -> Result<(Vec<Verdict<'a>>, u64), Error> {
@@ -79,7 +81,7 @@ fn explain_one<'a>(
     for hit in fired {
         let rule = index.rule(hit.rule)?;
         let layer = index.layer(usize::from(rule.layer))?;
-        match path_verdict(index, hit.rule, path)? {
+        match path_verdict(index, hit.rule, paths)? {
             Some(Err(reason)) => missed.push(Verdict {
                 why: reason,
                 rule,
@@ -142,22 +144,32 @@ fn explain_one<'a>(
     Ok((verdicts, lookup_ns))
 }
 
-/// For a filter with `paths`: `Ok(the glob set that matched)` or
-/// `Err(why none did)`; `None` for rules without `paths`.
+/// For a filter with `paths`: `Ok(the glob set that matched the first
+/// path admitted)` or `Err(why none did)`; `None` for rules without `paths`.
 fn path_verdict(
     index: &Index<'_>,
     rule: u32,
-    path: Option<&str>,
+    landing: &[Option<&str>],
 ) -> Result<Option<Result<String, String>>, Error> {
     let Some(sets) = index.filter_paths(rule)? else {
         return Ok(None);
     };
     let globs: Vec<Globs> = sets.iter().map(Globs::from).collect();
-    Ok(match paths::verdict(&globs, path)? {
-        PathVerdict::Every => None,
-        PathVerdict::Matched(globs) => Some(Ok(globs.replace('\n', ", "))),
-        PathVerdict::Missed(why) => Some(Err(why)),
-    })
+    let landing = if landing.is_empty() {
+        &[None][..]
+    } else {
+        landing
+    };
+    let mut missed = Vec::new();
+    for path in landing {
+        match paths::verdict(&globs, *path)? {
+            PathVerdict::Every => return Ok(None),
+            PathVerdict::Matched(globs) => return Ok(Some(Ok(globs.replace('\n', ", ")))),
+            PathVerdict::Missed(why) if !missed.contains(&why) => missed.push(why),
+            PathVerdict::Missed(_) => {}
+        }
+    }
+    Ok(Some(Err(missed.join("; "))))
 }
 
 /// How a hit's alternative reads: `any`, `bash`, `bash.git: program git`, `mcp: every MCP tool`.

@@ -111,10 +111,7 @@ where
                         RuleKind::Condition => None,
                         RuleKind::Filter => {
                             let landing = landing.get_or_insert_with(|| {
-                                filters::text::units(&call.tool.name, &payload.tool_input)
-                                    .into_iter()
-                                    .map(|unit| unit.path)
-                                    .collect()
+                                filters::text::landing(&call.tool.name, &payload.tool_input)
                             });
                             let paths: Vec<Option<&str>> =
                                 landing.iter().map(Option::as_deref).collect();

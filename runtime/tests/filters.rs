@@ -108,15 +108,24 @@ fn explain_narrows_filters_by_paths() {
         any_program: false,
     };
     let verdict = |path: Option<&str>| {
-        let (verdicts, _) =
-            explain(&index, None, &query, path, &Trust::NoOrigin, Switches::ALL).unwrap();
+        let (verdicts, _) = explain(
+            &index,
+            None,
+            &query,
+            &[path],
+            &Trust::NoOrigin,
+            Switches::ALL,
+        )
+        .unwrap();
         verdicts
             .into_iter()
             .map(|v| (v.rule.name.to_string(), v.fires, v.why))
             .collect::<Vec<_>>()
     };
     let tsx = verdict(Some("/r/src/App.tsx"));
-    assert!(tsx.iter().all(|(_, fires, _)| *fires), "{tsx:?}");
+    let writes = tsx.iter().filter(|(name, ..)| name != "blind");
+    assert!(writes.clone().count() == 3, "{tsx:?}");
+    assert!(writes.clone().all(|(_, fires, _)| *fires), "{tsx:?}");
     let rust = verdict(Some("/r/src/main.rs"));
     let slop = rust.iter().find(|(name, ..)| name == "ui_slop").unwrap();
     assert!(
@@ -150,8 +159,8 @@ fn a_bad_filter_is_invalid_and_the_rest_compiles() {
         Some(2),
         "the YAML error keeps its line"
     );
-    // The rest: the condition, and the package's own filter.
-    assert_eq!(index.rule_count(), 2);
-    assert_eq!(index.filter_count(), 1);
+    // The rest: the condition, and the package's own two filters.
+    assert_eq!(index.rule_count(), 3);
+    assert_eq!(index.filter_count(), 2);
     assert!(index.rule(rule_id(&index, "pre-edit-fine.sh")).is_ok());
 }

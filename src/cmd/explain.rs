@@ -1,8 +1,9 @@
 //! `hookdex explain --tool N [--command C] [--path P] [--input JSON] [--step S] [--json]`:
 //! read top to bottom by someone asking "why didn't my hook fire?".
 
-use hookdex_model::Target;
+use hookdex_model::{LayerKind, RuleKind, Target};
 use hookdex_runtime::explain::explain;
+use hookdex_runtime::filters::trace::{trace, FilterTrace};
 use hookdex_runtime::load::{self, Verify};
 use serde_json::json;
 
@@ -24,21 +25,55 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
         Some((file, _)) => Some(file.index().map_err(err)?),
         None => None,
     };
+    let landing = args.landing(&call)?;
+    let paths: Vec<Option<&str>> = landing.iter().map(Option::as_deref).collect();
     let (verdicts, lookup_ns) = explain(
         &index,
         managed_index.as_ref(),
         &call.query(settings.shell_strict),
-        call.path.as_deref(),
+        &paths,
         &trust,
         settings.switches(),
     )
     .map_err(err)?;
+    // With --input, what each firing filter's finders flag in it.
+    let input = args.input()?;
+    let mut traces = Vec::with_capacity(verdicts.len());
+    for v in &verdicts {
+        let traced = match (&args.input, v.fires, v.rule.kind) {
+            (Some(_), true, RuleKind::Filter) => {
+                let from = match &managed_index {
+                    Some(managed) if v.layer.kind == LayerKind::Managed => managed,
+                    _ => &index,
+                };
+                let name = v.rule.file_name();
+                let tool = &call.tool.name;
+                trace(
+                    from,
+                    v.rule.id,
+                    name,
+                    tool,
+                    &input,
+                    &trust,
+                    settings.switches(),
+                    &settings,
+                )
+                .map_err(err)?
+            }
+            _ => None,
+        };
+        traces.push(traced);
+    }
 
     if json {
         print_json(&json!({
-            "fires": verdicts.iter().filter(|v| v.fires).map(|v| json!({
-                "file": v.rule.file, "layer": v.layer.label, "why": v.why,
-            })).collect::<Vec<_>>(),
+            "fires": verdicts.iter().zip(&traces).filter(|(v, _)| v.fires).map(|(v, t)| {
+                let mut fired = json!({"file": v.rule.file, "layer": v.layer.label, "why": v.why});
+                if let Some(t) = t {
+                    fired["filter"] = trace_json(t);
+                }
+                fired
+            }).collect::<Vec<_>>(),
             "skipped": verdicts.iter().filter(|v| !v.fires).map(|v| json!({
                 "file": v.rule.file, "layer": v.layer.label, "reason": v.why,
             })).collect::<Vec<_>>(),
@@ -133,7 +168,7 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
         .map(|v| v.layer.label.len())
         .max()
         .unwrap_or(0);
-    for v in &verdicts {
+    for (v, t) in verdicts.iter().zip(&traces) {
         println!(
             "{}  {:<name_width$}  {:<layer_width$}  {}",
             if v.fires { "FIRES" } else { "skip " },
@@ -141,6 +176,57 @@ pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
             v.layer.label,
             v.why,
         );
+        if let Some(t) = t {
+            print_trace(t);
+        }
     }
     Ok(0)
+}
+
+/// A traced filter under its verdict line: each finder and its spans,
+/// then what the classifier would be asked.
+fn print_trace(t: &FilterTrace) {
+    const PAD: &str = "       ";
+    if t.units == 0 {
+        println!("{PAD}reads no text of this input");
+        return;
+    }
+    for finder in &t.finders {
+        match (&finder.failed, finder.spans.is_empty()) {
+            (Some(why), _) => println!("{PAD}{why}"),
+            (None, true) => println!("{PAD}finder `{}` found nothing", finder.name),
+            (None, false) => {
+                println!("{PAD}finder `{}` found:", finder.name);
+                for span in &finder.spans {
+                    println!(
+                        "{PAD}  {:?} [{}..{}]: {}",
+                        span.text, span.start, span.end, span.reason
+                    );
+                }
+            }
+        }
+    }
+    match t.would_ask {
+        Some(n) => println!(
+            "{PAD}classifier: {n} finding(s) to judge (mode {}); explain does not ask it",
+            t.mode.as_str()
+        ),
+        None => println!("{PAD}mode finders: every finding stands, no classifier"),
+    }
+}
+
+/// A traced filter as `explain --json` adds it to a firing filter's entry.
+fn trace_json(t: &FilterTrace) -> serde_json::Value {
+    json!({
+        "mode": t.mode.as_str(),
+        "texts": t.units,
+        "finders": t.finders.iter().map(|f| json!({
+            "finder": f.name,
+            "failed": f.failed,
+            "spans": f.spans.iter().map(|s| json!({
+                "path": s.path, "start": s.start, "end": s.end, "text": s.text, "reason": s.reason,
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "would_ask": t.would_ask,
+    })
 }

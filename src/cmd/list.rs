@@ -182,11 +182,13 @@ fn fires(
         Some((file, _)) => Some(file.index().map_err(|e| e.to_string())?),
         None => None,
     };
+    let landing = args.landing(&call)?;
+    let paths: Vec<Option<&str>> = landing.iter().map(Option::as_deref).collect();
     let (verdicts, _) = explain(
         index,
         managed_index.as_ref(),
         &call.query(settings.shell_strict),
-        call.path.as_deref(),
+        &paths,
         trust,
         settings.switches(),
     )

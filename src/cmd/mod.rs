@@ -63,6 +63,18 @@ impl CallArgs {
         Ok(input)
     }
 
+    /// Where the call's texts land, as a filter's `paths` see them: each
+    /// text's file (a patch's files, each), or the `--path` given when the
+    /// input offers no text.
+    pub fn landing(&self, call: &Call) -> Result<Vec<Option<String>>, String> {
+        let landing = hookdex_runtime::filters::text::landing(&call.tool.name, &self.input()?);
+        Ok(if landing.is_empty() {
+            vec![call.path.clone()]
+        } else {
+            landing
+        })
+    }
+
     /// The call, normalized for `target`: a harness's own spelling of an
     /// MCP tool is resolved against its settings as the hook would.
     pub fn call(&self, target: Target) -> Result<Call, String> {

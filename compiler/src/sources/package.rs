@@ -36,6 +36,15 @@ pub fn materialized_root(cache_dir: &Path) -> PathBuf {
     ))
 }
 
+/// Writes every package file under `root` that does not hold its bytes
+/// yet. Errors are left to the scans, which materialize each file again
+/// and report a failure as the file's.
+pub fn materialize_all(root: &Path) {
+    for (path, contents, executable) in files() {
+        let _ = materialize(root, path, contents, executable);
+    }
+}
+
 /// Writes `contents` to `root/rel` unless it already holds them; written
 /// through a temporary file and a rename, executable when `exec` is set.
 ///

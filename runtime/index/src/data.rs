@@ -22,7 +22,7 @@ pub struct IndexData {
     /// The view the index was compiled for.
     pub meta: MetaData,
     /// Every recorded path with its stamp at compile time.
-    pub paths: Vec<(String, Stamp)>,
+    pub paths: Vec<(std::path::PathBuf, Stamp)>,
     /// The layers, lowest priority first.
     pub layers: Vec<LayerData>,
     /// Every rule that parsed, in execution order (its position is its id).

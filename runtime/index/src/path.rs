@@ -188,9 +188,10 @@ pub(crate) struct PathRecord {
 
 const _: () = assert!(std::mem::size_of::<PathRecord>() == 56);
 
-pub(crate) fn record(path: &str, stamp: &Stamp, pool: &mut Pool) -> PathRecord {
+pub(crate) fn record(path: &Path, stamp: &Stamp, pool: &mut Pool) -> PathRecord {
+    use std::os::unix::ffi::OsStrExt;
     PathRecord {
-        path: pool.put(path),
+        path: pool.put_bytes(path.as_os_str().as_bytes()),
         kind: stamp.kind_code(),
         reserved: [0; 3],
         mtime_nsec: U32::new(stamp.mtime_nsec),
@@ -207,7 +208,7 @@ pub(crate) fn record(path: &str, stamp: &Stamp, pool: &mut Pool) -> PathRecord {
 #[derive(Clone, Debug)]
 pub struct PathEntry<'a> {
     /// The path.
-    pub path: &'a str,
+    pub path: &'a Path,
     /// Its stamp at compile time.
     pub stamp: Stamp,
 }
@@ -245,8 +246,9 @@ impl<'a> Index<'a> {
     pub fn path(&self, i: usize) -> Result<PathEntry<'a>, Error> {
         let r: &PathRecord = self.paths.record(i)?;
         let kind = Stamp::kind_from_code(r.kind).ok_or_else(|| Error::corrupt("path kind"))?;
+        use std::os::unix::ffi::OsStrExt;
         Ok(PathEntry {
-            path: self.str(&r.path)?,
+            path: Path::new(std::ffi::OsStr::from_bytes(self.bytes(&r.path)?)),
             stamp: Stamp {
                 kind,
                 mtime_sec: r.mtime_sec.get(),
@@ -269,10 +271,10 @@ impl<'a> Index<'a> {
         let count = self.path_count();
         for i in 0..count {
             let entry = self.path(i)?;
-            let now = entry.stamp.retake(Path::new(entry.path));
+            let now = entry.stamp.retake(entry.path);
             if now != entry.stamp {
                 return Ok(Freshness::Stale {
-                    path: PathBuf::from(entry.path),
+                    path: entry.path.to_path_buf(),
                     was: entry.stamp,
                     now,
                 });

@@ -69,18 +69,24 @@ pub(crate) struct Pool {
 impl Pool {
     /// Appends `s` (or finds it) and returns its reference.
     pub(crate) fn put(&mut self, s: &str) -> StrRef {
-        let offset = match self.seen.get(s.as_bytes()) {
+        self.put_bytes(s.as_bytes())
+    }
+
+    /// Appends `bytes` (or finds them) and returns their reference: a path,
+    /// which need not be UTF-8.
+    pub(crate) fn put_bytes(&mut self, bytes: &[u8]) -> StrRef {
+        let offset = match self.seen.get(bytes) {
             Some(&offset) => offset,
             None => {
                 let offset = self.bytes.len() as u32;
-                self.bytes.extend_from_slice(s.as_bytes());
-                self.seen.insert(s.as_bytes().to_vec(), offset);
+                self.bytes.extend_from_slice(bytes);
+                self.seen.insert(bytes.to_vec(), offset);
                 offset
             }
         };
         StrRef {
             offset: U32::new(offset),
-            len: U32::new(s.len() as u32),
+            len: U32::new(bytes.len() as u32),
         }
     }
 
@@ -102,11 +108,14 @@ impl<'a> Index<'a> {
         if r.len.get() == NONE_LEN {
             return Ok(None);
         }
-        let bytes = self
-            .strings
-            .get(r.offset.get() as usize, r.len.get() as usize)?;
-        std::str::from_utf8(bytes)
+        std::str::from_utf8(self.bytes(r)?)
             .map(Some)
             .map_err(|_| Error::corrupt("string is not UTF-8"))
+    }
+
+    /// The bytes `r` refers to (a path's, which need not be UTF-8).
+    pub(crate) fn bytes(&self, r: &StrRef) -> Result<&'a [u8], Error> {
+        self.strings
+            .get(r.offset.get() as usize, r.len.get() as usize)
     }
 }

@@ -389,7 +389,7 @@ fn lookups() {
 fn stale_paths_are_reported() {
     let dir = std::env::temp_dir().join(format!("hookdex-stale-{}", std::process::id()));
     let mut data = sample();
-    data.paths = vec![(dir.display().to_string(), Stamp::ABSENT)];
+    data.paths = vec![(dir.to_path_buf(), Stamp::ABSENT)];
     let file = aligned(&data.to_bytes());
     let index = file.index().unwrap();
     assert!(matches!(

@@ -164,15 +164,25 @@ impl Finder {
         }
     }
 
-    /// The finder as the hook log and `explain` name it.
+    /// The finder as the hook log names it: `` `string_literals` ``,
+    /// ``regex `x+` ``.
     pub fn name(&self) -> String {
         match self {
             Finder::Regex { source, .. } => format!("regex `{source}`"),
+            _ => format!("`{}`", self.label()),
+        }
+    }
+
+    /// The finder as its filter names it: its name, or for an inline regex
+    /// `regex:` and the regex.
+    pub fn label(&self) -> String {
+        match self {
+            Finder::Regex { source, .. } => format!("regex:{source}"),
             Finder::Builtin { builtin, .. } => match builtin {
-                Builtin::StringLiterals => "`string_literals`".into(),
-                Builtin::ExplanationTail => "`explanation_tail`".into(),
+                Builtin::StringLiterals => "string_literals".into(),
+                Builtin::ExplanationTail => "explanation_tail".into(),
             },
-            Finder::Script { name, .. } => format!("`{name}`"),
+            Finder::Script { name, .. } => name.clone(),
         }
     }
 }
@@ -187,9 +197,28 @@ pub struct Run<'a> {
     pub tool: &'a str,
 }
 
-/// The findings of `finders` in each of `units`, in unit order, and a line
-/// for the hook log per finder that failed (prefixed by the caller).
-pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>, Vec<String>) {
+/// A finder that yielded nothing on one text, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The finder, by position in the filter's finders.
+    pub finder: usize,
+    /// The line for the hook log: `finder <name> yielded nothing: <why>`.
+    pub note: String,
+}
+
+impl Failure {
+    fn new(position: usize, finder: &Finder, why: String) -> Failure {
+        Failure {
+            finder: position,
+            note: format!("finder {} yielded nothing: {why}", finder.name()),
+        }
+    }
+}
+
+/// The findings of `finders` in each of `units`, in unit order, and each
+/// finder's failure on a unit (its line for the hook log is prefixed by
+/// the caller).
+pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>, Vec<Failure>) {
     let mut found = Vec::new();
     let mut notes = Vec::new();
     for (at, unit) in units.iter().enumerate() {
@@ -215,17 +244,16 @@ pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>,
                         spans.into_iter().map(|(s, e)| s..e).collect(),
                         reason.as_deref().unwrap_or(REGEX_REASON),
                     ),
-                    Err(err) => {
-                        notes.push(format!("finder {} yielded nothing: {err}", finder.name()))
-                    }
+                    Err(err) => notes.push(Failure::new(position, finder, err.to_string())),
                 },
                 Finder::Builtin { builtin, reason } => {
                     let reason = reason.as_deref().unwrap_or(builtin.reason());
                     flag(position, builtin_spans(*builtin, unit), reason);
                 }
-                Finder::Script { script: None, .. } => notes.push(format!(
-                    "finder {} yielded nothing: no layer that runs has it in its _finders folder",
-                    finder.name()
+                Finder::Script { script: None, .. } => notes.push(Failure::new(
+                    position,
+                    finder,
+                    "no layer that runs has it in its _finders folder".into(),
                 )),
                 Finder::Script {
                     script: Some(file),
@@ -263,7 +291,7 @@ pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>,
                         flag(*position, vec![span.range], reason);
                     }
                 }
-                Err(why) => notes.push(format!("finder {} yielded nothing: {why}", finder.name())),
+                Err(why) => notes.push(Failure::new(*position, finder, why)),
             }
         }
     }

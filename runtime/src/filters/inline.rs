@@ -205,12 +205,12 @@ fn run_one(
         deadline: Deadline::after(std::time::Instant::now(), settings.exec.timeout),
         tool: tool.as_str(),
     };
-    let (mut found, notes) = finders::find(&filter.finders, &units, &find);
+    let (mut found, failed) = finders::find(&filter.finders, &units, &find);
     found.sort_by_key(|f| (f.unit, f.range.start, f.range.end));
     run.found = found
         .iter()
         .map(|f| units[f.unit].text[f.range.clone()].to_string())
         .collect();
-    run.notes = notes;
+    run.notes = failed.into_iter().map(|f| f.note).collect();
     Ok(run)
 }

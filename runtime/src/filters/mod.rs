@@ -24,6 +24,7 @@ pub mod paths;
 pub mod rounds;
 mod script;
 pub mod text;
+pub mod trace;
 
 use std::path::Path;
 use std::time::Instant;
@@ -262,7 +263,10 @@ fn run_one(call: &Call<'_>, filter: &Filter, input: &Value, rounds: &Rounds) -> 
     };
     let (found, mut notes) = match filter.mode {
         FilterMode::Classifier => (Vec::new(), Vec::new()),
-        FilterMode::Finders | FilterMode::Both => finders::find(&filter.finders, &units, &find),
+        FilterMode::Finders | FilterMode::Both => {
+            let (found, failed) = finders::find(&filter.finders, &units, &find);
+            (found, failed.into_iter().map(|f| f.note).collect())
+        }
     };
     let candidates = judge::candidates(filter.mode, &units, found);
     let asking = judge::Asking {

@@ -137,6 +137,15 @@ pub fn units(tool: &ToolName, input: &Value) -> Vec<Unit> {
     out
 }
 
+/// Where the texts `input` offers land: one entry per unit, `None` for a
+/// text that lands in no file. A filter fires when its `paths` admit one.
+pub fn landing(tool: &ToolName, input: &Value) -> Vec<Option<String>> {
+    units(tool, input)
+        .into_iter()
+        .map(|unit| unit.path)
+        .collect()
+}
+
 /// The smallest input of `tool` that offers `text` as its first unit,
 /// landing in `path`: what an inline test's text is offered as. `None` for a
 /// tool that offers no text.
