@@ -356,6 +356,97 @@ fn the_round_cap_passes_flagged_and_a_clean_pass_resets_it() {
 }
 
 #[test]
+fn in_a_swarm_the_round_cap_comments_on_the_ledger_task() {
+    let mut s = Scratch::new();
+    let body = format!("{}max_rounds: 1\n", ledger_finders("send-back"));
+    rule_with(&s.agentihooks_dir(), LEDGER_FILE, &body);
+    let slop = edit(&s, "scripts/swarm/capacity.py", CAPACITY);
+    let comments = s.path("comments.jsonl");
+    s.set_env("AGENTIHOOKS_SWARM", "buildout");
+    s.set_env("AGENTIHOOKS_SWARM_TASK", "t4");
+    s.set_env("AGENTIHOOKS_AGENT_NAME", "engineer@1-1");
+    s.set_env(
+        "HOOKDEX_LEDGER_CMD",
+        format!(
+            "cat >> '{}'; echo >> '{}'",
+            comments.display(),
+            comments.display()
+        ),
+    );
+    assert_eq!(decision(&hook(&s, "claude", &slop)), Some("deny"));
+    assert!(
+        !comments.exists(),
+        "a send-back under the cap comments nothing"
+    );
+    assert_eq!(
+        decision(&hook(&s, "claude", &slop)),
+        None,
+        "passes at the cap"
+    );
+    let written = std::fs::read_to_string(&comments).unwrap();
+    let lines: Vec<Value> = written
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1, "{written}");
+    let comment = &lines[0];
+    assert_eq!(
+        (
+            &comment["swarm"],
+            &comment["task"],
+            &comment["agent"],
+            &comment["rounds"]
+        ),
+        (
+            &json!("buildout"),
+            &json!("t4"),
+            &json!("engineer@1-1"),
+            &json!(1)
+        )
+    );
+    assert_eq!(comment["filter"], LEDGER_FILE);
+    assert!(comment["target"]
+        .as_str()
+        .unwrap()
+        .ends_with("scripts/swarm/capacity.py"));
+    assert_eq!(
+        comment["findings"],
+        json!([format!("- \"{TAIL}\": explanation tail")])
+    );
+    assert!(comment["text"]
+        .as_str()
+        .unwrap()
+        .contains("sent this task's text back 1 times"));
+    assert!(notes(&s)
+        .iter()
+        .any(|n| n.contains("ledger comment on task t4")));
+
+    // A ledger command that fails or is missing: the text still passes, the log says why.
+    s.set_env("HOOKDEX_LEDGER_CMD", "exit 3");
+    assert_eq!(decision(&hook(&s, "claude", &slop)), None);
+    assert!(
+        notes(&s)
+            .iter()
+            .any(|n| n.contains("HOOKDEX_LEDGER_CMD exited 3")),
+        "{:?}",
+        notes(&s)
+    );
+    s.unset_env("HOOKDEX_LEDGER_CMD");
+    assert_eq!(decision(&hook(&s, "claude", &slop)), None);
+    assert!(notes(&s)
+        .iter()
+        .any(|n| n.contains("HOOKDEX_LEDGER_CMD is not set")));
+    // Outside a swarm, no comment and no word of one.
+    s.unset_env("AGENTIHOOKS_SWARM_TASK");
+    assert_eq!(decision(&hook(&s, "claude", &slop)), None);
+    let last = notes_of_last(&s);
+    assert!(
+        last.contains("round cap reached") && !last.contains("ledger comment"),
+        "{last}"
+    );
+}
+
+#[test]
 fn an_invalid_filter_is_listed_and_blocks_nothing() {
     let s = Scratch::new();
     rule_with(

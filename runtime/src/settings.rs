@@ -99,6 +99,20 @@ pub struct ClassifierSettings {
     pub timeout: Duration,
 }
 
+/// Where a swarm session's comments go, from the environment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LedgerSettings {
+    /// `AGENTIHOOKS_SWARM`: the swarm's ledger.
+    pub swarm: Option<String>,
+    /// `AGENTIHOOKS_SWARM_TASK`: the task this session works on.
+    pub task: Option<String>,
+    /// `AGENTIHOOKS_AGENT_NAME`: who the session is.
+    pub agent: Option<String>,
+    /// `HOOKDEX_LEDGER_CMD`: the command that writes a comment
+    /// ([`crate::filters::ledger`]).
+    pub command: Option<String>,
+}
+
 /// Everything the engine reads from the environment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -120,6 +134,8 @@ pub struct Settings {
     pub shell_strict: bool,
     /// The filter classifier.
     pub classifier: ClassifierSettings,
+    /// Where a swarm session's round-cap comments go.
+    pub ledger: LedgerSettings,
     /// The whole environment of a directory-layer rule: the variables of
     /// [`DIRECTORY_ENV`] and `HOOKDEX_DIRECTORY_ENV` that are set.
     pub directory_env: Vec<(String, String)>,
@@ -148,6 +164,7 @@ pub const VARIABLES: &[&str] = &[
     "HOOKDEX_CLASSIFIER_TIMEOUT_SEC",
     "AGENTIHOOKS_CLASSIFIER_MODELS",
     "AGENTIHOOKS_FILTER_CACHE_TTL_S",
+    "HOOKDEX_LEDGER_CMD",
 ];
 
 /// Variables the hook reads that are secrets: never in [`VARIABLES`], so
@@ -226,9 +243,16 @@ impl Settings {
             timeout: seconds("HOOKDEX_CLASSIFIER_TIMEOUT_SEC")
                 .unwrap_or(DEFAULT_CLASSIFIER_TIMEOUT),
         };
+        let ledger = LedgerSettings {
+            swarm: nonempty("AGENTIHOOKS_SWARM"),
+            task: nonempty("AGENTIHOOKS_SWARM_TASK"),
+            agent: nonempty("AGENTIHOOKS_AGENT_NAME"),
+            command: nonempty("HOOKDEX_LEDGER_CMD"),
+        };
         Settings {
             directory_env: Settings::read_directory_env(&var),
             classifier,
+            ledger,
             managed_owner: view.managed_owner(),
             view,
             reply: ReplyOptions {

@@ -75,6 +75,19 @@ pub struct Acted {
     pub strip: Option<(Vec<Cut>, Permission)>,
     /// Lines for the hook log.
     pub notes: Vec<String>,
+    /// The targets whose round cap this call reached.
+    pub capped: Vec<Capped>,
+}
+
+/// A target that passed flagged at its round cap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Capped {
+    /// The target (a resolved file path, or a synthetic tool's text place).
+    pub target: String,
+    /// How many send-backs it had.
+    pub rounds: u32,
+    /// Its finding lines.
+    pub findings: Vec<String>,
 }
 
 /// The finding lines of `findings` in `units`, once each.
@@ -196,12 +209,16 @@ fn send_back(
         match cap.reached(target) {
             Some(rounds) => {
                 let head = format!("filter flagged, passed after {rounds} send-backs:");
-                acted
-                    .context
-                    .push(block(&head, &lines(mine.iter().copied(), units)));
+                let findings = lines(mine.iter().copied(), units);
+                acted.context.push(block(&head, &findings));
                 acted.notes.push(format!(
                     "filter flagged: round cap reached ({target}, {rounds} send-backs)"
                 ));
+                acted.capped.push(Capped {
+                    target: target.to_string(),
+                    rounds,
+                    findings,
+                });
             }
             None => {
                 acted.sent_back.extend(lines(mine.iter().copied(), units));

@@ -19,6 +19,7 @@ pub mod classifier;
 pub mod finders;
 pub mod inline;
 pub mod judge;
+pub mod ledger;
 mod patch;
 pub mod paths;
 pub mod rounds;
@@ -321,6 +322,12 @@ fn run_one(call: &Call<'_>, filter: &Filter, input: &Value, rounds: &Rounds) -> 
         &cap,
     );
     notes.extend(acted.notes.iter().cloned());
+    notes.extend(ledger::comment(
+        call.settings,
+        &filter.file_name,
+        &acted.capped,
+        deadline,
+    ));
     Some(Ran {
         acted: Some(acted),
         notes,
