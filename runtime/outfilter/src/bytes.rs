@@ -49,6 +49,16 @@
 //! diagnostics ([`Filter::match_command`], [`Filter::match_shape`]).
 //!
 //! Big-endian hosts refuse the DFAs (regex-automata checks the endianness).
+//!
+//! # Size and load cost
+//!
+//! Measured by `tests/load_cost.rs` (release, this 2-core machine, best of
+//! 200) on a typical filter — a command, two shapes, a guarded collapse, a
+//! replace, a seven-pattern strip list: 127 KB of bytes; `from_bytes` 0.3 ms
+//! against 3.5 ms to compile it from TOML. Dense DFAs of Unicode classes
+//! (`\s`, `\d`, `\S`) dominate the size: the strip set alone is 77 KB, and
+//! would be 3.5 KB as a sparse DFA (slower to search); minimising the dense
+//! DFAs saves about 1%.
 
 use regex_automata::dfa::{dense::DFA, Automaton, StartKind};
 

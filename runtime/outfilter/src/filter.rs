@@ -41,11 +41,20 @@ pub const DEFAULT_MIN_SIZE: usize = 400;
 
 /// One `replace` rule: a regex substituted in every line, `$1`/`${name}`
 /// expanded as the `regex` crate expands them.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct ReplaceRule {
     pub(crate) regex: meta::Regex,
     pub(crate) pattern: String,
     pub(crate) replacement: String,
+}
+
+impl std::fmt::Debug for ReplaceRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplaceRule")
+            .field("pattern", &self.pattern)
+            .field("replacement", &self.replacement)
+            .finish()
+    }
 }
 
 /// One `match_output` rule: when `pattern` matches the whole text and
