@@ -63,7 +63,7 @@
 use regex_automata::dfa::{dense::DFA, Automaton, StartKind};
 
 use crate::error::{DecodeError, DecodeErrorKind};
-use crate::filter::{Filter, LineFilter, OutputRule, ReplaceRule};
+use crate::filter::{Claim, Filter, LineFilter, OutputRule, ReplaceRule};
 use crate::matcher::{build_meta, meta_builder, Engine, Matcher};
 
 /// The format version [`Filter::from_bytes`] reads and [`Filter::to_bytes`] writes.
@@ -125,14 +125,7 @@ impl Filter {
         body.0.extend_from_slice(&self.priority.to_le_bytes());
         body.u64(self.min_size as u64);
 
-        let body = body.0;
-        let mut out = Vec::with_capacity(HEADER + body.len());
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-        out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes());
-        out.extend_from_slice(&body);
-        out
+        seal(MAGIC, body.0)
     }
 
     /// Loads a filter written by [`Filter::to_bytes`], checking everything
@@ -143,28 +136,7 @@ impl Filter {
     /// A [`DecodeError`] when the bytes are not a compiled filter of this
     /// format version, are corrupt, or hold a DFA regex-automata refuses.
     pub fn from_bytes(bytes: &[u8]) -> Result<Filter, DecodeError> {
-        let mut r = Reader { bytes, at: 0 };
-        if r.take(MAGIC.len())? != MAGIC {
-            return Err(r.fail(0, DecodeErrorKind::BadMagic));
-        }
-        let version = r.u32()?;
-        if version != VERSION {
-            return Err(r.fail(8, DecodeErrorKind::Version { found: version }));
-        }
-        let length = r.u64()?;
-        let checksum = r.u64()?;
-        if usize::try_from(length).ok() != Some(bytes.len() - HEADER) {
-            return Err(r.fail(
-                12,
-                DecodeErrorKind::Invalid {
-                    what: "body length",
-                },
-            ));
-        }
-        if xxhash_rust::xxh3::xxh3_64(&bytes[HEADER..]) != checksum {
-            return Err(r.fail(20, DecodeErrorKind::Checksum));
-        }
-
+        let mut r = Reader::open(bytes, MAGIC)?;
         let name = r.str()?;
         let line = r.u32()? as usize;
         let description = r.opt(Reader::str)?;
@@ -252,6 +224,67 @@ impl Filter {
     }
 }
 
+impl Claim {
+    /// The claim as bytes, for [`Claim::from_bytes`]: what an index keeps
+    /// to choose a filter without loading every filter whole.
+    ///
+    /// ```
+    /// use hookdex_outfilter::{Claim, Selector};
+    /// let src = "schema_version = 1\n[filters.f]\nmatch_command = '^make'\nstrip_lines_matching = ['^x']\n";
+    /// let file = hookdex_outfilter::parse(src).into_result().unwrap();
+    /// let claim = Claim::from_bytes(&file.filters[0].claim().to_bytes()).unwrap();
+    /// assert!(Selector::new(Some("make -j4"), "").claims(&claim));
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut body = Writer(Vec::new());
+        body.str(&self.name);
+        body.opt(self.match_command.as_ref(), Writer::matcher);
+        body.opt(self.match_shape.as_ref(), Writer::matcher);
+        body.0.extend_from_slice(&self.priority.to_le_bytes());
+        body.u64(self.min_size as u64);
+        seal(CLAIM_MAGIC, body.0)
+    }
+
+    /// Loads a claim written by [`Claim::to_bytes`], checked as
+    /// [`Filter::from_bytes`] checks a filter.
+    ///
+    /// # Errors
+    ///
+    /// As [`Filter::from_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Claim, DecodeError> {
+        let mut r = Reader::open(bytes, CLAIM_MAGIC)?;
+        let name = r.str()?;
+        let match_command = r.opt(Reader::matcher)?;
+        let match_shape = r.opt(Reader::matcher)?;
+        let priority = i64::from_le_bytes(r.array()?);
+        let min_size = r.usize()?;
+        if r.at != bytes.len() {
+            return Err(r.fail(r.at, DecodeErrorKind::TrailingBytes));
+        }
+        Ok(Claim {
+            name,
+            match_command,
+            match_shape,
+            priority,
+            min_size,
+        })
+    }
+}
+
+/// The magic of a compiled [`Claim`].
+const CLAIM_MAGIC: &[u8; 8] = b"HDXOCLM\0";
+
+/// `body` behind a header: `magic`, [`VERSION`], its length and checksum.
+fn seal(magic: &[u8; 8], body: Vec<u8>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER + body.len());
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
 /// Appends the body's fields.
 struct Writer(Vec<u8>);
 
@@ -314,6 +347,33 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader of the body of `bytes`, once their header says `magic` and
+    /// [`VERSION`] and the body's length and checksum hold.
+    fn open(bytes: &'a [u8], magic: &[u8; 8]) -> Result<Reader<'a>, DecodeError> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(magic.len())? != magic {
+            return Err(r.fail(0, DecodeErrorKind::BadMagic));
+        }
+        let version = r.u32()?;
+        if version != VERSION {
+            return Err(r.fail(8, DecodeErrorKind::Version { found: version }));
+        }
+        let length = r.u64()?;
+        let checksum = r.u64()?;
+        if usize::try_from(length).ok() != Some(bytes.len() - HEADER) {
+            return Err(r.fail(
+                12,
+                DecodeErrorKind::Invalid {
+                    what: "body length",
+                },
+            ));
+        }
+        if xxhash_rust::xxh3::xxh3_64(&bytes[HEADER..]) != checksum {
+            return Err(r.fail(20, DecodeErrorKind::Checksum));
+        }
+        Ok(r)
+    }
+
     fn fail(&self, offset: usize, kind: DecodeErrorKind) -> DecodeError {
         DecodeError { offset, kind }
     }

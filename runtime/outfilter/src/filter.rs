@@ -35,6 +35,35 @@ pub struct Filter {
     pub(crate) min_size: usize,
 }
 
+/// What choosing a filter needs of it, apart from the rest: its name,
+/// `priority`, `min_size`, `match_command` and `match_shape`. An index
+/// keeps every filter's claim and loads only the chosen filter whole.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    pub(crate) name: String,
+    pub(crate) match_command: Option<Matcher>,
+    pub(crate) match_shape: Option<Matcher>,
+    pub(crate) priority: i64,
+    pub(crate) min_size: usize,
+}
+
+impl Claim {
+    /// The filter's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its `priority`.
+    pub fn priority(&self) -> i64 {
+        self.priority
+    }
+
+    /// Its `min_size`.
+    pub fn min_size(&self) -> usize {
+        self.min_size
+    }
+}
+
 /// The default `min_size`: outputs shorter than this many bytes are not
 /// worth filtering (SPEC §7, measured in seed 003).
 pub const DEFAULT_MIN_SIZE: usize = 400;
@@ -76,6 +105,17 @@ pub(crate) enum LineFilter {
 }
 
 impl Filter {
+    /// What choosing this filter needs of it.
+    pub fn claim(&self) -> Claim {
+        Claim {
+            name: self.name.clone(),
+            match_command: self.match_command.clone(),
+            match_shape: self.match_shape.clone(),
+            priority: self.priority,
+            min_size: self.min_size,
+        }
+    }
+
     /// The filter's name, the `<name>` of `[filters.<name>]`.
     pub fn name(&self) -> &str {
         &self.name

@@ -70,7 +70,7 @@ mod stages;
 
 pub use crate::bytes::VERSION as BYTES_VERSION;
 pub use crate::error::{DecodeError, DecodeErrorKind, Error, ErrorKind};
-pub use crate::filter::{Filter, FilterFile, TestCase, DEFAULT_MIN_SIZE};
+pub use crate::filter::{Claim, Filter, FilterFile, TestCase, DEFAULT_MIN_SIZE};
 pub use crate::inline_tests::{run_tests, TestOutcome, TestResult};
 pub use crate::parse::{parse, Compiler, Parsed};
 pub use crate::select::{claims, select, Selector, SELECTOR_LINES};

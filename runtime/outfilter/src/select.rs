@@ -2,7 +2,8 @@
 //! and the first six non-empty output lines), [`claims`] (does one filter
 //! want this output) and [`select`] (which filter of many gets it).
 
-use crate::filter::Filter;
+use crate::filter::{Claim, Filter};
+use crate::matcher::Matcher;
 
 /// How many non-empty output lines the selector holds (seed 003: one line
 /// missed most pytest runs; the whole output would let a generic pattern
@@ -64,15 +65,20 @@ impl<'c> Selector<'c> {
     /// `match_command` matches the command, or one of its `match_shape`
     /// regexes (compiled with `(?m)`) matches the selector text.
     pub fn is_claimed_by(&self, filter: &Filter) -> bool {
-        let by_command = match (&filter.match_command, self.command) {
+        self.claimed(filter.match_command.as_ref(), filter.match_shape.as_ref())
+    }
+
+    /// [`Selector::is_claimed_by`] for a filter's [`Claim`].
+    pub fn claims(&self, claim: &Claim) -> bool {
+        self.claimed(claim.match_command.as_ref(), claim.match_shape.as_ref())
+    }
+
+    fn claimed(&self, match_command: Option<&Matcher>, match_shape: Option<&Matcher>) -> bool {
+        let by_command = match (match_command, self.command) {
             (Some(m), Some(command)) => m.is_match(command),
             _ => false,
         };
-        by_command
-            || filter
-                .match_shape
-                .as_ref()
-                .is_some_and(|m| m.is_match(&self.text))
+        by_command || match_shape.is_some_and(|m| m.is_match(&self.text))
     }
 }
 
