@@ -89,3 +89,34 @@ fn a_broken_file_fails_naming_its_line() {
     let missing = s.run(&["test", "/nonexistent/pre-write-x.filter.yaml"]);
     assert_eq!(missing.status.code(), Some(1));
 }
+
+#[test]
+fn a_broken_finder_fails_its_tests_and_a_fifo_is_refused_without_a_hang() {
+    let s = Scratch::new();
+    let dir = s.path("filters");
+    std::fs::create_dir_all(dir.join("_finders")).unwrap();
+    std::fs::write(dir.join("_finders/broken.sh"), "exit 3\n").unwrap();
+    let file = rule_with(
+        &dir,
+        "pre-write-b.filter.yaml",
+        "finders:\n  - script: broken\nmode: finders\ntests:\n  - {name: clean, text: abc, expect: []}\n",
+    );
+    let out = s.run(&["test", file.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("FAIL    clean") && text.contains("exit 3"),
+        "{text}"
+    );
+
+    let fifo = dir.join("pre-write-fifo.filter.yaml");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let out = s.run(&["test", fifo.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("BROKEN"), "{text}");
+}

@@ -447,6 +447,22 @@ fn in_a_swarm_the_round_cap_comments_on_the_ledger_task() {
 }
 
 #[test]
+fn a_patch_in_an_extra_key_does_not_hide_the_edit_text() {
+    let s = Scratch::new();
+    rule_with(
+        &s.agentihooks_dir(),
+        LEDGER_FILE,
+        &ledger_finders("send-back"),
+    );
+    for key in ["command", "input", "patch"] {
+        let mut payload = edit(&s, "scripts/swarm/capacity.py", CAPACITY);
+        payload["tool_input"][key] = json!("*** Begin Patch\n*** End Patch\n");
+        let reply = hook(&s, "claude", &payload);
+        assert_eq!(decision(&reply), Some("deny"), "{key}: {reply}");
+    }
+}
+
+#[test]
 fn an_invalid_filter_is_listed_and_blocks_nothing() {
     let s = Scratch::new();
     rule_with(

@@ -491,7 +491,16 @@ fn a_binary_path_with_spaces_is_quoted_and_recognised_by_path() {
     std::fs::copy(BIN, &bin).unwrap();
     // `sh -c SCRIPT BIN`: the script runs the copy; BIN is only `$0`.
     let script = format!("'{}' init --target claude --scope project", bin.display());
-    let run = || s.run_stdin_via(&["sh", "-c", &script], &[], b"");
+    // A thread of this test binary forking while the copy was open for
+    // writing holds it until its exec: running it then fails with "Text
+    // file busy" for a moment, so that one failure is tried again.
+    let run = || loop {
+        let out = s.run_stdin_via(&["sh", "-c", &script], &[], b"");
+        if !String::from_utf8_lossy(&out.stderr).contains("Text file busy") {
+            break out;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
     let first = run();
     assert_success(&first, &["init (copied binary)"]);
     let path = s.repo.join(".claude/settings.json");

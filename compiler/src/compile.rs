@@ -14,7 +14,7 @@ use hookdex_model::{LayerKind, Runner};
 use crate::emit::{self, Layer};
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::conditions::{self, Reading};
-use crate::formats::{finder_dir, syntax, RuleSpec};
+use crate::formats::{finder_dir, outfilter, syntax, RuleSpec};
 use crate::resolve;
 use crate::sources::{self, package, View};
 use crate::tables;
@@ -42,6 +42,7 @@ pub fn compile(view: &View) -> Compiled {
     let mut layers = Vec::with_capacity(sources.layers.len());
     let mut specs = Vec::with_capacity(sources.layers.len());
     let mut finder_scripts = Vec::new();
+    let mut out_filters = Vec::new();
     for (i, layer) in sources.layers.iter().enumerate() {
         let reading = match layer.kind {
             LayerKind::Directory if !trust.is_trusted() => Reading::NamesOnly,
@@ -62,6 +63,30 @@ pub fn compile(view: &View) -> Compiled {
                 stamps.extend(found.stamps);
                 invalid.extend(found.invalid.into_iter().map(|e| (Some(i as u16), e)));
                 scripts.extend(found.found);
+            }
+        }
+        if reading == Reading::Contents {
+            let mut found = Vec::new();
+            for dir in &layer.dirs {
+                found.push(outfilter::scan(dir));
+            }
+            let rtk_file = match (layer.kind, &view.repo_root) {
+                (LayerKind::Runtime, _) => view.rtk_user_filters.as_ref().map(|file| {
+                    let root = file.parent().unwrap_or(file);
+                    (file.clone(), root.to_path_buf())
+                }),
+                (LayerKind::Directory, Some(repo)) => {
+                    Some((repo.join(".rtk").join(outfilter::RTK_FILE), repo.clone()))
+                }
+                _ => None,
+            };
+            if let Some((file, root)) = rtk_file {
+                found.push(outfilter::scan_file(&file, &root));
+            }
+            for scanned in found {
+                stamps.extend(scanned.stamps);
+                invalid.extend(scanned.invalid.into_iter().map(|e| (Some(i as u16), e)));
+                out_filters.extend(scanned.found.into_iter().map(|f| (i as u16, f)));
             }
         }
         finder_scripts.extend(scripts.into_values().map(|script| FinderScriptData {
@@ -106,6 +131,7 @@ pub fn compile(view: &View) -> Compiled {
         stamps,
         invalid,
         finder_scripts,
+        out_filters,
     };
     emit::emit(view, &sources, &layers, found)
 }

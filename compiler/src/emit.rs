@@ -6,11 +6,12 @@ use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use hookdex_index::{
-    FinderScriptData, IndexData, InvalidData, LayerData, MetaData, RuleData, Stamp, StepData,
-    NO_LAYER,
+    FinderScriptData, IndexData, InvalidData, LayerData, MetaData, OutFilterData, RuleData, Stamp,
+    StepData, NO_LAYER,
 };
 
 use crate::error::RuleError;
+use crate::formats::outfilter;
 use crate::resolve::Resolved;
 use crate::sources::{LayerSource, Sources, View};
 
@@ -43,6 +44,8 @@ pub(crate) struct Found {
     pub(crate) invalid: Vec<(Option<u16>, RuleError)>,
     /// The scripts of the layers' `_finders` folders.
     pub(crate) finder_scripts: Vec<FinderScriptData>,
+    /// The output filters of every layer read, with their layer.
+    pub(crate) out_filters: Vec<(u16, outfilter::Found)>,
 }
 
 /// Everything one compile found, as index data and bytes.
@@ -53,6 +56,7 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
         stamps,
         invalid,
         finder_scripts,
+        out_filters,
     } = found;
     let mut filters = Vec::new();
     let rules = resolved
@@ -131,7 +135,37 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
         steps,
         filters,
         finder_scripts,
+        out_filters: out_filter_records(out_filters),
     };
     let bytes = data.to_bytes();
     Compiled { data, bytes }
+}
+
+/// The output filters as index records, in choosing order: descending
+/// priority, then name, then layer from the highest. Of two filters of one
+/// name in one layer, the one read last (the later folder or file) stands.
+fn out_filter_records(found: Vec<(u16, outfilter::Found)>) -> Vec<OutFilterData> {
+    let mut standing: Vec<(u16, outfilter::Found)> = Vec::with_capacity(found.len());
+    for (layer, f) in found {
+        let same =
+            |(l, s): &(u16, outfilter::Found)| *l == layer && s.filter.name() == f.filter.name();
+        match standing.iter_mut().find(|entry| same(entry)) {
+            Some(entry) => *entry = (layer, f),
+            None => standing.push((layer, f)),
+        }
+    }
+    standing.sort_by(|(la, a), (lb, b)| {
+        (b.filter.priority(), a.filter.name(), lb).cmp(&(a.filter.priority(), b.filter.name(), la))
+    });
+    standing
+        .into_iter()
+        .map(|(layer, f)| OutFilterData {
+            name: f.filter.name().to_string(),
+            line: u32::try_from(f.filter.line()).unwrap_or(0),
+            file: f.file,
+            layer,
+            claim: f.filter.claim().to_bytes(),
+            body: f.filter.to_bytes(),
+        })
+        .collect()
 }

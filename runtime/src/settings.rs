@@ -173,6 +173,15 @@ pub const VARIABLES: &[&str] = &[
 /// from wherever its author keeps it.
 pub const SECRETS: &[&str] = &["HOOKDEX_CLASSIFIER_KEY"];
 
+/// Variables the hook reads that a launcher sets per session (a swarm's
+/// identity): never in [`VARIABLES`], so `hookdex init` never pins one
+/// session's values into a settings file every session reads.
+pub const SESSION: &[&str] = &[
+    "AGENTIHOOKS_SWARM",
+    "AGENTIHOOKS_SWARM_TASK",
+    "AGENTIHOOKS_AGENT_NAME",
+];
+
 /// The `PATH` managed rules run with: the system's directories, which only
 /// the administrator can write.
 pub const SYSTEM_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -374,8 +383,10 @@ mod tests {
                     .any(|prefix| name.starts_with(prefix));
                 if ours && !name.ends_with('_') {
                     assert!(
-                        VARIABLES.contains(&name.as_str()) || SECRETS.contains(&name.as_str()),
-                        "{name} is read but not in VARIABLES or SECRETS"
+                        [VARIABLES, SECRETS, SESSION]
+                            .iter()
+                            .any(|list| list.contains(&name.as_str())),
+                        "{name} is read but not in VARIABLES, SECRETS or SESSION"
                     );
                 }
             }

@@ -11,6 +11,11 @@ use super::{current_settings, open, print_json, CallArgs, CmdResult};
 
 /// Explains every rule's verdict for one call.
 pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
+    // Finder scripts run for --input; nothing they start outlives explain.
+    super::supervised(|| explain_call(target, args, json))
+}
+
+fn explain_call(target: Target, args: CallArgs, json: bool) -> CmdResult {
     let call = args.call(target)?;
     let settings = current_settings(target);
     let (file, state) = open(&settings);

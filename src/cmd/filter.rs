@@ -24,7 +24,7 @@ pub fn check_command(target: Target, tool: &str, session: Option<&str>) -> CmdRe
         .take(MAX_INPUT)
         .read_to_end(&mut input);
     let verdict = match read {
-        Ok(_) => check(&current_settings(target), tool, &input, session),
+        Ok(_) => super::supervised(|| check(&current_settings(target), tool, &input, session)),
         Err(err) => allowed(format!(
             "the tool input could not be read ({err}); no filter ran"
         )),

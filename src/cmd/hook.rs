@@ -42,11 +42,9 @@ pub fn run(target: Target, event: Option<&str>) -> CmdResult {
         panic!("HOOKDEX_DEBUG_PANIC is set");
     }
     // Nothing a condition starts outlives this process (runtime `procs`).
-    hookdex_runtime::procs::enable(|| {
-        std::env::current_exe().unwrap_or_else(|_| "/proc/self/exe".into())
+    let reply = super::supervised(|| {
+        hookdex_runtime::hook::hook(target, event, &bytes, &|name| std::env::var_os(name))
     });
-    let reply = hookdex_runtime::hook::hook(target, event, &bytes, &|name| std::env::var_os(name));
-    hookdex_runtime::procs::sweep();
     Ok(print(&reply))
 }
 

@@ -122,3 +122,15 @@ pub fn print_json(value: &Value) {
         serde_json::to_string_pretty(value).unwrap_or_default()
     );
 }
+
+/// Runs `work` so that nothing a script it starts (a condition, a finder,
+/// a ledger or classifier command) leaves behind outlives this process:
+/// the process becomes their subreaper and sweeps what is left after.
+pub fn supervised<T>(work: impl FnOnce() -> T) -> T {
+    hookdex_runtime::procs::enable(|| {
+        std::env::current_exe().unwrap_or_else(|_| "/proc/self/exe".into())
+    });
+    let done = work();
+    hookdex_runtime::procs::sweep();
+    done
+}

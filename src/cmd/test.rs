@@ -13,7 +13,7 @@ use super::{current_settings, print_json, CmdResult};
 
 /// Runs the tests of `files` and prints the result.
 pub fn run(files: &[PathBuf], json: bool) -> CmdResult {
-    let suites = suites(&current_settings(Target::Claude), files);
+    let suites = super::supervised(|| suites(&current_settings(Target::Claude), files));
     let tests: Vec<&TestRun> = suites
         .iter()
         .filter_map(|s| s.runs.as_ref().ok())
@@ -76,6 +76,9 @@ fn print_suite(suite: &Suite) {
             println!("          expected {:?}", test.expect);
             println!("          flagged  {:?}", test.found);
         }
+        for failed in &test.failed_finders {
+            println!("          {failed}");
+        }
         for note in &test.notes {
             println!("          note: {note}");
         }
@@ -93,6 +96,7 @@ fn suite_json(suite: &Suite) -> serde_json::Value {
                 "expect": t.expect,
                 "found": t.found,
                 "notes": t.notes,
+                "failed_finders": t.failed_finders,
             })).collect::<Vec<_>>(),
         }),
         Err(why) => json!({"file": suite.file, "error": why, "tests": []}),

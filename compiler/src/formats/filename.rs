@@ -12,6 +12,9 @@ use crate::formats::matcher;
 pub enum FileClass {
     /// Skipped silently: dotfiles, `_`-prefixed names, backups (`~`), `*.md`.
     Ignored,
+    /// An output-filter file (`*.outfilter.toml`, rtk's `filters.toml`),
+    /// read by [`super::outfilter`], never a rule.
+    OutFilters,
     /// A rule file whose name parses.
     Rule(RuleName),
     /// A file whose name does not parse, with the reason.
@@ -47,6 +50,9 @@ pub fn classify(file_name: &str) -> FileClass {
         || file_name.to_ascii_lowercase().ends_with(".md")
     {
         return FileClass::Ignored;
+    }
+    if super::outfilter::is_outfilter_file(file_name) {
+        return FileClass::OutFilters;
     }
     match parse(file_name) {
         Ok(name) => FileClass::Rule(name),

@@ -8,6 +8,7 @@ pub mod filename;
 pub mod filter;
 pub mod finder_dir;
 pub mod matcher;
+pub mod outfilter;
 pub mod syntax;
 
 use hookdex_index::FilterData;

@@ -64,6 +64,10 @@ pub struct View {
     /// next call with the same index file. The compiler reads it only to
     /// decide whether an untrusted repository's rule files are opened at all.
     pub trusted_owners: String,
+    /// rtk's user filter file, `$XDG_CONFIG_HOME/rtk/filters.toml` (default
+    /// `~/.config/rtk/filters.toml`): its output filters join the runtime
+    /// layer's.
+    pub rtk_user_filters: Option<PathBuf>,
 }
 
 impl View {
@@ -75,6 +79,9 @@ impl View {
         let xdg_config = nonempty("XDG_CONFIG_HOME")
             .map(|d| absolute(Path::new(&d)))
             .or_else(|| home_var.as_ref().map(|h| h.join(".config")));
+        let rtk_user_filters = xdg_config
+            .as_ref()
+            .map(|d| d.join("rtk").join(crate::formats::outfilter::RTK_FILE));
         let git_user = GitUser {
             globals: xdg_config
                 .map(|d| d.join("git").join("config"))
@@ -111,6 +118,7 @@ impl View {
             trusted_owners: var("CONDITIONS_TRUSTED_OWNERS")
                 .map(|v| v.to_string_lossy().trim().to_string())
                 .unwrap_or_default(),
+            rtk_user_filters,
         }
     }
 
@@ -129,6 +137,7 @@ impl View {
             repo_root: None,
             git_user: GitUser::default(),
             trusted_owners: self.trusted_owners.clone(),
+            rtk_user_filters: None,
         }
     }
 
@@ -175,6 +184,7 @@ impl View {
         for global in &self.git_user.globals {
             push(global.as_os_str().as_encoded_bytes());
         }
+        push(opt_bytes(self.rtk_user_filters.as_deref()));
         xxhash_rust::xxh3::xxh3_64(&input)
     }
 

@@ -10,6 +10,7 @@ use crate::header;
 use crate::invalid::InvalidData;
 use crate::layer::LayerData;
 use crate::meta::MetaData;
+use crate::outfilter::OutFilterData;
 use crate::path::{self, Stamp};
 use crate::rule::RuleData;
 use crate::section::SectionId;
@@ -36,6 +37,9 @@ pub struct IndexData {
     /// The scripts of every layer's `_finders` folder (written sorted by
     /// name, then layer).
     pub finder_scripts: Vec<FinderScriptData>,
+    /// Output filters, in choosing order (descending priority, then name,
+    /// then layer from the highest).
+    pub out_filters: Vec<OutFilterData>,
 }
 
 impl IndexData {
@@ -83,6 +87,11 @@ impl IndexData {
         for script in scripts {
             finder_scripts.extend_from_slice(script.record(&mut pool).as_bytes());
         }
+        let (mut out_filters, mut out_filter_bytes) = (Vec::new(), Vec::new());
+        for filter in &self.out_filters {
+            let record = filter.record(&mut pool, &mut out_filter_bytes);
+            out_filters.extend_from_slice(record.as_bytes());
+        }
         header::assemble(&[
             (SectionId::Meta, &meta),
             (SectionId::Strings, &pool.bytes),
@@ -99,6 +108,8 @@ impl IndexData {
             (SectionId::Globs, &globs),
             (SectionId::Dfa, &dfas),
             (SectionId::FinderScripts, &finder_scripts),
+            (SectionId::OutFilters, &out_filters),
+            (SectionId::OutFilterBytes, &out_filter_bytes),
         ])
     }
 }

@@ -33,6 +33,8 @@ pub struct Index<'a> {
     pub(crate) globs: Section<'a>,
     pub(crate) dfa: Section<'a>,
     pub(crate) finder_scripts: Section<'a>,
+    pub(crate) out_filters: Section<'a>,
+    pub(crate) out_filter_bytes: Section<'a>,
     /// DFAs validated so far, by offset in the DFA section.
     pub(crate) dfas: RefCell<HashMap<usize, Dfa>>,
 }
@@ -81,6 +83,8 @@ impl<'a> Index<'a> {
             globs: next()?,
             dfa: next()?,
             finder_scripts: next()?,
+            out_filters: next()?,
+            out_filter_bytes: next()?,
             dfas: RefCell::new(HashMap::new()),
         };
         for small in [&index.meta, &index.paths, &index.layers, &index.steps] {
@@ -143,7 +147,8 @@ impl<'a> Index<'a> {
             self.verify_tables(step)?;
         }
         self.verify_filters()?;
-        self.verify_finder_scripts()
+        self.verify_finder_scripts()?;
+        self.verify_out_filters()
     }
 
     fn verify_blocks(&self) -> Result<(), Error> {
@@ -163,6 +168,8 @@ impl<'a> Index<'a> {
             &self.globs,
             &self.dfa,
             &self.finder_scripts,
+            &self.out_filters,
+            &self.out_filter_bytes,
         ] {
             section.verify_all()?;
         }

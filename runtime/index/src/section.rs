@@ -45,11 +45,15 @@ pub enum SectionId {
     Dfa = 14,
     /// The scripts of every layer's `_finders` folder.
     FinderScripts = 15,
+    /// Output filters.
+    OutFilters = 16,
+    /// The compiled bytes of output filters.
+    OutFilterBytes = 17,
 }
 
 impl SectionId {
     /// Every section, in file order.
-    pub const ALL: [SectionId; 15] = [
+    pub const ALL: [SectionId; 17] = [
         SectionId::Meta,
         SectionId::Strings,
         SectionId::Paths,
@@ -65,6 +69,8 @@ impl SectionId {
         SectionId::Globs,
         SectionId::Dfa,
         SectionId::FinderScripts,
+        SectionId::OutFilters,
+        SectionId::OutFilterBytes,
     ];
 }
 

@@ -130,7 +130,30 @@ fn sample() -> IndexData {
             finder_script("ids", 1, "/h/_finders/ids.sh"),
             finder_script("tails", 0, "/b/_finders/tails.sh"),
         ],
+        out_filters: vec![OutFilterData {
+            name: "make".into(),
+            file: "/h/conditions/make.outfilter.toml".into(),
+            line: 3,
+            layer: 1,
+            claim: b"claim bytes".to_vec(),
+            body: vec![7; 3000],
+        }],
     }
+}
+
+#[test]
+fn output_filters_round_trip_with_their_bytes() {
+    let bytes = sample().to_bytes();
+    let index = Index::parse(&bytes).unwrap();
+    index.verify_all().unwrap();
+    assert_eq!(index.out_filter_count(), 1);
+    let f = index.out_filter(0).unwrap();
+    assert_eq!(
+        (f.name, f.file, f.line, f.layer),
+        ("make", "/h/conditions/make.outfilter.toml", 3, 1)
+    );
+    assert_eq!((f.claim, f.body.len()), (&b"claim bytes"[..], 3000));
+    assert!(index.out_filter(1).is_err());
 }
 
 fn finder_script(name: &str, layer: u16, file: &str) -> FinderScriptData {
@@ -555,7 +578,7 @@ fn the_automata_tag_names_the_built_regex_automata_version() {
     // A file written by another automata version is foreign, not corrupt.
     let mut bytes = sample().to_bytes();
     bytes[40] ^= 1;
-    let header_end = 104 + 15 * 32;
+    let header_end = 104 + crate::section::SectionId::ALL.len() * 32;
     let hash = xxhash_rust::xxh3::xxh3_64(&bytes[40..header_end]);
     bytes[32..40].copy_from_slice(&hash.to_le_bytes());
     assert!(matches!(

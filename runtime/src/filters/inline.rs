@@ -7,10 +7,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use hookdex_compiler::formats::conditions::MAX_RULE_BYTES;
 use hookdex_compiler::formats::filename::{self, FileClass};
 use hookdex_compiler::formats::filter::{self, FilterFile, FilterTest};
 use hookdex_compiler::formats::finder_dir;
-use hookdex_compiler::sources::{package, RuleDir};
+use hookdex_compiler::sources::{confine, package, RuleDir};
 use hookdex_model::{FilterMode, LayerKind, RuleKind, Step, Target};
 
 use super::finders::{self, Finder, ScriptFile};
@@ -34,14 +35,17 @@ pub struct TestRun {
     pub expect: Vec<String>,
     /// The spans the finders flagged, in text order.
     pub found: Vec<String>,
-    /// Why a finder yielded nothing, or why the text reached no finder.
+    /// Why the text reached no finder, when it did not.
     pub notes: Vec<String>,
+    /// Each finder that failed on the text, and why: a test whose finder
+    /// failed fails, whatever it expected.
+    pub failed_finders: Vec<String>,
 }
 
 impl TestRun {
     /// Whether the finders flagged exactly the expected spans.
     pub fn passed(&self) -> bool {
-        self.found == self.expect
+        self.found == self.expect && self.failed_finders.is_empty()
     }
 }
 
@@ -118,7 +122,10 @@ pub fn suites(settings: &Settings, files: &[PathBuf]) -> Vec<Suite> {
         .iter()
         .map(|path| {
             let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-            let text = std::fs::read_to_string(path).map_err(|e| e.to_string());
+            // As a compile reads a rule file: regular, bounded, never a FIFO's hang.
+            let text = confine::read_regular(path, MAX_RULE_BYTES)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string()));
             let beside = (
                 RuleDir::Disk {
                     root: dir.clone(),
@@ -175,6 +182,7 @@ fn run_one(
         expect: test.expect.clone(),
         found: Vec::new(),
         notes: Vec::new(),
+        failed_finders: Vec::new(),
     };
     let tool = Call::new(
         Target::Claude,
@@ -211,6 +219,6 @@ fn run_one(
         .iter()
         .map(|f| units[f.unit].text[f.range.clone()].to_string())
         .collect();
-    run.notes = failed.into_iter().map(|f| f.note).collect();
+    run.failed_finders = failed.into_iter().map(|f| f.note).collect();
     Ok(run)
 }

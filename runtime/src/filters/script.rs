@@ -135,8 +135,11 @@ impl<'t> Offsets<'t> {
         Offsets { text, chars, units }
     }
 
-    /// The byte range `start..end` means under the first reading that
-    /// makes it hold `said`.
+    /// The byte range `start..end` means under the one reading that makes
+    /// it hold `said`; `None` when none does, or when two readings hold it
+    /// at different places (`go` at bytes 5..7 of `🙂 go go` is also the
+    /// second `go` read as characters): guessing there could strip text the
+    /// finder never flagged.
     fn matching(&self, start: usize, end: usize, said: &str) -> Option<Range<usize>> {
         let bytes = start..end;
         if self.chars.is_empty() {
@@ -144,10 +147,12 @@ impl<'t> Offsets<'t> {
         }
         let by_chars = (|| Some(*self.chars.get(start)?..*self.chars.get(end)?))();
         let by_units = (|| Some((*self.units.get(start)?)?..(*self.units.get(end)?)?))();
-        [by_chars, Some(bytes), by_units]
+        let mut holding = [by_chars, Some(bytes), by_units]
             .into_iter()
             .flatten()
-            .find(|range| range.start <= range.end && self.text.get(range.clone()) == Some(said))
+            .filter(|range| range.start <= range.end && self.text.get(range.clone()) == Some(said));
+        let first = holding.next()?;
+        holding.all(|other| other == first).then_some(first)
     }
 }
 
@@ -163,6 +168,22 @@ mod tests {
             stderr: Vec::new(),
             elapsed: Duration::from_millis(5),
         }
+    }
+
+    #[test]
+    fn a_span_two_readings_place_apart_is_refused() {
+        let text = "🙂 go go";
+        let bytes = text.find("go").unwrap();
+        let said = format!(
+            r#"[{{"start": {bytes}, "end": {}, "text": "go"}}]"#,
+            bytes + 2
+        );
+        let err = spans(&run(&said), text).unwrap_err();
+        assert!(err.contains("does not match the source"), "{err}");
+        // The first `go` in characters (2..4): as bytes that is inside 🙂,
+        // so only one reading holds and it stands.
+        let said = r#"[{"start": 2, "end": 4, "text": "go"}]"#;
+        assert_eq!(spans(&run(said), text).unwrap()[0].range, bytes..bytes + 2);
     }
 
     #[test]

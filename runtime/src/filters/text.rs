@@ -102,11 +102,13 @@ pub fn units(tool: &ToolName, input: &Value) -> Vec<Unit> {
             }
         }
         "edit" => {
-            if let Some(patched) = patch_units(input) {
-                return patched;
-            }
+            // Both, when an input has both: a patch in an extra key must not
+            // hide the `new_string` the tool writes.
             if let Some(key) = first(&["new_string", "new_str"]) {
                 put(FilterField::NewString, format!("/{key}"));
+            }
+            if let Some(patched) = patch_units(input) {
+                out.extend(patched);
             }
         }
         "multiedit" => {

@@ -59,6 +59,9 @@ const VERSION: &str = "1";
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AnswerKey([u8; 32]);
 
+/// An answer file's name: its key in hex.
+const ANSWER_NAME_LEN: usize = 64;
+
 impl AnswerKey {
     /// The key of the question made of `parts`, in order.
     pub fn of<'a>(parts: impl IntoIterator<Item = &'a str>) -> AnswerKey {
@@ -180,7 +183,7 @@ fn prune(shard: &Path) {
             if age > STALE_TEMP {
                 let _ = std::fs::remove_file(entry.path());
             }
-        } else if meta.is_file() {
+        } else if meta.is_file() && super::is_hex_name(&entry.file_name(), ANSWER_NAME_LEN) {
             answers.push((written, entry.path()));
         }
     }

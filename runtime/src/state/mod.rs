@@ -41,6 +41,8 @@
 
 pub mod answers;
 pub mod rounds;
+pub mod stash;
+pub mod stats;
 
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
@@ -61,4 +63,12 @@ pub(crate) fn read_small(path: &Path, max: u64) -> Option<String> {
     let mut text = String::new();
     file.take(max + 1).read_to_string(&mut text).ok()?;
     (text.len() as u64 <= max).then_some(text)
+}
+
+/// Whether `name` is `len` lowercase hex digits: the names state files and
+/// folders are given, and the only ones pruning removes.
+pub(crate) fn is_hex_name(name: &std::ffi::OsStr, len: usize) -> bool {
+    name.to_str().is_some_and(|n| {
+        n.len() == len && n.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    })
 }

@@ -117,12 +117,20 @@ fn hex(parts: &[&str]) -> String {
 /// Removes the session folders of `root` other than `keep` that nothing
 /// wrote to for [`SESSION_TTL`]; best effort.
 fn prune(root: &Path, keep: &Path) {
+    // A root that is a link (planted to point at other folders) is never
+    // pruned, nor anything but a session folder's name.
+    if std::fs::symlink_metadata(root).map_or(true, |m| !m.is_dir()) {
+        return;
+    }
     let Ok(entries) = std::fs::read_dir(root) else {
         return;
     };
     let now = SystemTime::now();
     for entry in entries.flatten() {
         let path = entry.path();
+        if !super::is_hex_name(&entry.file_name(), 32) {
+            continue;
+        }
         let stale = entry
             .metadata()
             .ok()
@@ -139,6 +147,36 @@ fn prune(root: &Path, keep: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_linked_root_and_foreign_names_are_never_pruned() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = |path: &Path| {
+            std::fs::create_dir_all(path).unwrap();
+            let long_ago = SystemTime::now() - SESSION_TTL * 2;
+            std::fs::File::open(path)
+                .unwrap()
+                .set_modified(long_ago)
+                .unwrap();
+        };
+        let victim = dir.path().join("victim");
+        old(&victim.join("project"));
+        let session = "0123456789abcdef0123456789abcdef";
+        old(&victim.join(session));
+        let link = dir.path().join("rounds");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        prune(&link, &link.join("keep"));
+        assert!(victim.join(session).exists(), "a linked root is not pruned");
+        prune(&victim, &victim.join("keep"));
+        assert!(
+            victim.join("project").exists(),
+            "not a session folder's name"
+        );
+        assert!(
+            !victim.join(session).exists(),
+            "a stale session folder goes"
+        );
+    }
 
     #[test]
     fn counts_are_kept_per_session_filter_and_target() {

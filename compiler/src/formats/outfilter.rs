@@ -1,0 +1,178 @@
+//! Output-filter files: rtk's TOML DSL (`schema_version = 1`,
+//! `[filters.<name>]`), read with `hookdex-outfilter` into compiled
+//! filters the index carries. Where they are found:
+//!
+//! - in every layer's conditions folder, `*.outfilter.toml` and rtk's own
+//!   `filters.toml`;
+//! - in the package, `rules/outfilters/*.toml` (the shipped set);
+//! - where rtk reads a user's files: `$XDG_CONFIG_HOME/rtk/filters.toml`
+//!   (default `~/.config/rtk/filters.toml`), as part of the runtime layer,
+//!   and a repository's `.rtk/filters.toml`, as part of the directory layer
+//!   and behind its trust (an untrusted repository's file is never opened).
+//!
+//! A file's bad filter (an unknown key, a bad regex) is an invalid entry
+//! naming the file, line and key, and the file's other filters still load.
+//! Every file read is stamped; a later layer's filter replaces a lower
+//! layer's of the same name (decided at run time, by trust).
+
+use std::path::Path;
+
+use hookdex_index::{Stamp, StampKind};
+use hookdex_outfilter::{Error as DslError, Filter};
+
+use crate::error::{RuleError, RuleErrorKind};
+use crate::formats::conditions::MAX_RULE_BYTES;
+use crate::sources::confine::{self, Place};
+use crate::sources::{package, RuleDir};
+
+/// The package folder of the shipped output filters.
+pub const PACKAGE_FOLDER: &str = "outfilters/";
+
+/// rtk's file name for a folder's filters.
+pub const RTK_FILE: &str = "filters.toml";
+
+/// Whether a conditions folder's `file_name` is an output-filter file.
+pub fn is_outfilter_file(file_name: &str) -> bool {
+    file_name == RTK_FILE || file_name.ends_with(".outfilter.toml")
+}
+
+/// One filter found, with the file it is in as shown.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The file as shown (`package:rules/outfilters/x.outfilter.toml`).
+    pub file: String,
+    /// The compiled filter.
+    pub filter: Filter,
+}
+
+/// What a scan found.
+#[derive(Debug, Default)]
+pub struct Scanned {
+    /// The filters, in file order, then name order within a file.
+    pub found: Vec<Found>,
+    /// Filters and files that cannot be used.
+    pub invalid: Vec<RuleError>,
+    /// Every file read or looked for, stamped.
+    pub stamps: Vec<(std::path::PathBuf, Stamp)>,
+}
+
+/// The output filters of the conditions folder `dir` (the package's
+/// conditions folder brings the shipped set too).
+pub fn scan(dir: &RuleDir) -> Scanned {
+    let mut scanned = Scanned::default();
+    match dir {
+        RuleDir::Disk { dir, root } => {
+            let Ok(listing) = std::fs::read_dir(dir) else {
+                return scanned;
+            };
+            let mut names: Vec<String> = listing
+                .flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|name| is_outfilter_file(name) && !name.starts_with('.'))
+                .collect();
+            names.sort();
+            for name in names {
+                scanned.file(&dir.join(name), root);
+            }
+        }
+        RuleDir::Package(rel) => {
+            let shipped = (rel == "conditions/")
+                .then(|| package::files_in(PACKAGE_FOLDER))
+                .into_iter()
+                .flatten()
+                .filter(|(path, _, _)| path.ends_with(".toml"));
+            let beside = package::files_in(rel)
+                .filter(|(path, _, _)| is_outfilter_file(path.rsplit('/').next().unwrap_or(path)));
+            for (path, contents, _) in shipped.chain(beside) {
+                let shown = format!("package:rules/{path}");
+                match std::str::from_utf8(contents) {
+                    Ok(text) => scanned.text(&shown, text),
+                    Err(_) => scanned
+                        .invalid
+                        .push(RuleError::new(shown, RuleErrorKind::NotUtf8)),
+                }
+            }
+        }
+    }
+    scanned
+}
+
+/// The output filters of the one file `path`, which must stay inside
+/// `root`: rtk's user and project files. Absent, it is stamped so that
+/// its appearing is noticed.
+pub fn scan_file(path: &Path, root: &Path) -> Scanned {
+    let mut scanned = Scanned::default();
+    scanned.file(path, root);
+    scanned
+}
+
+impl Scanned {
+    /// Reads one file on disk: stamped whatever it is, read only when it is
+    /// a regular file of bounded size that does not leave `root`.
+    fn file(&mut self, path: &Path, root: &Path) {
+        let shown = path.display().to_string();
+        if let Place::Leaves(to) = confine::place(path, root) {
+            self.stamps.push((path.to_path_buf(), Stamp::of_link(path)));
+            self.invalid
+                .push(RuleError::new(shown, RuleErrorKind::LinkLeaves { to }));
+            return;
+        }
+        let stamp = Stamp::of(path);
+        self.stamps.push((path.to_path_buf(), stamp));
+        let refused = match stamp.kind {
+            StampKind::Absent => return,
+            StampKind::File => None,
+            StampKind::Dir => Some(RuleErrorKind::Directory),
+            _ => Some(RuleErrorKind::Special),
+        };
+        if let Some(kind) = refused {
+            self.invalid.push(RuleError::new(shown, kind));
+            return;
+        }
+        let bytes = match confine::read_regular(path, MAX_RULE_BYTES) {
+            Ok(bytes) => bytes,
+            Err(err) => {
+                let kind = match err.kind() {
+                    std::io::ErrorKind::FileTooLarge => RuleErrorKind::TooLarge {
+                        limit: MAX_RULE_BYTES,
+                    },
+                    _ => RuleErrorKind::Unreadable(err.to_string()),
+                };
+                self.invalid.push(RuleError::new(shown, kind));
+                return;
+            }
+        };
+        match String::from_utf8(bytes) {
+            Ok(text) => self.text(&shown, &text),
+            Err(_) => self
+                .invalid
+                .push(RuleError::new(shown, RuleErrorKind::NotUtf8)),
+        }
+    }
+
+    /// Parses one file's text: its filters, and an invalid entry per error.
+    fn text(&mut self, shown: &str, text: &str) {
+        let parsed = hookdex_outfilter::parse(text);
+        for error in &parsed.errors {
+            self.invalid.push(invalid(shown, error));
+        }
+        self.found
+            .extend(parsed.file.filters.into_iter().map(|filter| Found {
+                file: shown.to_string(),
+                filter,
+            }));
+    }
+}
+
+/// A DSL error as an invalid entry at its line.
+fn invalid(shown: &str, error: &DslError) -> RuleError {
+    let kind = match &error.key {
+        Some(key) => RuleErrorKind::Key {
+            key: key.clone(),
+            reason: error.kind.to_string(),
+        },
+        None => RuleErrorKind::Syntax(error.kind.to_string()),
+    };
+    let line = u32::try_from(error.line).ok().filter(|line| *line > 0);
+    RuleError::new(shown, kind).at(line.map(|line| (line, 1)))
+}

@@ -1,0 +1,122 @@
+//! The output-filter records: every `*.outfilter.toml` / `filters.toml`
+//! filter of every layer, each with its claim (what choosing it needs) and
+//! its body (the whole compiled filter), as `hookdex-outfilter` serializes
+//! them. Records are in choosing order: descending priority, then name,
+//! then layer from the highest; which of a name's records stands is the
+//! engine's to decide, since it depends on the trust verdict of the call.
+//! The bytes are opaque here and checked by `hookdex-outfilter` on load.
+
+use zerocopy::little_endian::{U16, U32};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+use crate::error::Error;
+use crate::strings::{Pool, Span, StrRef};
+use crate::Index;
+
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct OutFilterRecord {
+    name: StrRef,
+    file: StrRef,
+    layer: U16,
+    reserved: U16,
+    line: U32,
+    claim: Span,
+    body: Span,
+}
+
+const _: () = assert!(std::mem::size_of::<OutFilterRecord>() == 40);
+
+/// One output filter, before serialization.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutFilterData {
+    /// The filter's name (`[filters.<name>]`).
+    pub name: String,
+    /// The file it is in, as shown (`package:rules/...` for a package file).
+    pub file: String,
+    /// Its line in that file.
+    pub line: u32,
+    /// Index of its layer.
+    pub layer: u16,
+    /// Its claim's bytes.
+    pub claim: Vec<u8>,
+    /// The whole filter's bytes.
+    pub body: Vec<u8>,
+}
+
+/// One output filter, read in place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutFilter<'a> {
+    /// The filter's name.
+    pub name: &'a str,
+    /// Its file, as shown.
+    pub file: &'a str,
+    /// Its line in that file.
+    pub line: u32,
+    /// Index of its layer.
+    pub layer: u16,
+    /// Its claim's bytes (verified blocks, contents unchecked).
+    pub claim: &'a [u8],
+    /// The whole filter's bytes (verified blocks, contents unchecked).
+    pub body: &'a [u8],
+}
+
+impl OutFilterData {
+    pub(crate) fn record(&self, pool: &mut Pool, blobs: &mut Vec<u8>) -> OutFilterRecord {
+        let mut put = |bytes: &[u8]| {
+            let start = blobs.len();
+            blobs.extend_from_slice(bytes);
+            Span::new(start, bytes.len())
+        };
+        OutFilterRecord {
+            name: pool.put(&self.name),
+            file: pool.put(&self.file),
+            layer: U16::new(self.layer),
+            reserved: U16::ZERO,
+            line: U32::new(self.line),
+            claim: put(&self.claim),
+            body: put(&self.body),
+        }
+    }
+}
+
+impl<'a> Index<'a> {
+    /// How many output filters the index records.
+    pub fn out_filter_count(&self) -> usize {
+        self.out_filters.records::<OutFilterRecord>()
+    }
+
+    /// The output filter at `i` (in choosing order).
+    ///
+    /// # Errors
+    ///
+    /// When `i` is out of range, a record or its bytes are damaged, or it
+    /// names a layer the index does not have.
+    pub fn out_filter(&self, i: usize) -> Result<OutFilter<'a>, Error> {
+        let r: &OutFilterRecord = self.out_filters.record(i)?;
+        let layer = r.layer.get();
+        if usize::from(layer) >= self.layer_count() {
+            return Err(Error::corrupt(format!("output filter {i}: layer {layer}")));
+        }
+        let bytes = |span: Span| {
+            let (start, len) = span.range();
+            self.out_filter_bytes.get(start, len)
+        };
+        Ok(OutFilter {
+            name: self.str(&r.name)?,
+            file: self.str(&r.file)?,
+            line: r.line.get(),
+            layer,
+            claim: bytes(r.claim)?,
+            body: bytes(r.body)?,
+        })
+    }
+
+    /// Reads every record whole.
+    pub(crate) fn verify_out_filters(&self) -> Result<(), Error> {
+        for i in 0..self.out_filter_count() {
+            self.out_filter(i)?;
+        }
+        Ok(())
+    }
+}

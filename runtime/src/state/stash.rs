@@ -1,0 +1,164 @@
+//! The stash of lossy originals: when an output filter dropped content, the
+//! whole original is kept under `$HOOKDEX_HOME/stash/<key>` so `hookdex
+//! expand <key>` prints it byte for byte. The key is the xxh3-64 of the
+//! content (16 hex digits), so the same output stashed twice is one file.
+//! Files are written to a temporary file and renamed (no reader sees half
+//! of one), created `0600`, and the stash is held to [`MAX_ENTRIES`] files
+//! and [`MAX_BYTES`] bytes, the oldest evicted first; a file stashed again
+//! counts as new.
+
+use std::io::{Read, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// The most originals kept.
+pub const MAX_ENTRIES: usize = 256;
+
+/// The most bytes kept, all originals together.
+pub const MAX_BYTES: u64 = 256 << 20;
+
+/// The stash of one `$HOOKDEX_HOME`.
+#[derive(Clone, Debug)]
+pub struct Stash {
+    dir: PathBuf,
+}
+
+impl Stash {
+    /// The stash under `home`.
+    pub fn new(home: &Path) -> Stash {
+        Stash {
+            dir: home.join("stash"),
+        }
+    }
+
+    /// The key of `content`.
+    pub fn key(content: &[u8]) -> String {
+        format!("{:016x}", xxhash_rust::xxh3::xxh3_64(content))
+    }
+
+    /// Keeps `content` and returns its key, then holds the stash to its bounds.
+    ///
+    /// # Errors
+    ///
+    /// When the stash cannot be written (the caller then keeps the original
+    /// output whole, since it could not be recovered).
+    pub fn put(&self, content: &[u8]) -> std::io::Result<String> {
+        let key = Stash::key(content);
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&self.dir)?;
+        let path = self.dir.join(&key);
+        if self.get(&key).as_deref() == Some(content) {
+            let file = std::fs::File::options().append(true).open(&path)?;
+            file.set_modified(SystemTime::now())?;
+        } else {
+            let mut temp = tempfile::Builder::new()
+                .prefix(".tmp")
+                .tempfile_in(&self.dir)?;
+            temp.write_all(content)?;
+            temp.persist(&path).map_err(|e| e.error)?;
+        }
+        self.prune();
+        Ok(key)
+    }
+
+    /// The original stashed under `key`, when it is there. A key that is not
+    /// 16 hex digits names nothing (it never reaches the file system).
+    pub fn get(&self, key: &str) -> Option<Vec<u8>> {
+        if key.len() != 16 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
+            .open(self.dir.join(key))
+            .ok()?;
+        let meta = file.metadata().ok()?;
+        if !meta.is_file() || meta.len() > MAX_BYTES {
+            return None;
+        }
+        let mut content = Vec::with_capacity(meta.len() as usize);
+        file.take(MAX_BYTES).read_to_end(&mut content).ok()?;
+        Some(content)
+    }
+
+    /// Evicts the oldest originals past the bounds, and temporary files
+    /// left by a writer that died. Best effort, as the answer cache's.
+    fn prune(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        let now = SystemTime::now();
+        let mut kept = Vec::new();
+        for entry in entries.flatten() {
+            let Ok(meta) = entry.metadata() else { continue };
+            let written = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+            if entry.file_name().to_string_lossy().starts_with(".tmp") {
+                let age = now.duration_since(written).unwrap_or_default();
+                if age.as_secs() > 600 {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            } else if meta.is_file() {
+                kept.push((written, meta.len(), entry.path()));
+            }
+        }
+        kept.sort();
+        let mut total: u64 = kept.iter().map(|(_, len, _)| len).sum();
+        let mut count = kept.len();
+        for (_, len, path) in kept {
+            if count <= MAX_ENTRIES && total <= MAX_BYTES {
+                break;
+            }
+            if std::fs::remove_file(&path).is_ok() {
+                count -= 1;
+                total -= len;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_original_comes_back_byte_for_byte_and_keys_name_nothing_else() {
+        let home = tempfile::tempdir().unwrap();
+        let stash = Stash::new(home.path());
+        let original = b"line one\r\n\xff not utf-8\n\n";
+        let key = stash.put(original).unwrap();
+        assert_eq!(stash.get(&key).as_deref(), Some(&original[..]));
+        assert_eq!(stash.put(original).unwrap(), key, "one file per content");
+        for bad in [
+            "../../etc/passwd",
+            "",
+            "0123456789abcdeg",
+            "/etc/passwd00000",
+        ] {
+            assert_eq!(stash.get(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_oldest_are_evicted_past_the_bound() {
+        let home = tempfile::tempdir().unwrap();
+        let stash = Stash::new(home.path());
+        let old = stash.put(b"the oldest").unwrap();
+        let long_ago = SystemTime::now() - std::time::Duration::from_secs(3600);
+        let file = std::fs::File::options()
+            .append(true)
+            .open(home.path().join("stash").join(&old))
+            .unwrap();
+        file.set_modified(long_ago).unwrap();
+        for i in 0..MAX_ENTRIES {
+            stash.put(format!("output {i}").as_bytes()).unwrap();
+        }
+        let left = std::fs::read_dir(home.path().join("stash"))
+            .unwrap()
+            .count();
+        assert_eq!(left, MAX_ENTRIES);
+        assert_eq!(stash.get(&old), None, "the oldest went first");
+    }
+}
