@@ -577,6 +577,7 @@ const MUST_SURVIVE: &[Family] = &[
             "fatal: Authentication failed for 'https://github.com/x/y.git/'",
             "remote: error: GH013: Repository rule violations found for refs/heads/main.",
             "warning: redirecting to https://github.com/x/y.git/",
+            "Receiving objects:  45% (12/32)\rfatal: early EOF",
         ],
     },
     Family {
@@ -929,6 +930,14 @@ fn success_collapses_carry_unless_and_a_negative_test() {
                 .unless
                 .as_deref()
                 .unwrap_or_else(|| panic!("{name}: collapse to {:?} has no `unless`", c.message));
+            // match_output runs over the whole text without (?m): a `^`
+            // would anchor at the start of the output only.
+            for (what, p) in [("pattern", c.pattern.as_str()), ("unless", unless)] {
+                assert!(
+                    p.starts_with("(?m)"),
+                    "{name}: match_output {what} {p:?} must start with (?m)"
+                );
+            }
             let pattern = Regex::new(&c.pattern).unwrap();
             let unless = Regex::new(unless).unwrap();
             let tests: Vec<&TestCase> = tests_of(shipped, name).collect();
