@@ -1,0 +1,28 @@
+use std::time::Instant;
+fn main() {
+    let dir = std::env::args().nth(1).unwrap();
+    for limit in [Some(1usize << 20), None] {
+        let mut c = hookdex_outfilter::Compiler::new();
+        c.dfa_size_limit(limit);
+        let t = Instant::now();
+        let mut bytes = 0;
+        let mut claim_bytes = 0;
+        let mut files = Vec::new();
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+            let f = c.parse(&text).into_result().unwrap();
+            for x in &f.filters { bytes += x.to_bytes().len(); claim_bytes += x.claim().to_bytes().len(); }
+            files.push(f);
+        }
+        let compile = t.elapsed();
+        let all: Vec<Vec<u8>> = files.iter().flat_map(|f| f.filters.iter().map(|x| x.to_bytes())).collect();
+        let claims: Vec<Vec<u8>> = files.iter().flat_map(|f| f.filters.iter().map(|x| x.claim().to_bytes())).collect();
+        let t = Instant::now();
+        for b in &claims { hookdex_outfilter::Claim::from_bytes(b).unwrap(); }
+        let lc = t.elapsed();
+        let t = Instant::now();
+        for b in &all { hookdex_outfilter::Filter::from_bytes(b).unwrap(); }
+        let lb = t.elapsed();
+        println!("limit {limit:?}: compile {compile:?}, bytes {bytes}, claims {claim_bytes}, load all claims {lc:?}, load all bodies {lb:?} ({} filters)", all.len());
+    }
+}
