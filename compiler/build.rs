@@ -1,6 +1,12 @@
 //! Embeds the package layer (`rules/` at the workspace root) into the compiler
 //! as a table of (relative path, bytes, executable) entries, with an xxh3 of
 //! all of it, so an index compiled from other package rules is not fresh.
+//!
+//! The shipped output filters (`rules/outfilters/*.toml`) are compiled here
+//! too, once per build, into their claim and body bytes: building their
+//! automata costs most of a second, which no index compile should pay for
+//! files that only change with the binary. A shipped filter that does not
+//! load fails the build.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -34,8 +40,47 @@ fn main() {
         xxhash_rust::xxh3::xxh3_64(&digest)
     )
     .unwrap();
-    let dest = PathBuf::from(std::env::var_os("OUT_DIR").unwrap()).join("package_files.rs");
-    std::fs::write(dest, out).unwrap();
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
+    out.push_str(&shipped_outfilters(&files, &out_dir));
+    std::fs::write(out_dir.join("package_files.rs"), out).unwrap();
+}
+
+/// The table of the shipped output filters, compiled.
+fn shipped_outfilters(files: &[(String, String, bool)], out_dir: &Path) -> String {
+    let mut out = String::from(
+        "/// The shipped output filters, compiled.\n\
+         pub static PACKAGE_OUTFILTERS: &[ShippedOutFilter] = &[\n",
+    );
+    for (rel, abs, _) in files {
+        if !(rel.starts_with("outfilters/") && rel.ends_with(".toml")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(abs).unwrap();
+        let parsed = hookdex_outfilter::parse(&text);
+        if let Some(error) = parsed.errors.first() {
+            panic!("rules/{rel}: {error}");
+        }
+        for filter in &parsed.file.filters {
+            let stem = format!("outfilter-{}", filter.name());
+            let claim = out_dir.join(format!("{stem}.claim"));
+            let body = out_dir.join(format!("{stem}.body"));
+            std::fs::write(&claim, filter.claim().to_bytes()).unwrap();
+            std::fs::write(&body, filter.to_bytes()).unwrap();
+            writeln!(
+                out,
+                "    ShippedOutFilter {{ path: {rel:?}, name: {:?}, line: {}, priority: {}, \
+                 claim: include_bytes!({:?}), body: include_bytes!({:?}) }},",
+                filter.name(),
+                filter.line(),
+                filter.priority(),
+                claim.display().to_string(),
+                body.display().to_string(),
+            )
+            .unwrap();
+        }
+    }
+    out.push_str("];\n");
+    out
 }
 
 fn collect(root: &Path, dir: &Path, files: &mut Vec<(String, String, bool)>) {

@@ -137,8 +137,27 @@ enum Command {
         #[arg(long)]
         no_trust: bool,
     },
-    /// Run the inline tests of filter files (every shipped filter when no
-    /// file is named); exit 1 on any failure.
+    /// Run a command and print its output shrunk by the output filter that
+    /// claims it; exit with the command's code.
+    Exec {
+        /// The command and its arguments (after `--`).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+        command: Vec<String>,
+    },
+    /// Print an output a filter shrank, as it was (its key is in the
+    /// filtered output's last line).
+    Expand {
+        /// The stash key.
+        key: String,
+    },
+    /// What output filters saved, and the outputs no filter claimed.
+    Stats {
+        /// Print a machine-readable report.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run the inline tests of text-filter and output-filter files (every
+    /// shipped filter when no file is named); exit 1 on any failure.
     Test {
         /// The files.
         files: Vec<PathBuf>,
@@ -334,6 +353,9 @@ fn run() -> c_int {
         ),
         Command::Show { name, target } => cmd::show::run(default_target(target), &name),
         Command::Test { files, json } => cmd::test::run(&files, json),
+        Command::Exec { command } => cmd::outputs::exec(&command),
+        Command::Expand { key } => cmd::outputs::expand(&key),
+        Command::Stats { json } => cmd::outputs::stats(json),
         Command::Filter {
             command:
                 FilterCommand::Check {

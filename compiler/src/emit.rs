@@ -147,25 +147,22 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
 fn out_filter_records(found: Vec<(u16, outfilter::Found)>) -> Vec<OutFilterData> {
     let mut standing: Vec<(u16, outfilter::Found)> = Vec::with_capacity(found.len());
     for (layer, f) in found {
-        let same =
-            |(l, s): &(u16, outfilter::Found)| *l == layer && s.filter.name() == f.filter.name();
+        let same = |(l, s): &(u16, outfilter::Found)| *l == layer && s.name == f.name;
         match standing.iter_mut().find(|entry| same(entry)) {
             Some(entry) => *entry = (layer, f),
             None => standing.push((layer, f)),
         }
     }
-    standing.sort_by(|(la, a), (lb, b)| {
-        (b.filter.priority(), a.filter.name(), lb).cmp(&(a.filter.priority(), b.filter.name(), la))
-    });
+    standing.sort_by(|(la, a), (lb, b)| (b.priority, &a.name, lb).cmp(&(a.priority, &b.name, la)));
     standing
         .into_iter()
         .map(|(layer, f)| OutFilterData {
-            name: f.filter.name().to_string(),
-            line: u32::try_from(f.filter.line()).unwrap_or(0),
+            name: f.name,
+            line: f.line,
             file: f.file,
             layer,
-            claim: f.filter.claim().to_bytes(),
-            body: f.filter.to_bytes(),
+            claim: f.claim,
+            body: f.body,
         })
         .collect()
 }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use hookdex_harness::{notice, reply, McpScope, Payload, Reply};
-use hookdex_model::{LayerKind, RuleKind, Target};
+use hookdex_model::{LayerKind, RuleKind, Step, Target};
 use serde_json::json;
 
 use crate::call::Call;
@@ -27,6 +27,7 @@ use crate::fired::{fired_rules, Fired};
 use crate::load::Verify;
 use crate::merge;
 use crate::outcome::{self, Outcome};
+use crate::outfilters;
 use crate::settings::Settings;
 use crate::{contract, log};
 
@@ -103,7 +104,8 @@ pub fn hook(
             return notice(target, &message);
         }
     };
-    if fired.iter().all(Vec::is_empty) {
+    let post_output = payload.step() == Step::Post && settings.outfilters_enabled;
+    if fired.iter().all(Vec::is_empty) && !post_output {
         return Reply::default();
     }
     let mut ran = Ran::default();
@@ -117,6 +119,9 @@ pub fn hook(
     }
     let mut merged = merge_all(&payload, calls.len(), &ran);
     if run_filters(&judge, &scope, &calls, &filters, &merged, &mut ran) {
+        merged = merge_all(&payload, calls.len(), &ran);
+    }
+    if post_output && shrink_output(&settings, &calls, &mut ran) {
         merged = merge_all(&payload, calls.len(), &ran);
     }
     if ran.fired.is_empty() {
@@ -142,6 +147,36 @@ pub fn hook(
     let fired: Vec<&str> = ran.fired.iter().map(String::as_str).collect();
     log.write(&fired, merged.decision.map(|d| d.as_str()), &merged.log);
     reply
+}
+
+/// Output filters on a post call's shell output (SPEC §7): the filter that
+/// claims it replaces the output with its shrunk form, unless a condition
+/// already replaced it. Returns whether it did. Only a changed output
+/// leaves a line in the log: most calls are claimed by no filter.
+fn shrink_output(settings: &Settings, calls: &[(Payload, Call)], ran: &mut Ran) -> bool {
+    let [(single, call)] = calls else {
+        return false;
+    };
+    if !call.tool.name.is_bash() || ran.outcomes.iter().any(|(_, o)| o.tool_output.is_some()) {
+        return false;
+    }
+    let Some(output) = single.output_text() else {
+        return false;
+    };
+    let command = call.command.as_deref().map(outfilters::selection_command);
+    let shrunk = outfilters::shrink(settings, command.as_deref(), &output);
+    let (true, Some(name)) = (shrunk.changed, shrunk.filter) else {
+        return false;
+    };
+    let rule = format!("output filter {name}");
+    ran.notes.push(format!("{rule}: {}", shrunk.note));
+    ran.fired.push(rule.clone());
+    let outcome = Outcome {
+        tool_output: Some(serde_json::Value::String(shrunk.text)),
+        ..Outcome::default()
+    };
+    ran.outcomes.push((rule, outcome));
+    true
 }
 
 /// Every outcome of the call merged into one answer; a rewrite is dropped

@@ -34,8 +34,10 @@ pub mod log;
 pub mod lookup;
 pub mod merge;
 pub mod outcome;
+pub mod outfilters;
 pub mod procs;
 pub mod settings;
 pub mod state;
+pub mod wrap;
 
 pub use crate::error::Error;

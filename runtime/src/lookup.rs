@@ -54,14 +54,21 @@ pub fn finder_script<'a>(
 ) -> Result<Option<(FinderScript<'a>, LayerKind)>, Error> {
     for script in index.finder_scripts(name)?.into_iter().rev() {
         let layer = index.layer(usize::from(script.layer))?.kind;
-        let standing = Standing {
-            layer,
-            overridden_by: None,
-            shadowed_by_directory: false,
-        };
-        if RunVerdict::of(&standing, trust, switches).runs() {
+        if layer_runs(layer, trust, switches) {
             return Ok(Some((script, layer)));
         }
     }
     Ok(None)
+}
+
+/// Whether a layer of kind `layer` runs under `trust` and `switches`: the
+/// standing of what a layer holds apart from rules (finder scripts, output
+/// filters), which overrides no rule, so only its layer counts.
+pub fn layer_runs(layer: LayerKind, trust: &Trust, switches: Switches) -> bool {
+    let standing = Standing {
+        layer,
+        overridden_by: None,
+        shadowed_by_directory: false,
+    };
+    RunVerdict::of(&standing, trust, switches).runs()
 }

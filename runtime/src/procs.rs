@@ -163,6 +163,25 @@ fn kill(pid: i32) {
     }
 }
 
+/// Sends `signal` to `pid`, a child of this process the caller has not
+/// reaped (it holds the child's slot locked while the child is unreaped:
+/// see [`crate::wrap`]).
+#[allow(unsafe_code)]
+pub(crate) fn signal(pid: u32, signal: i32) {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return;
+    };
+    if pid <= 0 {
+        return;
+    }
+    // SAFETY: kill(2) has no memory effects; `pid` is positive, so it names
+    // one process, a child of ours not yet reaped (at worst a zombie), so
+    // not reused by another process.
+    unsafe {
+        libc::kill(pid, signal);
+    }
+}
+
 /// Reaps `pid` if it has exited, without blocking (a process that SIGKILL
 /// has not ended yet is seen again in the next round).
 #[allow(unsafe_code)]

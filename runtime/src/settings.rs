@@ -121,6 +121,9 @@ pub struct Settings {
     pub view: View,
     /// `CONDITIONS_ENABLED` (`false`, `0`, `no`, `off` turn every layer but managed off).
     pub conditions_enabled: bool,
+    /// `HOOKDEX_OUTFILTERS` (`false`, `0`, `no`, `off` turn output filters
+    /// off at `post`; `hookdex exec` then prints the output as it is).
+    pub outfilters_enabled: bool,
     /// The owner of the managed directory when it is another user (the
     /// administrator): then the managed layer runs from the index in that
     /// directory ([`View::managed_only`]), not from the user's cache.
@@ -165,6 +168,7 @@ pub const VARIABLES: &[&str] = &[
     "AGENTIHOOKS_CLASSIFIER_MODELS",
     "AGENTIHOOKS_FILTER_CACHE_TTL_S",
     "HOOKDEX_LEDGER_CMD",
+    "HOOKDEX_OUTFILTERS",
 ];
 
 /// Variables the hook reads that are secrets: never in [`VARIABLES`], so
@@ -212,12 +216,13 @@ impl Settings {
         var: impl Fn(&str) -> Option<OsString>,
     ) -> Settings {
         let text = |name: &str| var(name).map(|v| v.to_string_lossy().trim().to_string());
-        let conditions_enabled = !matches!(
-            text("CONDITIONS_ENABLED")
-                .map(|v| v.to_ascii_lowercase())
-                .as_deref(),
-            Some("false" | "0" | "no" | "off")
-        );
+        let off = |name: &str| {
+            matches!(
+                text(name).map(|v| v.to_ascii_lowercase()).as_deref(),
+                Some("false" | "0" | "no" | "off")
+            )
+        };
+        let conditions_enabled = !off("CONDITIONS_ENABLED");
         let seconds = |name: &str| {
             text(name)
                 .and_then(|v| v.parse::<f64>().ok())
@@ -269,6 +274,7 @@ impl Settings {
             },
             shell_strict: on("HOOKDEX_SHELL_STRICT"),
             conditions_enabled,
+            outfilters_enabled: !off("HOOKDEX_OUTFILTERS"),
             exec: ExecConfig {
                 cwd: cwd.to_path_buf(),
                 timeout,

@@ -7,6 +7,7 @@ pub mod filter;
 pub mod hook;
 pub mod init;
 pub mod list;
+pub mod outputs;
 pub mod show;
 pub mod test;
 

@@ -1,30 +1,50 @@
 //! `hookdex test [FILE…] [--json]` (**contract**): runs the inline tests of
-//! filter files (every filter the package ships when no file is named),
-//! prints each failing test's name with what differs, and exits 1 on any
-//! failure, 0 when every test passed.
+//! rule files — text filters' `tests:` and output filters'
+//! `[[tests.<name>]]`, as rtk runs its own — of the files named, or of
+//! every filter the package ships when none is; prints each failing test
+//! with what differs, and exits 1 on any failure or unreadable file, 0
+//! when every test passed.
 
 use std::path::PathBuf;
 
 use hookdex_model::Target;
+use hookdex_outfilter::TestOutcome;
 use hookdex_runtime::filters::inline::{suites, Suite, TestRun};
+use hookdex_runtime::outfilters::{is_outfilter_path, out_suites, OutSuite};
 use serde_json::json;
 
 use super::{current_settings, print_json, CmdResult};
 
 /// Runs the tests of `files` and prints the result.
 pub fn run(files: &[PathBuf], json: bool) -> CmdResult {
-    let suites = super::supervised(|| suites(&current_settings(Target::Claude), files));
+    let (outfilter_files, filter_files): (Vec<PathBuf>, Vec<PathBuf>) =
+        files.iter().cloned().partition(|f| is_outfilter_path(f));
+    let every = files.is_empty();
+    let suites = if every || !filter_files.is_empty() {
+        super::supervised(|| suites(&current_settings(Target::Claude), &filter_files))
+    } else {
+        Vec::new()
+    };
+    let out = if every || !outfilter_files.is_empty() {
+        out_suites(&outfilter_files)
+    } else {
+        Vec::new()
+    };
     let tests: Vec<&TestRun> = suites
         .iter()
         .filter_map(|s| s.runs.as_ref().ok())
         .flatten()
         .collect();
-    let failed = tests.iter().filter(|t| !t.passed()).count();
-    let broken = suites.iter().filter(|s| s.runs.is_err()).count();
+    let out_tests = out.iter().flat_map(|s| &s.results);
+    let total = tests.len() + out_tests.clone().count();
+    let failed =
+        tests.iter().filter(|t| !t.passed()).count() + out_tests.filter(|t| !t.passed()).count();
+    let broken = suites.iter().filter(|s| s.runs.is_err()).count()
+        + out.iter().filter(|s| !s.errors.is_empty()).count();
     if json {
         print_json(&json!({
-            "files": suites.iter().map(suite_json).collect::<Vec<_>>(),
-            "passed": tests.len() - failed,
+            "files": suites.iter().map(suite_json).chain(out.iter().map(out_json)).collect::<Vec<_>>(),
+            "passed": total - failed,
             "failed": failed,
             "broken": broken,
         }));
@@ -32,18 +52,61 @@ pub fn run(files: &[PathBuf], json: bool) -> CmdResult {
         for suite in &suites {
             print_suite(suite);
         }
+        for suite in &out {
+            print_out_suite(suite);
+        }
         println!(
-            "{} tests in {} files: {} passed, {failed} failed{}",
-            tests.len(),
-            suites.len(),
-            tests.len() - failed,
+            "{total} tests in {} files: {} passed, {failed} failed{}",
+            suites.len() + out.len(),
+            total - failed,
             match broken {
                 0 => String::new(),
-                n => format!(", {n} files could not be read"),
+                n => format!(", {n} files could not be read whole"),
             }
         );
     }
     Ok(if failed > 0 || broken > 0 { 1 } else { 0 })
+}
+
+fn print_out_suite(suite: &OutSuite) {
+    println!("{}", suite.file);
+    for error in &suite.errors {
+        println!("  BROKEN  {error}");
+    }
+    for test in &suite.results {
+        match &test.outcome {
+            TestOutcome::Passed => println!("  ok      {}: {}", test.filter, test.name),
+            TestOutcome::NoSuchFilter => println!(
+                "  FAIL    {}: {} (line {}): no filter `{}` loaded",
+                test.filter, test.name, test.line, test.filter
+            ),
+            TestOutcome::Failed { diff, .. } => {
+                println!(
+                    "  FAIL    {}: {} (line {})",
+                    test.filter, test.name, test.line
+                );
+                for line in diff.lines() {
+                    println!("          {line}");
+                }
+            }
+        }
+    }
+}
+
+fn out_json(suite: &OutSuite) -> serde_json::Value {
+    json!({
+        "file": suite.file,
+        "errors": suite.errors,
+        "tests": suite.results.iter().map(|t| {
+            let mut test = json!({"filter": t.filter, "name": t.name, "line": t.line, "passed": t.passed()});
+            if let TestOutcome::Failed { expected, actual, diff } = &t.outcome {
+                test["expected"] = json!(expected);
+                test["actual"] = json!(actual);
+                test["diff"] = json!(diff);
+            }
+            test
+        }).collect::<Vec<_>>(),
+    })
 }
 
 fn print_suite(suite: &Suite) {

@@ -36,13 +36,34 @@ pub fn is_outfilter_file(file_name: &str) -> bool {
     file_name == RTK_FILE || file_name.ends_with(".outfilter.toml")
 }
 
-/// One filter found, with the file it is in as shown.
+/// One filter found, compiled to the bytes the index keeps.
 #[derive(Clone, Debug)]
 pub struct Found {
     /// The file as shown (`package:rules/outfilters/x.outfilter.toml`).
     pub file: String,
-    /// The compiled filter.
-    pub filter: Filter,
+    /// The filter's name.
+    pub name: String,
+    /// Its line in the file.
+    pub line: u32,
+    /// Its `priority`.
+    pub priority: i64,
+    /// Its claim's bytes.
+    pub claim: Vec<u8>,
+    /// The whole filter's bytes.
+    pub body: Vec<u8>,
+}
+
+impl Found {
+    fn of(file: &str, filter: &Filter) -> Found {
+        Found {
+            file: file.to_string(),
+            name: filter.name().to_string(),
+            line: u32::try_from(filter.line()).unwrap_or(0),
+            priority: filter.priority(),
+            claim: filter.claim().to_bytes(),
+            body: filter.to_bytes(),
+        }
+    }
 }
 
 /// What a scan found.
@@ -76,14 +97,21 @@ pub fn scan(dir: &RuleDir) -> Scanned {
             }
         }
         RuleDir::Package(rel) => {
-            let shipped = (rel == "conditions/")
-                .then(|| package::files_in(PACKAGE_FOLDER))
-                .into_iter()
-                .flatten()
-                .filter(|(path, _, _)| path.ends_with(".toml"));
+            // The shipped set was compiled when the binary was built.
+            if rel == "conditions/" {
+                let shipped = package::shipped_outfilters().iter();
+                scanned.found.extend(shipped.map(|f| Found {
+                    file: format!("package:rules/{}", f.path),
+                    name: f.name.to_string(),
+                    line: f.line,
+                    priority: f.priority,
+                    claim: f.claim.to_vec(),
+                    body: f.body.to_vec(),
+                }));
+            }
             let beside = package::files_in(rel)
                 .filter(|(path, _, _)| is_outfilter_file(path.rsplit('/').next().unwrap_or(path)));
-            for (path, contents, _) in shipped.chain(beside) {
+            for (path, contents, _) in beside {
                 let shown = format!("package:rules/{path}");
                 match std::str::from_utf8(contents) {
                     Ok(text) => scanned.text(&shown, text),
@@ -156,11 +184,13 @@ impl Scanned {
         for error in &parsed.errors {
             self.invalid.push(invalid(shown, error));
         }
-        self.found
-            .extend(parsed.file.filters.into_iter().map(|filter| Found {
-                file: shown.to_string(),
-                filter,
-            }));
+        self.found.extend(
+            parsed
+                .file
+                .filters
+                .iter()
+                .map(|filter| Found::of(shown, filter)),
+        );
     }
 }
 

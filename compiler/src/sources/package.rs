@@ -19,6 +19,28 @@ pub fn files() -> impl Iterator<Item = (&'static str, &'static [u8], bool)> {
     PACKAGE_FILES.iter().copied()
 }
 
+/// One shipped output filter, compiled when the binary was built.
+#[derive(Clone, Copy, Debug)]
+pub struct ShippedOutFilter {
+    /// Its file, under `rules/`.
+    pub path: &'static str,
+    /// Its name.
+    pub name: &'static str,
+    /// Its line in the file.
+    pub line: u32,
+    /// Its `priority`.
+    pub priority: i64,
+    /// Its claim's bytes.
+    pub claim: &'static [u8],
+    /// The whole filter's bytes.
+    pub body: &'static [u8],
+}
+
+/// The shipped output filters, compiled at build time.
+pub fn shipped_outfilters() -> &'static [ShippedOutFilter] {
+    PACKAGE_OUTFILTERS
+}
+
 /// Whether the package ships a profile called `name`.
 pub fn has_profile(name: &str) -> bool {
     let prefix = format!("profiles/{name}/");

@@ -193,6 +193,26 @@ impl Payload {
         self.event.step()
     }
 
+    /// The text a tool's result shows the model, as output filters read it:
+    /// its `stdout`, then its `stderr` on the next line when there is one
+    /// (a shell's output, in every harness's spelling); `None` when the
+    /// result carries no text.
+    pub fn output_text(&self) -> Option<String> {
+        let response = self.tool_response.as_ref()?;
+        let text = |key: &str| {
+            response
+                .get(key)
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+        };
+        match (text("stdout"), text("stderr")) {
+            (Some(out), Some(err)) if out.ends_with('\n') => Some(format!("{out}{err}")),
+            (Some(out), Some(err)) => Some(format!("{out}\n{err}")),
+            (Some(one), None) | (None, Some(one)) => Some(one.to_string()),
+            (None, None) => response.as_str().map(String::from),
+        }
+    }
+
     /// What the matcher of this payload's rules is compared with: the tool
     /// name as the harness sent it, or, for an event step, its matched
     /// field (lowercased).

@@ -11,17 +11,30 @@ fn main() {
         for e in std::fs::read_dir(&dir).unwrap() {
             let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
             let f = c.parse(&text).into_result().unwrap();
-            for x in &f.filters { bytes += x.to_bytes().len(); claim_bytes += x.claim().to_bytes().len(); }
+            for x in &f.filters {
+                bytes += x.to_bytes().len();
+                claim_bytes += x.claim().to_bytes().len();
+            }
             files.push(f);
         }
         let compile = t.elapsed();
-        let all: Vec<Vec<u8>> = files.iter().flat_map(|f| f.filters.iter().map(|x| x.to_bytes())).collect();
-        let claims: Vec<Vec<u8>> = files.iter().flat_map(|f| f.filters.iter().map(|x| x.claim().to_bytes())).collect();
+        let all: Vec<Vec<u8>> = files
+            .iter()
+            .flat_map(|f| f.filters.iter().map(|x| x.to_bytes()))
+            .collect();
+        let claims: Vec<Vec<u8>> = files
+            .iter()
+            .flat_map(|f| f.filters.iter().map(|x| x.claim().to_bytes()))
+            .collect();
         let t = Instant::now();
-        for b in &claims { hookdex_outfilter::Claim::from_bytes(b).unwrap(); }
+        for b in &claims {
+            hookdex_outfilter::Claim::from_bytes(b).unwrap();
+        }
         let lc = t.elapsed();
         let t = Instant::now();
-        for b in &all { hookdex_outfilter::Filter::from_bytes(b).unwrap(); }
+        for b in &all {
+            hookdex_outfilter::Filter::from_bytes(b).unwrap();
+        }
         let lb = t.elapsed();
         println!("limit {limit:?}: compile {compile:?}, bytes {bytes}, claims {claim_bytes}, load all claims {lc:?}, load all bodies {lb:?} ({} filters)", all.len());
     }

@@ -1,0 +1,457 @@
+//! Output filters in the engine: choose the filter that claims a tool's
+//! output from the index, run its pipeline (`hookdex-outfilter`), and make
+//! the result safe to hand the model in place of the original.
+//!
+//! - **Choosing.** The index keeps every layer's filters in choosing order
+//!   (descending priority, then name); of one name, the highest layer that
+//!   runs here stands (an untrusted repository's never does). Only the
+//!   claims are loaded until one claims the output; then that filter alone
+//!   is loaded whole. Output filters shrink output and guard nothing, so a
+//!   managed layer's run from the user's index even when the managed layer
+//!   otherwise runs apart.
+//! - **Below the size floor** (the filter's `min_size`, default 400 bytes)
+//!   nothing is filtered.
+//! - **Never worse.** A result that is not smaller than the original once
+//!   its recovery marker is counted is dropped, and the original stands.
+//! - **Nothing lost for good.** A lossy result stashes the original
+//!   ([`Stash`]) and ends with a recovery hint typed by what was lost; if
+//!   the stash cannot be written, the original stands. A lossless result
+//!   (ANSI stripped, `replace` rewrites) carries no marker.
+//! - **Counted.** Each act and each miss goes to [`Stats`].
+
+use hookdex_index::Index;
+use hookdex_model::{Switches, Trust};
+use hookdex_outfilter::{apply, Claim, Filter, Loss, Output, Selector};
+
+use crate::load::{self, Verify};
+use crate::lookup;
+use crate::settings::Settings;
+use crate::state::stash::Stash;
+use crate::state::stats::Stats;
+
+/// What became of one output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shrunk {
+    /// The text to hand on: the filtered output with its marker, or the
+    /// original.
+    pub text: String,
+    /// The filter that claimed the output, if one did.
+    pub filter: Option<String>,
+    /// Whether `text` differs from the original.
+    pub changed: bool,
+    /// The stash key of the original, when the result is lossy.
+    pub stash_key: Option<String>,
+    /// Why the original stands or what was done, for the log.
+    pub note: String,
+}
+
+impl Shrunk {
+    fn unchanged(output: &str, filter: Option<String>, note: String) -> Shrunk {
+        Shrunk {
+            text: output.to_string(),
+            filter,
+            changed: false,
+            stash_key: None,
+            note,
+        }
+    }
+}
+
+/// The command `match_command` is matched with for a shell line: the
+/// first simple command that runs a program (not `cd`, `export` and the
+/// like), as `program args…`; a line that names none is matched whole.
+/// `cd web && npm install 2>&1 | tail -5` is `npm install`.
+pub fn selection_command(line: &str) -> String {
+    const SETUP: &[&str] = &[
+        "cd", "pushd", "popd", "export", "set", "source", ".", "true", "unset",
+    ];
+    hookdex_shell::commands(line)
+        .into_iter()
+        .find(|c| !SETUP.contains(&c.program.as_str()))
+        .map(|c| {
+            std::iter::once(c.program)
+                .chain(c.args)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_else(|| line.to_string())
+}
+
+/// The filter chosen for an output, loaded whole.
+#[derive(Debug)]
+pub struct Chosen {
+    /// The filter.
+    pub filter: Filter,
+    /// The file it is in, as shown.
+    pub file: String,
+}
+
+/// The filter of `index` that claims `output` of `command` under `trust`
+/// and `switches`; `Ok(None)` when none does. A claim or a filter whose
+/// bytes do not load is skipped (the next may claim), and named in the
+/// returned notes.
+///
+/// # Errors
+///
+/// When a record the index holds is damaged.
+pub fn choose(
+    index: &Index<'_>,
+    trust: &Trust,
+    switches: Switches,
+    command: Option<&str>,
+    output: &str,
+) -> Result<(Option<Chosen>, Vec<String>), hookdex_index::Error> {
+    let switches = Switches {
+        managed_apart: false,
+        ..switches
+    };
+    let count = index.out_filter_count();
+    // Of each name, the record of the highest layer that runs.
+    let mut standing: std::collections::HashMap<&str, (u16, usize)> = Default::default();
+    for i in 0..count {
+        let record = index.out_filter(i)?;
+        let kind = index.layer(usize::from(record.layer))?.kind;
+        if !lookup::layer_runs(kind, trust, switches) {
+            continue;
+        }
+        let entry = standing.entry(record.name).or_insert((record.layer, i));
+        if record.layer > entry.0 {
+            *entry = (record.layer, i);
+        }
+    }
+    let selector = Selector::new(command, output);
+    let mut notes = Vec::new();
+    for i in 0..count {
+        let record = index.out_filter(i)?;
+        if standing.get(record.name).map(|(_, at)| *at) != Some(i) {
+            continue;
+        }
+        let claim = match Claim::from_bytes(record.claim) {
+            Ok(claim) => claim,
+            Err(err) => {
+                notes.push(format!("output filter {} skipped: {err}", record.name));
+                continue;
+            }
+        };
+        if !selector.claims(&claim) {
+            continue;
+        }
+        match Filter::from_bytes(record.body) {
+            Ok(filter) => {
+                let file = record.file.to_string();
+                return Ok((Some(Chosen { filter, file }), notes));
+            }
+            Err(err) => notes.push(format!("output filter {} skipped: {err}", record.name)),
+        }
+    }
+    Ok((None, notes))
+}
+
+/// Shrinks `output` of `command` with the filter the current index has for
+/// it, under every rule of this module. Never fails: an index that cannot
+/// be read leaves the output as it is, saying why.
+pub fn shrink(settings: &Settings, command: Option<&str>, output: &str) -> Shrunk {
+    if !settings.outfilters_enabled {
+        return Shrunk::unchanged(output, None, "HOOKDEX_OUTFILTERS is off".into());
+    }
+    let stats = Stats::new(&settings.view.home);
+    let chosen = load::with_index(&settings.view, Verify::Lazy, |index| {
+        let trust = settings.trust(&index.meta()?);
+        choose(index, &trust, settings.switches(), command, output)
+    });
+    let (chosen, mut notes) = match chosen {
+        Ok(found) => found,
+        Err(err) => {
+            let note = format!("output left as it is: the index could not be read ({err})");
+            return Shrunk::unchanged(output, None, note);
+        }
+    };
+    let Some(chosen) = chosen else {
+        stats.miss(Selector::new(command, output).text());
+        notes.push("no output filter claims it".into());
+        return Shrunk::unchanged(output, None, notes.join("; "));
+    };
+    let mut shrunk = shrink_with(&chosen.filter, &Stash::new(&settings.view.home), output);
+    if shrunk.changed {
+        let hash = Stash::key(output.as_bytes());
+        stats.act(
+            chosen.filter.name(),
+            output.len() as u64,
+            shrunk.text.len() as u64,
+            &hash,
+        );
+    }
+    notes.push(shrunk.note);
+    shrunk.note = notes.join("; ");
+    shrunk
+}
+
+/// [`shrink`] with `filter` chosen: the size floor, the pipeline, the
+/// marker, never worse, and the stash.
+pub fn shrink_with(filter: &Filter, stash: &Stash, output: &str) -> Shrunk {
+    let name = filter.name().to_string();
+    if output.len() < filter.min_size() {
+        let note = format!(
+            "{name}: below its size floor ({} < {} bytes)",
+            output.len(),
+            filter.min_size()
+        );
+        return Shrunk::unchanged(output, Some(name), note);
+    }
+    let out = apply(filter, output);
+    if !out.is_lossy() {
+        if out.text.len() < output.trim_end_matches('\n').len() {
+            return Shrunk {
+                text: out.text,
+                filter: Some(name.clone()),
+                changed: true,
+                stash_key: None,
+                note: format!("{name}: rewritten, nothing lost"),
+            };
+        }
+        return Shrunk::unchanged(
+            output,
+            Some(name.clone()),
+            format!("{name}: nothing to shrink"),
+        );
+    }
+    let key = Stash::key(output.as_bytes());
+    let text = format!("{}\n{}", out.text, marker(&name, &out, output, &key));
+    if text.len() >= output.len() {
+        let note = format!("{name}: no smaller once its marker is counted");
+        return Shrunk::unchanged(output, Some(name), note);
+    }
+    match stash.put(output.as_bytes()) {
+        Ok(key) => Shrunk {
+            text,
+            filter: Some(name.clone()),
+            changed: true,
+            note: format!(
+                "{name}: {} -> {} bytes, original stashed as {key}",
+                output.len(),
+                out.text.len()
+            ),
+            stash_key: Some(key),
+        },
+        Err(err) => Shrunk::unchanged(
+            output,
+            Some(name.clone()),
+            format!("{name}: the original could not be stashed ({err}), so it stands"),
+        ),
+    }
+}
+
+/// The recovery hint a lossy result ends with, typed by what was lost:
+/// a cut of the tail names the line it was cut after; a summary replacing
+/// the whole output says so; anything else says what was left out. Each
+/// names the command that prints the original (**contract**).
+fn marker(name: &str, out: &Output, original: &str, key: &str) -> String {
+    let expand = format!("`hookdex expand {key}` prints it whole");
+    let total = original.lines().count();
+    if let Some(kept) = out.clean_tail_cut() {
+        return format!("[hookdex: {name} cut the output after line {kept} of {total}; {expand}]");
+    }
+    if out
+        .losses
+        .iter()
+        .any(|l| matches!(l, Loss::Replaced { .. }))
+    {
+        return format!("[hookdex: {name} summarized the whole output ({total} lines); {expand}]");
+    }
+    let mut dropped = 0;
+    let mut truncated = 0;
+    for loss in &out.losses {
+        match *loss {
+            Loss::LinesDropped { count }
+            | Loss::MiddleOmitted { count }
+            | Loss::HeadOmitted { count }
+            | Loss::TailCut { count, .. } => dropped += count,
+            Loss::LinesTruncated { count } => truncated += count,
+            _ => {}
+        }
+    }
+    let mut what = Vec::new();
+    if dropped > 0 {
+        what.push(format!("{dropped} of {total} lines"));
+    }
+    if truncated > 0 {
+        what.push(format!("the end of {truncated} long lines"));
+    }
+    if what.is_empty() {
+        what.push("part of the output".into());
+    }
+    format!(
+        "[hookdex: {name} left out {}; {expand}]",
+        what.join(" and ")
+    )
+}
+
+/// The inline tests of one output-filter file, run as rtk runs its own.
+#[derive(Clone, Debug)]
+pub struct OutSuite {
+    /// The file as shown.
+    pub file: String,
+    /// Why the file, or one of its filters, could not be read (each one
+    /// line, with its line in the file).
+    pub errors: Vec<String>,
+    /// Its tests' results.
+    pub results: Vec<hookdex_outfilter::TestResult>,
+}
+
+impl OutSuite {
+    /// Whether everything loaded and every test passed.
+    pub fn passed(&self) -> bool {
+        self.errors.is_empty() && self.results.iter().all(|r| r.passed())
+    }
+
+    fn of(file: String, text: Result<String, String>) -> OutSuite {
+        let text = match text {
+            Ok(text) => text,
+            Err(why) => {
+                return OutSuite {
+                    file,
+                    errors: vec![why],
+                    results: Vec::new(),
+                }
+            }
+        };
+        let parsed = hookdex_outfilter::parse(&text);
+        OutSuite {
+            file,
+            errors: parsed.errors.iter().map(ToString::to_string).collect(),
+            results: hookdex_outfilter::run_tests(&parsed.file),
+        }
+    }
+}
+
+/// Whether `path` names an output-filter file (`*.outfilter.toml`, rtk's
+/// `filters.toml`).
+pub fn is_outfilter_path(path: &std::path::Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(hookdex_compiler::formats::outfilter::is_outfilter_file)
+}
+
+/// The suites of the output-filter files `files`, or of every one the
+/// package ships when `files` is empty. Files are read as a compile reads
+/// them (regular, at most 1 MiB).
+pub fn out_suites(files: &[std::path::PathBuf]) -> Vec<OutSuite> {
+    use hookdex_compiler::formats::conditions::MAX_RULE_BYTES;
+    use hookdex_compiler::formats::outfilter::PACKAGE_FOLDER;
+    use hookdex_compiler::sources::{confine, package};
+    if files.is_empty() {
+        return package::files_in(PACKAGE_FOLDER)
+            .map(|(path, contents, _)| {
+                let text = String::from_utf8(contents.to_vec()).map_err(|_| "not UTF-8".into());
+                OutSuite::of(format!("package:rules/{path}"), text)
+            })
+            .collect();
+    }
+    files
+        .iter()
+        .map(|path| {
+            let text = confine::read_regular(path, MAX_RULE_BYTES)
+                .map_err(|e| e.to_string())
+                .and_then(|b| String::from_utf8(b).map_err(|_| "not UTF-8".to_string()));
+            OutSuite::of(path.display().to_string(), text)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn filter(body: &str) -> Filter {
+        let src = format!("schema_version = 1\n[filters.t]\nmatch_command = '^t'\n{body}");
+        let mut file = hookdex_outfilter::parse(&src).into_result().unwrap();
+        file.filters.remove(0)
+    }
+
+    fn lines(n: usize) -> String {
+        (0..n)
+            .map(|i| format!("line {i} of the build output\n"))
+            .collect()
+    }
+
+    #[test]
+    fn the_selection_command_skips_setup() {
+        assert_eq!(
+            selection_command("cd web && npm install 2>&1 | tail -5"),
+            "npm install"
+        );
+        assert_eq!(
+            selection_command("export A=1; cargo build --release"),
+            "cargo build --release"
+        );
+        assert_eq!(selection_command("/usr/bin/make -j4"), "make -j4");
+    }
+
+    #[test]
+    fn a_tail_cut_is_stashed_and_named() {
+        let home = tempfile::tempdir().unwrap();
+        let stash = Stash::new(home.path());
+        let original = lines(100);
+        let shrunk = shrink_with(&filter("max_lines = 10\n"), &stash, &original);
+        assert!(shrunk.changed, "{shrunk:?}");
+        let key = shrunk.stash_key.clone().unwrap();
+        assert!(shrunk.text.ends_with(&format!(
+            "[hookdex: t cut the output after line 10 of 100; `hookdex expand {key}` prints it whole]"
+        )), "{}", shrunk.text);
+        assert_eq!(stash.get(&key).unwrap(), original.as_bytes());
+    }
+
+    #[test]
+    fn short_output_and_outputs_no_smaller_stand() {
+        let home = tempfile::tempdir().unwrap();
+        let stash = Stash::new(home.path());
+        let short = lines(3);
+        let shrunk = shrink_with(&filter("max_lines = 1\n"), &stash, &short);
+        assert!(
+            !shrunk.changed && shrunk.note.contains("size floor"),
+            "{shrunk:?}"
+        );
+        // One line dropped of many: the marker costs more than it saves.
+        let mut many = lines(20);
+        many.push_str("drop me\n");
+        let shrunk = shrink_with(
+            &filter("strip_lines_matching = ['^drop me$']\nmin_size = 0\n"),
+            &stash,
+            &many,
+        );
+        assert!(
+            !shrunk.changed && shrunk.note.contains("marker"),
+            "{shrunk:?}"
+        );
+        assert_eq!(shrunk.text, many);
+        assert!(
+            std::fs::read_dir(home.path().join("stash")).is_err(),
+            "nothing stashed"
+        );
+    }
+
+    #[test]
+    fn a_lossless_rewrite_carries_no_marker_and_a_summary_says_so() {
+        let home = tempfile::tempdir().unwrap();
+        let stash = Stash::new(home.path());
+        let coloured: String = (0..40)
+            .map(|i| format!("\x1b[32mok {i}\x1b[0m\n"))
+            .collect();
+        let shrunk = shrink_with(
+            &filter("strip_ansi = true\nmin_size = 0\n"),
+            &stash,
+            &coloured,
+        );
+        assert!(shrunk.changed && shrunk.stash_key.is_none(), "{shrunk:?}");
+        assert!(!shrunk.text.contains("hookdex"), "{}", shrunk.text);
+        let summary = "match_output = [{ pattern = 'ok 39', message = 'all ok' }]\nmin_size = 0\n";
+        let shrunk = shrink_with(&filter(summary), &stash, &coloured);
+        assert!(
+            shrunk
+                .text
+                .starts_with("all ok\n[hookdex: t summarized the whole output (40 lines)"),
+            "{}",
+            shrunk.text
+        );
+    }
+}

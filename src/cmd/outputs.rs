@@ -1,0 +1,86 @@
+//! The output-filter commands: `hookdex exec -- CMD…` (a command run with
+//! its output shrunk, exit code kept), `hookdex expand KEY` (a stashed
+//! original, byte for byte) and `hookdex stats [--json]` (what the filters
+//! saved, and the outputs no filter claimed).
+
+use std::io::Write;
+
+use hookdex_model::Target;
+use hookdex_runtime::state::stash::Stash;
+use hookdex_runtime::state::stats::{tokens, Stats, Totals};
+use serde_json::json;
+
+use super::{current_settings, print_json, CmdResult};
+
+/// Runs `argv` with its output filtered; the exit code is the command's.
+pub fn exec(argv: &[String]) -> CmdResult {
+    let settings = current_settings(Target::Claude);
+    let mut out = std::io::stdout().lock();
+    let ran = super::supervised(|| hookdex_runtime::wrap::exec(&settings, argv, &mut out));
+    let _ = out.flush();
+    Ok(ran.code)
+}
+
+/// Prints the original stashed under `key`; exit 1 when there is none.
+pub fn expand(key: &str) -> CmdResult {
+    let settings = current_settings(Target::Claude);
+    match Stash::new(&settings.view.home).get(key) {
+        Some(original) => {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(&original);
+            let _ = out.flush();
+            Ok(0)
+        }
+        None => {
+            eprintln!(
+                "hookdex expand: no stashed output {key} under {} (it may have been evicted)",
+                settings.view.home.join("stash").display()
+            );
+            Ok(1)
+        }
+    }
+}
+
+/// Prints the counters.
+pub fn stats(json: bool) -> CmdResult {
+    let settings = current_settings(Target::Claude);
+    let report = Stats::new(&settings.view.home).report();
+    let totals = |t: &Totals| {
+        json!({
+            "acts": t.acts,
+            "bytes_in": t.bytes_in,
+            "bytes_out": t.bytes_out,
+            "saved_bytes": t.saved(),
+            "saved_tokens": tokens(t.saved()),
+            "saved_bytes_unique": t.saved_unique,
+            "saved_tokens_unique": tokens(t.saved_unique),
+        })
+    };
+    if json {
+        print_json(&json!({
+            "filters": report.filters.iter().map(|(k, t)| (k.clone(), totals(t))).collect::<serde_json::Map<_, _>>(),
+            "families": report.families.iter().map(|(k, t)| (k.clone(), totals(t))).collect::<serde_json::Map<_, _>>(),
+            "misses": report.misses.iter().map(|(s, n)| json!({"selector": s, "count": n})).collect::<Vec<_>>(),
+        }));
+        return Ok(0);
+    }
+    if report.filters.is_empty() {
+        println!("no output filter has acted yet");
+    }
+    for (name, t) in &report.filters {
+        println!(
+            "{name:<24} {:>6} acts  saved {:>10} bytes ({} tokens), {} unique",
+            t.acts,
+            t.saved(),
+            tokens(t.saved()),
+            t.saved_unique
+        );
+    }
+    if !report.misses.is_empty() {
+        println!("\nclaimed by no filter (most frequent first):");
+        for (selector, count) in report.misses.iter().take(20) {
+            println!("{count:>6}  {selector}");
+        }
+    }
+    Ok(0)
+}
