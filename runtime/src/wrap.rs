@@ -123,16 +123,20 @@ pub fn exec(settings: &Settings, argv: &[String], out: &mut dyn Write) -> Ran {
     if streaming {
         return Ran { code, shrunk: None };
     }
-    let output = String::from_utf8_lossy(&held);
+    // Filters read text: output that is not UTF-8 is printed as it came.
+    let Ok(output) = std::str::from_utf8(&held) else {
+        let _ = out.write_all(&held);
+        let _ = out.flush();
+        return Ran { code, shrunk: None };
+    };
     let command = command_line(argv);
-    let shrunk = outfilters::shrink(settings, Some(&command), &output);
+    let shrunk = outfilters::shrink(settings, Some(&command), output);
     if shrunk.changed {
         let _ = out.write_all(shrunk.text.as_bytes());
         if !shrunk.text.ends_with('\n') {
             let _ = out.write_all(b"\n");
         }
     } else {
-        // Byte for byte, invalid UTF-8 included.
         let _ = out.write_all(&held);
     }
     let _ = out.flush();

@@ -1,0 +1,280 @@
+//! Output filters end to end: `hookdex exec` (big output shrinks, errors
+//! survive, short output is untouched, exit codes and signals are kept,
+//! `hookdex expand` returns the original byte for byte), the post hook on
+//! Claude Code (the output replaced) and Gemini CLI (the replacement as
+//! the block that withholds the original), filter files in a layer (a bad
+//! one listed, its file's other filters kept), rtk's user file, and
+//! `hookdex stats`.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use common::hook::*;
+use common::*;
+
+/// A `make` that prints `n` recursive-make directory lines around one
+/// compile, an error on stderr, and exits with its first argument.
+fn fake_make(s: &Scratch, n: usize) -> PathBuf {
+    let bin = s.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let make = bin.join("make");
+    std::fs::write(
+        &make,
+        format!(
+            "#!/bin/sh\ni=0\nwhile [ $i -lt {n} ]; do\n  echo \"make[1]: Entering directory '/src/d$i'\"\n  echo \"make[1]: Leaving directory '/src/d$i'\"\n  i=$((i+1))\ndone\necho 'gcc -c main.c -o main.o'\necho \"main.c:12:5: error: 'x' undeclared\" >&2\nexit ${{1:-0}}\n"
+        ),
+    )
+    .unwrap();
+    set_executable(&make, true);
+    make
+}
+
+fn exec(s: &Scratch, args: &[&str]) -> std::process::Output {
+    let mut all = vec!["exec", "--"];
+    all.extend_from_slice(args);
+    s.run(&all)
+}
+
+/// The stash key a recovery hint names.
+fn key_in(text: &str) -> String {
+    let at = text.find("hookdex expand ").expect("a recovery hint") + "hookdex expand ".len();
+    text[at..at + 16].to_string()
+}
+
+#[test]
+fn exec_shrinks_big_output_keeps_errors_and_the_exit_code_and_expand_returns_it() {
+    let s = Scratch::new();
+    let make = fake_make(&s, 200);
+    let out = exec(&s, &[make.to_str().unwrap(), "3"]);
+    assert_eq!(out.status.code(), Some(3), "the command's exit code");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("gcc -c main.c -o main.o"), "{text}");
+    assert!(
+        text.contains("main.c:12:5: error: 'x' undeclared"),
+        "stderr is filtered, not lost: {text}"
+    );
+    assert!(!text.contains("Entering directory"), "{text}");
+    assert!(text.len() < 400, "{} bytes: {text}", text.len());
+    assert!(
+        text.contains("[hookdex: make left out 400 of 402 lines;"),
+        "{text}"
+    );
+    let key = key_in(&text);
+    let expanded = s.run(&["expand", &key]);
+    assert_eq!(expanded.status.code(), Some(0));
+    let original = String::from_utf8(expanded.stdout).unwrap();
+    assert_eq!(original.lines().count(), 402);
+    assert!(original.contains("make[1]: Leaving directory '/src/d199'\n"));
+    // The stash holds exactly what the command printed, in order.
+    let direct = std::process::Command::new(&make)
+        .arg("3")
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(original.starts_with(&String::from_utf8(direct.stdout).unwrap()));
+    assert_eq!(
+        s.run(&["expand", "0000000000000000"]).status.code(),
+        Some(1)
+    );
+
+    let stats: Value = s.json(&["stats", "--json"]);
+    assert_eq!(stats["filters"]["make"]["acts"], 1, "{stats}");
+    assert!(stats["filters"]["make"]["saved_bytes"].as_u64().unwrap() > 10_000);
+}
+
+#[test]
+fn short_output_and_output_no_filter_claims_are_untouched() {
+    let s = Scratch::new();
+    let make = fake_make(&s, 2);
+    let out = exec(&s, &[make.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Entering directory '/src/d1'"),
+        "below the size floor: {text}"
+    );
+    assert!(!text.contains("[hookdex"), "{text}");
+    let big = "x".repeat(100);
+    let script = format!("for i in $(seq 1 50); do echo {big}; done; printf '\\377\\n'");
+    let out = exec(&s, &["sh", "-c", &script]);
+    assert_eq!(
+        out.stdout.len(),
+        50 * 101 + 2,
+        "byte for byte, not UTF-8 included"
+    );
+    let stats: Value = s.json(&["stats", "--json"]);
+    assert_eq!(stats["filters"], json!({}), "{stats}");
+}
+
+#[test]
+fn exit_codes_and_signals_are_kept() {
+    let s = Scratch::new();
+    assert_eq!(exec(&s, &["sh", "-c", "exit 7"]).status.code(), Some(7));
+    assert_eq!(
+        exec(&s, &["sh", "-c", "kill -TERM $$"]).status.code(),
+        Some(143)
+    );
+    assert_eq!(exec(&s, &["/nonexistent/tool"]).status.code(), Some(127));
+    // SIGTERM to hookdex alone reaches the command, and hookdex reports it.
+    let mut child = s
+        .cmd(&["exec", "--", "sleep", "30"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    let pid = child.id().to_string();
+    std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(143), "{status:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "sleep was stopped"
+    );
+}
+
+fn post_bash(s: &Scratch, fixture_name: &str, command: &str, stdout: &str) -> Value {
+    let mut payload = fixture(s, fixture_name);
+    payload["tool_input"]["command"] = json!(command);
+    if payload["tool_response"].get("llmContent").is_some() {
+        payload["tool_response"] = json!({"llmContent": stdout, "returnDisplay": stdout});
+    } else {
+        payload["tool_response"]["stdout"] = json!(stdout);
+        payload["tool_response"]["stderr"] = json!("");
+    }
+    payload
+}
+
+fn make_output(n: usize) -> String {
+    let mut out = String::new();
+    for i in 0..n {
+        out.push_str(&format!(
+            "make[1]: Entering directory '/src/d{i}'\nmake[1]: Leaving directory '/src/d{i}'\n"
+        ));
+    }
+    out.push_str("main.c:12:5: error: 'x' undeclared\n");
+    out
+}
+
+#[test]
+fn a_post_hook_replaces_shell_output_on_claude_and_blocks_with_it_on_gemini() {
+    let s = Scratch::new();
+    let output = make_output(100);
+    let reply = hook(
+        &s,
+        "claude",
+        &post_bash(&s, "claude-post-bash", "cd src && make -j4", &output),
+    );
+    let replaced = reply["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{reply}"));
+    assert!(
+        replaced.starts_with("main.c:12:5: error: 'x' undeclared\n[hookdex: make left out"),
+        "{replaced}"
+    );
+    let key = key_in(replaced);
+    assert_eq!(s.run(&["expand", &key]).stdout, output.as_bytes());
+
+    let reply = hook(
+        &s,
+        "gemini",
+        &post_bash(&s, "gemini-post-bash", "make", &output),
+    );
+    let reason = reply["reason"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{reply}"));
+    assert_eq!(reply["decision"], "deny", "{reply}");
+    assert!(
+        reason.contains("main.c:12:5: error") && !reason.contains("Entering directory"),
+        "{reason}"
+    );
+
+    // Short output, and output no filter claims: no reply at all.
+    let short = post_bash(
+        &s,
+        "claude-post-bash",
+        "make",
+        "make: Nothing to be done for 'all'.\n",
+    );
+    assert_eq!(hook(&s, "claude", &short), Value::Null);
+    let other = post_bash(
+        &s,
+        "claude-post-bash",
+        "ls -la",
+        &"drwxr-xr-x 2 u u 4096 d\n".repeat(40),
+    );
+    assert_eq!(hook(&s, "claude", &other), Value::Null);
+    // Off: the output is left alone.
+    let mut off = Scratch::new();
+    off.set_env("HOOKDEX_OUTFILTERS", "off");
+    let reply = hook(
+        &off,
+        "claude",
+        &post_bash(&off, "claude-post-bash", "make", &output),
+    );
+    assert_eq!(reply, Value::Null);
+}
+
+#[test]
+fn a_layers_filter_files_load_a_bad_one_is_listed_and_its_neighbours_stay() {
+    let s = Scratch::new();
+    rule_with(
+        &s.runtime(),
+        "mine.outfilter.toml",
+        "schema_version = 1\n\n[filters.noisy]\nmatch_command = '^noisy'\nstrip_lines_matching = ['^tick ']\npriority = 50\n\n[filters.broken]\nmatch_command = '^broken'\nstrip_lines_matching = ['(']\n\n[filters.typo]\nmatch_command = '^typo'\nstrip_line_matching = ['^x']\n",
+    );
+    let list = s.list(&[]);
+    let invalid = list["invalid"].to_string();
+    assert!(invalid.contains("mine.outfilter.toml"), "{list:#}");
+    assert!(
+        invalid.contains("strip_line_matching"),
+        "the unknown key is named: {invalid}"
+    );
+    let script = "for i in $(seq 1 200); do echo \"tick $i\"; done; echo 'result: 3 warnings'";
+    let noisy = s.path("bin/noisy");
+    std::fs::create_dir_all(noisy.parent().unwrap()).unwrap();
+    std::fs::write(&noisy, format!("#!/bin/sh\n{script}\n")).unwrap();
+    set_executable(&noisy, true);
+    let out = exec(&s, &[noisy.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("result: 3 warnings\n[hookdex: noisy left out 200 of 201 lines"),
+        "{text}"
+    );
+}
+
+#[test]
+fn rtks_user_file_loads_unchanged_and_its_tests_pass_under_hookdex_test() {
+    let mut s = Scratch::new();
+    let config = s.path("xdg");
+    s.set_env("XDG_CONFIG_HOME", config.display().to_string());
+    let rtk = "schema_version = 1\n\n[filters.deploy]\ndescription = \"Compact deploy output\"\nmatch_command = \"^deploy\\\\b\"\nstrip_lines_matching = [\"^uploading \"]\nmax_lines = 5\n\n[[tests.deploy]]\nname = \"drops uploads\"\ninput = \"uploading a\\nuploading b\\ndone\\n\"\nexpected = \"done\"\n";
+    let file = rule_with(&config.join("rtk"), "filters.toml", rtk);
+    let out = s.run(&["test", file.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let deploy = s.path("bin/deploy");
+    std::fs::create_dir_all(deploy.parent().unwrap()).unwrap();
+    std::fs::write(
+        &deploy,
+        "#!/bin/sh\nfor i in $(seq 1 100); do echo \"uploading file$i.js\"; done; echo done\n",
+    )
+    .unwrap();
+    set_executable(&deploy, true);
+    let text = String::from_utf8(exec(&s, &[deploy.to_str().unwrap()]).stdout).unwrap();
+    assert!(
+        text.starts_with("done\n[hookdex: deploy left out 100 of 101 lines"),
+        "{text}"
+    );
+}
