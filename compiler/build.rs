@@ -69,10 +69,11 @@ fn shipped_outfilters(files: &[(String, String, bool)], out_dir: &Path) -> Strin
             writeln!(
                 out,
                 "    ShippedOutFilter {{ path: {rel:?}, name: {:?}, line: {}, priority: {}, \
-                 claim: include_bytes!({:?}), body: include_bytes!({:?}) }},",
+                 min_size: {}, claim: include_bytes!({:?}), body: include_bytes!({:?}) }},",
                 filter.name(),
                 filter.line(),
                 filter.priority(),
+                filter.min_size(),
                 claim.display().to_string(),
                 body.display().to_string(),
             )

@@ -161,6 +161,7 @@ fn out_filter_records(found: Vec<(u16, outfilter::Found)>) -> Vec<OutFilterData>
             line: f.line,
             file: f.file,
             layer,
+            min_size: u32::try_from(f.min_size).unwrap_or(u32::MAX),
             claim: f.claim,
             body: f.body,
         })

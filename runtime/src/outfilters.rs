@@ -77,6 +77,17 @@ pub fn selection_command(line: &str) -> String {
         .unwrap_or_else(|| line.to_string())
 }
 
+/// What [`choose`] found for an output.
+#[derive(Debug)]
+pub enum Choice {
+    /// This filter claims it.
+    Claimed(Chosen),
+    /// No filter claims it (a miss, for the ledger).
+    Unclaimed,
+    /// It is shorter than every filter's size floor: nothing was asked.
+    TooShort,
+}
+
 /// The filter chosen for an output, loaded whole.
 #[derive(Debug)]
 pub struct Chosen {
@@ -87,9 +98,8 @@ pub struct Chosen {
 }
 
 /// The filter of `index` that claims `output` of `command` under `trust`
-/// and `switches`; `Ok(None)` when none does. A claim or a filter whose
-/// bytes do not load is skipped (the next may claim), and named in the
-/// returned notes.
+/// and `switches`. A claim or a filter whose bytes do not load is skipped
+/// (the next may claim), and named in the returned notes.
 ///
 /// # Errors
 ///
@@ -100,30 +110,39 @@ pub fn choose(
     switches: Switches,
     command: Option<&str>,
     output: &str,
-) -> Result<(Option<Chosen>, Vec<String>), hookdex_index::Error> {
+) -> Result<(Choice, Vec<String>), hookdex_index::Error> {
     let switches = Switches {
         managed_apart: false,
         ..switches
     };
     let count = index.out_filter_count();
-    // Of each name, the record of the highest layer that runs.
-    let mut standing: std::collections::HashMap<&str, (u16, usize)> = Default::default();
+    // Of each name, the record of the highest layer that runs (and its
+    // size floor).
+    let mut standing: std::collections::HashMap<&str, (u16, usize, u32)> = Default::default();
     for i in 0..count {
         let record = index.out_filter(i)?;
         let kind = index.layer(usize::from(record.layer))?.kind;
         if !lookup::layer_runs(kind, trust, switches) {
             continue;
         }
-        let entry = standing.entry(record.name).or_insert((record.layer, i));
+        let entry = standing
+            .entry(record.name)
+            .or_insert((record.layer, i, record.min_size));
         if record.layer > entry.0 {
-            *entry = (record.layer, i);
+            *entry = (record.layer, i, record.min_size);
         }
+    }
+    // Shorter than every standing filter's floor: none would act, so no
+    // claim is read (the common case of a short output).
+    let floor = standing.values().map(|(_, _, min)| *min).min();
+    if floor.is_none_or(|floor| (output.len() as u64) < u64::from(floor)) {
+        return Ok((Choice::TooShort, Vec::new()));
     }
     let selector = Selector::new(command, output);
     let mut notes = Vec::new();
     for i in 0..count {
         let record = index.out_filter(i)?;
-        if standing.get(record.name).map(|(_, at)| *at) != Some(i) {
+        if standing.get(record.name).map(|(_, at, _)| *at) != Some(i) {
             continue;
         }
         let claim = match Claim::from_bytes(record.claim) {
@@ -139,12 +158,12 @@ pub fn choose(
         match Filter::from_bytes(record.body) {
             Ok(filter) => {
                 let file = record.file.to_string();
-                return Ok((Some(Chosen { filter, file }), notes));
+                return Ok((Choice::Claimed(Chosen { filter, file }), notes));
             }
             Err(err) => notes.push(format!("output filter {} skipped: {err}", record.name)),
         }
     }
-    Ok((None, notes))
+    Ok((Choice::Unclaimed, notes))
 }
 
 /// Shrinks `output` of `command` with the filter the current index has for
@@ -166,10 +185,17 @@ pub fn shrink(settings: &Settings, command: Option<&str>, output: &str) -> Shrun
             return Shrunk::unchanged(output, None, note);
         }
     };
-    let Some(chosen) = chosen else {
-        stats.miss(Selector::new(command, output).text());
-        notes.push("no output filter claims it".into());
-        return Shrunk::unchanged(output, None, notes.join("; "));
+    let chosen = match chosen {
+        Choice::Claimed(chosen) => chosen,
+        Choice::TooShort => {
+            notes.push("shorter than every output filter's size floor".into());
+            return Shrunk::unchanged(output, None, notes.join("; "));
+        }
+        Choice::Unclaimed => {
+            stats.miss(Selector::new(command, output).text());
+            notes.push("no output filter claims it".into());
+            return Shrunk::unchanged(output, None, notes.join("; "));
+        }
     };
     let mut shrunk = shrink_with(&chosen.filter, &Stash::new(&settings.view.home), output);
     if shrunk.changed {

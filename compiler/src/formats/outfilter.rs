@@ -47,6 +47,8 @@ pub struct Found {
     pub line: u32,
     /// Its `priority`.
     pub priority: i64,
+    /// Its `min_size`.
+    pub min_size: usize,
     /// Its claim's bytes.
     pub claim: Vec<u8>,
     /// The whole filter's bytes.
@@ -60,6 +62,7 @@ impl Found {
             name: filter.name().to_string(),
             line: u32::try_from(filter.line()).unwrap_or(0),
             priority: filter.priority(),
+            min_size: filter.min_size(),
             claim: filter.claim().to_bytes(),
             body: filter.to_bytes(),
         }
@@ -105,6 +108,7 @@ pub fn scan(dir: &RuleDir) -> Scanned {
                     name: f.name.to_string(),
                     line: f.line,
                     priority: f.priority,
+                    min_size: f.min_size,
                     claim: f.claim.to_vec(),
                     body: f.body.to_vec(),
                 }));

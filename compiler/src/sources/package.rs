@@ -30,6 +30,8 @@ pub struct ShippedOutFilter {
     pub line: u32,
     /// Its `priority`.
     pub priority: i64,
+    /// Its `min_size`.
+    pub min_size: usize,
     /// Its claim's bytes.
     pub claim: &'static [u8],
     /// The whole filter's bytes.

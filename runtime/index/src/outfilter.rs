@@ -21,11 +21,13 @@ pub(crate) struct OutFilterRecord {
     layer: U16,
     reserved: U16,
     line: U32,
+    min_size: U32,
+    reserved2: U32,
     claim: Span,
     body: Span,
 }
 
-const _: () = assert!(std::mem::size_of::<OutFilterRecord>() == 40);
+const _: () = assert!(std::mem::size_of::<OutFilterRecord>() == 48);
 
 /// One output filter, before serialization.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +40,9 @@ pub struct OutFilterData {
     pub line: u32,
     /// Index of its layer.
     pub layer: u16,
+    /// Its `min_size` (saturated to `u32::MAX`): an output shorter than
+    /// every standing filter's needs no claim loaded.
+    pub min_size: u32,
     /// Its claim's bytes.
     pub claim: Vec<u8>,
     /// The whole filter's bytes.
@@ -55,6 +60,8 @@ pub struct OutFilter<'a> {
     pub line: u32,
     /// Index of its layer.
     pub layer: u16,
+    /// Its `min_size`.
+    pub min_size: u32,
     /// Its claim's bytes (verified blocks, contents unchecked).
     pub claim: &'a [u8],
     /// The whole filter's bytes (verified blocks, contents unchecked).
@@ -74,6 +81,8 @@ impl OutFilterData {
             layer: U16::new(self.layer),
             reserved: U16::ZERO,
             line: U32::new(self.line),
+            min_size: U32::new(self.min_size),
+            reserved2: U32::ZERO,
             claim: put(&self.claim),
             body: put(&self.body),
         }
@@ -107,6 +116,7 @@ impl<'a> Index<'a> {
             file: self.str(&r.file)?,
             line: r.line.get(),
             layer,
+            min_size: r.min_size.get(),
             claim: bytes(r.claim)?,
             body: bytes(r.body)?,
         })

@@ -135,6 +135,7 @@ fn sample() -> IndexData {
             file: "/h/conditions/make.outfilter.toml".into(),
             line: 3,
             layer: 1,
+            min_size: 400,
             claim: b"claim bytes".to_vec(),
             body: vec![7; 3000],
         }],
