@@ -81,7 +81,7 @@ pub fn selection_command(line: &str) -> String {
 #[derive(Debug)]
 pub enum Choice {
     /// This filter claims it.
-    Claimed(Chosen),
+    Claimed(Box<Chosen>),
     /// No filter claims it (a miss, for the ledger).
     Unclaimed,
     /// It is shorter than every filter's size floor: nothing was asked.
@@ -158,7 +158,7 @@ pub fn choose(
         match Filter::from_bytes(record.body) {
             Ok(filter) => {
                 let file = record.file.to_string();
-                return Ok((Choice::Claimed(Chosen { filter, file }), notes));
+                return Ok((Choice::Claimed(Box::new(Chosen { filter, file })), notes));
             }
             Err(err) => notes.push(format!("output filter {} skipped: {err}", record.name)),
         }
