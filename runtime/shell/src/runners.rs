@@ -514,6 +514,26 @@ const RUNNERS: &[Grammar] = &[
         bare_shell: true,
         ..BASE
     },
+    // hookdex exec [--] CMD… runs CMD with its output filtered; the hidden
+    // `supervise-async --timeout-ms N -- PROGRAM …` runs an `.async` rule.
+    Grammar {
+        name: "hookdex",
+        operands: Operands::One,
+        subcommands: &[
+            ("exec", "hookdex exec"),
+            ("supervise-async", "hookdex supervise-async"),
+        ],
+        ..BASE
+    },
+    Grammar {
+        name: "hookdex exec",
+        ..BASE
+    },
+    Grammar {
+        name: "hookdex supervise-async",
+        long_arg: &["timeout-ms"],
+        ..BASE
+    },
     // valgrind [--opt=value | -q | -v | …] prog: every value is attached.
     Grammar {
         name: "valgrind",

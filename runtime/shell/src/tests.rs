@@ -273,6 +273,17 @@ const CASES: &[(&str, &[&str])] = &[
         &["perf", "kubectl"],
     ),
     ("perf stat -i kubectl x", &["perf", "kubectl"]),
+    // hookdex's own runner: a pre rewrite wraps commands in it.
+    (
+        "hookdex exec -- kubectl delete pod x",
+        &["hookdex", "kubectl"],
+    ),
+    ("hookdex exec kubectl delete pod x", &["hookdex", "kubectl"]),
+    (
+        "/usr/local/bin/hookdex supervise-async --timeout-ms 5 -- kubectl x",
+        &["hookdex", "kubectl"],
+    ),
+    ("hookdex list --json", &["hookdex"]),
     ("perf trace -i perf.data", &["perf"]),
     (
         "perf record -g --call-graph dwarf -p 1 kubectl",
