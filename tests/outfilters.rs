@@ -278,3 +278,40 @@ fn rtks_user_file_loads_unchanged_and_its_tests_pass_under_hookdex_test() {
         "{text}"
     );
 }
+
+/// rtk's cargo filter never sees cargo's output: cargo writes to stderr and
+/// rtk filters stdout. Here both streams are the command's output.
+#[test]
+fn cargos_stderr_is_filtered_and_its_warnings_survive() {
+    let s = Scratch::new();
+    let cargo = s.path("bin/cargo");
+    std::fs::create_dir_all(cargo.parent().unwrap()).unwrap();
+    let mut script = String::from("#!/bin/sh\n{\n");
+    for i in 0..60 {
+        script.push_str(&format!("echo '   Compiling dep{i} v0.1.{i}'\n"));
+    }
+    script.push_str("echo 'warning: unused variable: `x`'\necho '  --> src/main.rs:2:9'\necho '    Finished `dev` profile [unoptimized + debuginfo] target(s) in 3.21s'\n} >&2\n");
+    std::fs::write(&cargo, script).unwrap();
+    set_executable(&cargo, true);
+    let out = exec(&s, &[cargo.to_str().unwrap(), "build"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("Compiling dep"), "{text}");
+    assert!(
+        text.contains("warning: unused variable: `x`\n  --> src/main.rs:2:9"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[hookdex: cargo-build left out 60 of 63 lines"),
+        "{text}"
+    );
+    // Without the warning, the clean build collapses to one line and its marker.
+    std::fs::write(&cargo, "#!/bin/sh\n{ for i in $(seq 1 60); do echo \"   Compiling dep$i v0.1.$i\"; done; echo '    Finished `dev` profile [unoptimized + debuginfo] target(s) in 3.21s'; } >&2\n").unwrap();
+    let text = String::from_utf8(exec(&s, &[cargo.to_str().unwrap(), "build"]).stdout).unwrap();
+    assert!(
+        text.starts_with(
+            "cargo: build ok\n[hookdex: cargo-build summarized the whole output (61 lines)"
+        ),
+        "{text}"
+    );
+}
