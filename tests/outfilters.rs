@@ -315,3 +315,34 @@ fn cargos_stderr_is_filtered_and_its_warnings_survive() {
         "{text}"
     );
 }
+
+#[test]
+fn a_repositorys_rtk_file_loads_only_behind_its_trust() {
+    let mut s = Scratch::new();
+    rule_with(
+        &s.repo.join(".rtk"),
+        "filters.toml",
+        "schema_version = 1\n[filters.repo-noise]\nmatch_command = '^noise'\nstrip_lines_matching = ['^n ']\n",
+    );
+    let names = |s: &Scratch| -> Vec<(String, bool)> {
+        s.list(&[])["output_filters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["file"].as_str().unwrap().contains(".rtk"))
+            .map(|f| {
+                (
+                    f["name"].as_str().unwrap().to_string(),
+                    f["stands"].as_bool().unwrap(),
+                )
+            })
+            .collect()
+    };
+    set_origin(&s.repo, "git@github.com:stranger/repo.git");
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "acme");
+    assert_eq!(names(&s), [], "an untrusted repository's file is not read");
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "acme,stranger");
+    assert_eq!(names(&s), [("repo-noise".to_string(), true)]);
+    let shipped = s.list(&[])["output_filters"].as_array().unwrap().len();
+    assert!(shipped >= 28, "the shipped set and this one: {shipped}");
+}

@@ -1,9 +1,10 @@
 //! `list` and `show` as data: the layers with their trust, every rule that
 //! is not overridden with its [`RunVerdict`], the finder scripts with the
-//! one of each name that runs, the files that did not parse, and the
+//! one of each name that runs, the output filters with the one of each name
+//! that stands, the files that did not parse, and the
 //! [`lint`] warnings about the rules and scripts listed.
 
-use hookdex_index::{FinderScript, Index, Invalid, Layer, Rule};
+use hookdex_index::{FinderScript, Index, Invalid, Layer, OutFilter, Rule};
 use hookdex_model::{LayerKind, RunVerdict, Step, Trust};
 
 use crate::lint::{self, Warning};
@@ -23,6 +24,9 @@ pub struct Listing<'a> {
     /// Every layer's `_finders` scripts, by name then layer, each with
     /// whether it is the one of its name that runs here.
     pub finders: Vec<(FinderScript<'a>, bool)>,
+    /// Every layer's output filters, in choosing order, each with whether it
+    /// is the one of its name that stands here.
+    pub out_filters: Vec<(OutFilter<'a>, bool)>,
     /// Files that did not parse.
     pub invalid: Vec<Invalid<'a>>,
     /// Warnings about the active rules, in their order.
@@ -70,6 +74,11 @@ pub fn list<'a>(
         warnings.extend(lint::permission_warning(script.file));
         finders.push((script, chosen.is_some_and(|(c, _)| c == script)));
     }
+    let stands = crate::outfilters::standing(index, &trust, settings.switches())?;
+    let mut out_filters = Vec::with_capacity(stands.len());
+    for (i, stands) in stands.into_iter().enumerate() {
+        out_filters.push((index.out_filter(i)?, stands));
+    }
     let mut invalid = Vec::with_capacity(index.invalid_count());
     for i in 0..index.invalid_count() {
         invalid.push(index.invalid(i)?);
@@ -79,6 +88,7 @@ pub fn list<'a>(
         layers,
         active,
         finders,
+        out_filters,
         invalid,
         warnings,
     })

@@ -97,6 +97,43 @@ pub struct Chosen {
     pub file: String,
 }
 
+/// For each output filter of `index`, in its order, whether it stands
+/// under `trust` and `switches`: of each name, the filter of the highest
+/// layer that runs. Output filters shrink output and guard nothing, so a
+/// managed layer's stand even when the managed layer otherwise runs apart.
+///
+/// # Errors
+///
+/// When a record is damaged.
+pub fn standing(
+    index: &Index<'_>,
+    trust: &Trust,
+    switches: Switches,
+) -> Result<Vec<bool>, hookdex_index::Error> {
+    let switches = Switches {
+        managed_apart: false,
+        ..switches
+    };
+    let count = index.out_filter_count();
+    let mut best: std::collections::HashMap<&str, (u16, usize)> = Default::default();
+    for i in 0..count {
+        let record = index.out_filter(i)?;
+        let kind = index.layer(usize::from(record.layer))?.kind;
+        if !lookup::layer_runs(kind, trust, switches) {
+            continue;
+        }
+        let entry = best.entry(record.name).or_insert((record.layer, i));
+        if record.layer > entry.0 {
+            *entry = (record.layer, i);
+        }
+    }
+    let mut stands = vec![false; count];
+    for (_, at) in best.into_values() {
+        stands[at] = true;
+    }
+    Ok(stands)
+}
+
 /// The filter of `index` that claims `output` of `command` under `trust`
 /// and `switches`. A claim or a filter whose bytes do not load is skipped
 /// (the next may claim), and named in the returned notes.
@@ -111,40 +148,21 @@ pub fn choose(
     command: Option<&str>,
     output: &str,
 ) -> Result<(Choice, Vec<String>), hookdex_index::Error> {
-    let switches = Switches {
-        managed_apart: false,
-        ..switches
-    };
-    let count = index.out_filter_count();
-    // Of each name, the record of the highest layer that runs (and its
-    // size floor).
-    let mut standing: std::collections::HashMap<&str, (u16, usize, u32)> = Default::default();
-    for i in 0..count {
-        let record = index.out_filter(i)?;
-        let kind = index.layer(usize::from(record.layer))?.kind;
-        if !lookup::layer_runs(kind, trust, switches) {
-            continue;
-        }
-        let entry = standing
-            .entry(record.name)
-            .or_insert((record.layer, i, record.min_size));
-        if record.layer > entry.0 {
-            *entry = (record.layer, i, record.min_size);
-        }
-    }
+    let stands = standing(index, trust, switches)?;
     // Shorter than every standing filter's floor: none would act, so no
     // claim is read (the common case of a short output).
-    let floor = standing.values().map(|(_, _, min)| *min).min();
+    let mut floor: Option<u32> = None;
+    for (i, _) in stands.iter().enumerate().filter(|(_, s)| **s) {
+        let min = index.out_filter(i)?.min_size;
+        floor = Some(floor.map_or(min, |f| f.min(min)));
+    }
     if floor.is_none_or(|floor| (output.len() as u64) < u64::from(floor)) {
         return Ok((Choice::TooShort, Vec::new()));
     }
     let selector = Selector::new(command, output);
     let mut notes = Vec::new();
-    for i in 0..count {
+    for (i, _) in stands.iter().enumerate().filter(|(_, s)| **s) {
         let record = index.out_filter(i)?;
-        if standing.get(record.name).map(|(_, at, _)| *at) != Some(i) {
-            continue;
-        }
         let claim = match Claim::from_bytes(record.claim) {
             Ok(claim) => claim,
             Err(err) => {

@@ -83,6 +83,13 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
                 "layer": layers[usize::from(f.layer)].0.label,
                 "runs": runs,
             })).collect::<Vec<_>>(),
+            "output_filters": listing.out_filters.iter().map(|(f, stands)| json!({
+                "name": f.name,
+                "file": f.file,
+                "line": f.line,
+                "layer": layers[usize::from(f.layer)].0.label,
+                "stands": stands,
+            })).collect::<Vec<_>>(),
             "invalid": invalid.iter().map(|i| invalid_json(i.file, i.reason, i.at)).collect::<Vec<_>>(),
             "warnings": warnings_json(warnings),
         });
@@ -122,6 +129,13 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
             RunVerdict::Runs | RunVerdict::Overridden { .. } => "",
         };
         println!("  {:<width$} {}{filter}{held}", layer.label, rule.file);
+    }
+    if !listing.out_filters.is_empty() {
+        let standing = listing.out_filters.iter().filter(|(_, s)| *s).count();
+        println!(
+            "\noutput filters: {standing} stand ({} in all; `hookdex list --json` lists them)",
+            listing.out_filters.len()
+        );
     }
     if !finders.is_empty() {
         println!("\nfinder scripts");
