@@ -18,6 +18,21 @@ fn main() {
             files.push(f);
         }
         let compile = t.elapsed();
+        if limit.is_some() {
+            for f in &files {
+                for x in &f.filters {
+                    let b = x.claim().to_bytes();
+                    let t = Instant::now();
+                    hookdex_outfilter::Claim::from_bytes(&b).unwrap();
+                    println!(
+                        "  {:<16} claim {:>7} bytes, loads in {:?}",
+                        x.name(),
+                        b.len(),
+                        t.elapsed()
+                    );
+                }
+            }
+        }
         let all: Vec<Vec<u8>> = files
             .iter()
             .flat_map(|f| f.filters.iter().map(|x| x.to_bytes()))
