@@ -51,6 +51,40 @@ fn main() {
             hookdex_outfilter::Filter::from_bytes(b).unwrap();
         }
         let lb = t.elapsed();
+        // Throughput of the pipeline alone, over each file's test inputs repeated to 10 MB.
+        for f in &files {
+            for x in f.filters.iter().filter(|x| {
+                [
+                    "make",
+                    "cargo-build",
+                    "pytest",
+                    "terraform-plan",
+                    "npm-install",
+                ]
+                .contains(&x.name())
+            }) {
+                let block: String = f
+                    .tests
+                    .iter()
+                    .filter(|t| t.filter == x.name())
+                    .map(|t| format!("{}\n", t.input))
+                    .collect();
+                if block.is_empty() {
+                    continue;
+                }
+                let big = block.repeat(10_000_000 / block.len() + 1);
+                let t = Instant::now();
+                let out = hookdex_outfilter::apply(x, &big);
+                let secs = t.elapsed().as_secs_f64();
+                println!(
+                    "  {:<16} apply {:.0} MB/s ({} -> {} bytes)",
+                    x.name(),
+                    big.len() as f64 / secs / 1e6,
+                    big.len(),
+                    out.text.len()
+                );
+            }
+        }
         println!("limit {limit:?}: compile {compile:?}, bytes {bytes}, claims {claim_bytes}, load all claims {lc:?}, load all bodies {lb:?} ({} filters)", all.len());
     }
 }

@@ -31,8 +31,12 @@ pub(crate) struct Matcher {
 /// How a [`Matcher`] answers.
 #[derive(Clone)]
 pub(crate) enum Engine {
-    /// One forward sparse DFA for the whole set, unanchored start only; a
-    /// Unicode `\b` in it is matched on ASCII text and gives up elsewhere.
+    /// One forward dense DFA for the whole set, unanchored start only,
+    /// reading ASCII text (see `build_dfa`): fast to search, what a
+    /// filter's stages use.
+    Dense(Box<dense::DFA<Vec<u32>>>),
+    /// The same as a sparse DFA: a fraction of the size and cheap to load,
+    /// slower to search; what a claim uses, read on every call.
     Dfa(Box<sparse::DFA<Vec<u8>>>),
     /// The set as one `meta::Regex`, compiled from the sources.
     Meta(meta::Regex),
@@ -65,7 +69,7 @@ impl Matcher {
         }
         let dfa = dfa_size_limit.and_then(|limit| build_dfa(&sources, multi_line, limit));
         let engine = match dfa {
-            Some(dfa) => Engine::Dfa(Box::new(dfa)),
+            Some(dfa) => Engine::Dense(Box::new(dfa)),
             None => Engine::Meta(
                 build_meta(&sources, multi_line).map_err(|error| BadPattern { index: 0, error })?,
             ),
@@ -89,16 +93,44 @@ impl Matcher {
         match &self.engine {
             // The DFA gives up only at a Unicode `\b` next to a non-ASCII
             // byte: the set's `meta::Regex` answers then.
-            Engine::Dfa(dfa) => match dfa.try_search_fwd(&Input::new(haystack).earliest(true)) {
-                Ok(found) => found.is_some(),
-                Err(_) => self
-                    .fallback
-                    .get_or_init(|| build_meta(&self.sources, self.multi_line).ok())
-                    .as_ref()
-                    .is_some_and(|re| re.is_match(haystack)),
-            },
+            Engine::Dense(dfa) => self.answer(
+                dfa.try_search_fwd(&Input::new(haystack).earliest(true)),
+                haystack,
+            ),
+            Engine::Dfa(dfa) => self.answer(
+                dfa.try_search_fwd(&Input::new(haystack).earliest(true)),
+                haystack,
+            ),
             Engine::Meta(re) => re.is_match(haystack),
         }
+    }
+
+    /// A DFA search's answer, or the Unicode regex's where the DFA gave up.
+    fn answer(
+        &self,
+        found: Result<Option<regex_automata::HalfMatch>, regex_automata::MatchError>,
+        haystack: &str,
+    ) -> bool {
+        match found {
+            Ok(found) => found.is_some(),
+            Err(_) => self
+                .fallback
+                .get_or_init(|| build_meta(&self.sources, self.multi_line).ok())
+                .as_ref()
+                .is_some_and(|re| re.is_match(haystack)),
+        }
+    }
+
+    /// The same matcher with a dense DFA made sparse (for a claim).
+    pub(crate) fn compact(&self) -> Matcher {
+        let engine = match &self.engine {
+            Engine::Dense(dfa) => match dfa.to_sparse() {
+                Ok(sparse) => Engine::Dfa(Box::new(sparse)),
+                Err(_) => self.engine.clone(),
+            },
+            other => other.clone(),
+        };
+        Matcher::from_parts(self.sources.clone(), self.multi_line, engine)
     }
 
     /// The patterns as written.
@@ -120,6 +152,7 @@ impl Matcher {
 impl fmt::Debug for Matcher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let engine = match &self.engine {
+            Engine::Dense(dfa) => format!("dense DFA, {} bytes", dfa.memory_usage()),
             Engine::Dfa(dfa) => format!("sparse DFA, {} bytes", dfa.memory_usage()),
             Engine::Meta(_) => "meta::Regex".to_string(),
         };
@@ -163,7 +196,7 @@ pub(crate) fn build_meta(
 /// byte it gives up, and [`Matcher::is_match`] asks the Unicode
 /// `meta::Regex` instead. Unicode classes as UTF-8 automata are what made
 /// these DFAs large (a shipped filter's claim: 75 KB, against a few KB).
-fn build_dfa(sources: &[String], multi_line: bool, limit: usize) -> Option<sparse::DFA<Vec<u8>>> {
+fn build_dfa(sources: &[String], multi_line: bool, limit: usize) -> Option<dense::DFA<Vec<u32>>> {
     let mut config = dense::Config::new()
         .start_kind(StartKind::Unanchored)
         .dfa_size_limit(Some(limit))
@@ -176,8 +209,6 @@ fn build_dfa(sources: &[String], multi_line: bool, limit: usize) -> Option<spars
         .syntax(syntax_config(multi_line).unicode(false).utf8(false))
         .thompson(regex_automata::nfa::thompson::Config::new().utf8(false))
         .build_many(sources)
-        .ok()?
-        .to_sparse()
         .ok()
 }
 
@@ -202,7 +233,7 @@ mod tests {
         ];
         for (patterns, dfa) in cases {
             let m = set(patterns, false);
-            assert_eq!(matches!(m.engine(), Engine::Dfa(_)), *dfa, "{patterns:?}");
+            assert_eq!(matches!(m.engine(), Engine::Dense(_)), *dfa, "{patterns:?}");
         }
     }
 
@@ -219,7 +250,7 @@ mod tests {
         ];
         for (pattern, hay, want) in cases {
             let m = set(&[pattern], false);
-            assert!(matches!(m.engine(), Engine::Dfa(_)), "{pattern}");
+            assert!(matches!(m.engine(), Engine::Dense(_)), "{pattern}");
             assert_eq!(m.is_match(hay), want, "{pattern} on {hay:?}");
         }
     }
