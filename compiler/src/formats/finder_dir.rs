@@ -124,9 +124,11 @@ fn scan_package(rel: &str, root: &Path) -> Scripts {
         };
         match package::materialize(root, path, contents, executable) {
             Ok(dest) => {
-                // Stamped where it runs, so a copy edited or deleted is
-                // written again by the next compile.
-                scripts.stamps.push((dest.clone(), Stamp::of(&dest)));
+                // Not stamped: every hook call would stat it for a file
+                // only hookdex writes. A copy edited or deleted is written
+                // again by the next compile (which materializes the whole
+                // package first); until then a deleted one yields nothing,
+                // and the hook log says so.
                 scripts.keep(name, dest.display().to_string(), runner);
             }
             Err(err) => scripts.invalid.push(RuleError::new(
