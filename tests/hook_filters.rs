@@ -462,6 +462,46 @@ fn a_patch_in_an_extra_key_does_not_hide_the_edit_text() {
     }
 }
 
+/// Found by an attack: a condition's rewrite with no decision is dropped,
+/// and a strip's `ask` after it must not carry it in (the filters judged
+/// the input without it).
+#[test]
+fn a_strip_does_not_revive_a_dropped_rewrite() {
+    let s = Scratch::new();
+    let elsewhere = s.repo.join("src/components/Evil.tsx");
+    condition(
+        &s.runtime(),
+        "pre-write-move.sh",
+        &format!(
+            "echo '{{\"tool_input\": {{\"file_path\": \"{}\"}}}}'\n",
+            elsewhere.display()
+        ),
+    );
+    rule_with(
+        &s.runtime(),
+        "pre-write-semi.filter.yaml",
+        "finders:\n  - regex: ';[^\"\\n]*'\nmode: finders\naction: strip\n",
+    );
+    let mut payload = fixture(&s, "claude-pre-write");
+    let target = s.repo.join("a.py");
+    payload["permission_mode"] = json!("default");
+    payload["tool_input"] = json!({"file_path": target, "content": "x = \"a; b\""});
+    let reply = hook(&s, "claude", &payload);
+    assert_eq!(decision(&reply), Some("ask"), "{reply}");
+    let input = &reply["hookSpecificOutput"]["updatedInput"];
+    assert_eq!(
+        input["file_path"],
+        json!(target),
+        "the dropped rewrite stays dropped: {reply}"
+    );
+    assert_eq!(input["content"], "x = \"a\"");
+    let context = reply["hookSpecificOutput"]["additionalContext"].to_string();
+    assert!(
+        context.contains("pre-write-move.sh was dropped"),
+        "{context}"
+    );
+}
+
 #[test]
 fn an_invalid_filter_is_listed_and_blocks_nothing() {
     let s = Scratch::new();

@@ -118,6 +118,7 @@ pub fn hook(
         filters.push(of_call);
     }
     let mut merged = merge_all(&payload, calls.len(), &ran);
+    keep_dropped_rewrites_dropped(&merged, &filters, &mut ran);
     if run_filters(&judge, &scope, &calls, &filters, &merged, &mut ran) {
         merged = merge_all(&payload, calls.len(), &ran);
     }
@@ -147,6 +148,40 @@ pub fn hook(
     let fired: Vec<&str> = ran.fired.iter().map(String::as_str).collect();
     log.write(&fired, merged.decision.map(|d| d.as_str()), &merged.log);
     reply
+}
+
+/// A rewrite the conditions' merge dropped (no decision outside
+/// `bypassPermissions`) stays dropped: the filters that run next judge the
+/// input without it, so a decision of theirs (a strip's `ask`) must not
+/// carry it in when the outcomes are merged again. Its patches leave the
+/// outcomes, and the agent is still told it was dropped.
+fn keep_dropped_rewrites_dropped(
+    merged: &hookdex_harness::Answer,
+    filters: &[Vec<Fired>],
+    ran: &mut Ran,
+) {
+    let dropped = merged.updated_input.is_none()
+        && merged.decision != Some(hookdex_model::Permission::Deny)
+        && filters.iter().any(|f| !f.is_empty());
+    if !dropped {
+        return;
+    }
+    let patchers: Vec<String> = ran
+        .outcomes
+        .iter_mut()
+        .filter_map(|(name, outcome)| outcome.patch.take().map(|_| name.clone()))
+        .collect();
+    if patchers.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = patchers.iter().map(String::as_str).collect();
+    let note = merge::rewrite_dropped(&names);
+    ran.notes.push(note.clone());
+    let told = Outcome {
+        context: Some(note),
+        ..Outcome::default()
+    };
+    ran.outcomes.push(("hookdex".into(), told));
 }
 
 /// Output filters on a post call's shell output (SPEC §7): the filter that

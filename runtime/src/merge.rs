@@ -94,6 +94,14 @@ pub fn merge(
     answer
 }
 
+/// What the agent is told when the rewrite of `patchers` is dropped.
+pub(crate) fn rewrite_dropped(patchers: &[&str]) -> String {
+    format!(
+        "hookdex: the input rewrite from {} was dropped: a rewrite needs \"decision\": \"allow\" or \"ask\" outside bypassPermissions",
+        patchers.join(", ")
+    )
+}
+
 /// The rewrite table: with `allow` or `ask` the rewrite applies; with no
 /// decision it applies only in `bypassPermissions` (as an allow); otherwise
 /// it is dropped and the agent told why. A denied call is not rewritten.
@@ -118,10 +126,7 @@ fn apply_rewrite(
             answer.decision = Some(Permission::Allow);
             answer.deciders = patchers.iter().map(|p| p.to_string()).collect();
         }
-        None => notes.push(format!(
-            "hookdex: the input rewrite from {} was dropped: a rewrite needs \"decision\": \"allow\" or \"ask\" outside bypassPermissions",
-            patchers.join(", ")
-        )),
+        None => notes.push(rewrite_dropped(patchers)),
     }
     if answer.updated_input.is_some() {
         answer.rewriters = patchers.iter().map(|p| p.to_string()).collect();
