@@ -8,7 +8,10 @@
 # to stderr, as cargo does), so every command reads the same bytes. The
 # fixtures are a shipped filter's own inline-test inputs repeated to 100 KB,
 # 1 MB and 10 MB. Printed per tool and size: the median seconds of ROUNDS
-# runs, MB/s, the output size after filtering, and the ratio to rtk.
+# runs, MB/s, the output size after filtering, the ratio to rtk, and the
+# ceiling: rtk's time over the bare command's, the ratio a wrapper that
+# cost nothing at all would reach (where it is below 3, so is every
+# wrapper's).
 #
 # Usage: benches/outfilter-process.sh [ROUNDS]
 set -euo pipefail
@@ -66,7 +69,7 @@ timed() { # command… ; prints seconds of the median run, leaves the last outpu
 }
 
 [ -n "${RTK_BIN:-}" ] || echo "RTK_BIN is not set: the rtk comparison is skipped" >&2
-printf '%-10s %9s %10s %10s %10s %12s %10s %10s %8s\n' tool size bare_s hookdex_s "MB/s" "out bytes" rtk_s "rtk MB/s" "vs rtk"
+printf '%-10s %9s %10s %10s %10s %12s %10s %10s %8s %8s\n' tool size bare_s hookdex_s "MB/s" "out bytes" rtk_s "rtk MB/s" "vs rtk" ceiling
 for entry in "${tools[@]}"; do
   IFS='|' read -r tool file filter words stream <<<"$entry"
   read -r -a argv <<<"$words"
@@ -75,14 +78,15 @@ for entry in "${tools[@]}"; do
     bare=$(timed "${argv[@]}")
     ours=$(timed "$bin" exec -- "${argv[@]}")
     out_bytes=$(wc -c <"$root/last")
-    rtk_s=- rtk_mbs=- ratio=-
+    rtk_s=- rtk_mbs=- ratio=- ceiling=-
     if [ -n "${RTK_BIN:-}" ]; then
       rtk_s=$(HOME=$rtk_home timed "$RTK_BIN" "${argv[@]}")
       rtk_mbs=$(echo "$size / $rtk_s / 1000000" | bc -l | xargs printf '%.1f')
       ratio=$(echo "$rtk_s / $ours" | bc -l | xargs printf '%.2fx')
+      ceiling=$(echo "$rtk_s / $bare" | bc -l | xargs printf '%.2fx')
     fi
     mbs=$(echo "$size / $ours / 1000000" | bc -l | xargs printf '%.1f')
-    printf '%-10s %9s %10s %10s %10s %12s %10s %10s %8s\n' "$tool" "$size" "$bare" "$ours" "$mbs" "$out_bytes" "$rtk_s" "$rtk_mbs" "$ratio"
+    printf '%-10s %9s %10s %10s %10s %12s %10s %10s %8s %8s\n' "$tool" "$size" "$bare" "$ours" "$mbs" "$out_bytes" "$rtk_s" "$rtk_mbs" "$ratio" "$ceiling"
   done
 done
 # What exec adds to a command whose output nothing claims (an empty one).

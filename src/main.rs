@@ -252,6 +252,20 @@ fn hook_args(args: impl Iterator<Item = OsString>) -> Option<(Target, Option<Str
     Some((target?, event))
 }
 
+/// The command of `exec -- CMD…`, read without clap for the same reason
+/// as [`hook_args`]: a `pre` rewrite puts `hookdex exec --` before every
+/// command it wraps. Only that spelling, with every word UTF-8, is taken;
+/// anything else goes to clap.
+fn exec_args(mut args: impl Iterator<Item = OsString>) -> Option<Vec<String>> {
+    if args.next()? != "exec" || args.next()? != "--" {
+        return None;
+    }
+    let command = args
+        .map(|a| a.into_string().ok())
+        .collect::<Option<Vec<_>>>()?;
+    (!command.is_empty()).then_some(command)
+}
+
 /// The process entry point; see the module doc for why it is not `fn main`.
 #[cfg(not(test))]
 #[allow(unsafe_code)]
@@ -266,6 +280,9 @@ extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
 fn run() -> c_int {
     if let Some((target, event)) = hook_args(std::env::args_os().skip(1)) {
         return exit_code(cmd::hook::run(target, event.as_deref()));
+    }
+    if let Some(command) = exec_args(std::env::args_os().skip(1)) {
+        return exit_code(cmd::outputs::exec(&command));
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -434,6 +451,34 @@ mod tests {
         ];
         for (args, fast) in table {
             let taken = hook_args(args.iter().map(OsString::from));
+            assert_eq!(taken.is_some(), *fast, "{args:?}");
+            if taken.is_some() {
+                assert_eq!(taken, by_clap(args), "{args:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_exec_fast_path_agrees_with_clap() {
+        let by_clap = |args: &[&str]| {
+            let cli = Cli::try_parse_from(std::iter::once("hookdex").chain(args.iter().copied()));
+            match cli.ok()?.command {
+                Command::Exec { command } => Some(command),
+                _ => None,
+            }
+        };
+        let table: &[(&[&str], bool)] = &[
+            (&["exec", "--", "make"], true),
+            (&["exec", "--", "cargo", "build", "--release"], true),
+            (&["exec", "--", "sh", "-c", "echo -- x"], true),
+            (&["exec", "--", "--weird"], true),
+            (&["exec", "--"], false),
+            (&["exec", "make"], false),
+            (&["exec"], false),
+            (&["expand", "--", "x"], false),
+        ];
+        for (args, fast) in table {
+            let taken = exec_args(args.iter().map(OsString::from));
             assert_eq!(taken.is_some(), *fast, "{args:?}");
             if taken.is_some() {
                 assert_eq!(taken, by_clap(args), "{args:?}");

@@ -163,7 +163,7 @@ pub fn choose(
     let mut notes = Vec::new();
     for (i, _) in stands.iter().enumerate().filter(|(_, s)| **s) {
         let record = index.out_filter(i)?;
-        let claim = match Claim::from_bytes(record.claim) {
+        let claim = match Claim::from_bytes(index.out_filter_claim(i)?) {
             Ok(claim) => claim,
             Err(err) => {
                 notes.push(format!("output filter {} skipped: {err}", record.name));
@@ -173,7 +173,7 @@ pub fn choose(
         if !selector.claims(&claim) {
             continue;
         }
-        match Filter::from_bytes(record.body) {
+        match Filter::from_bytes(index.out_filter_body(i)?) {
             Ok(filter) => {
                 let file = record.file.to_string();
                 return Ok((Choice::Claimed(Box::new(Chosen { filter, file })), notes));
@@ -217,7 +217,10 @@ pub fn shrink(settings: &Settings, command: Option<&str>, output: &str) -> Shrun
     };
     let mut shrunk = shrink_with(&chosen.filter, &Stash::new(&settings.view.home), output);
     if shrunk.changed {
-        let hash = Stash::key(output.as_bytes());
+        let hash = shrunk
+            .stash_key
+            .clone()
+            .unwrap_or_else(|| Stash::key(output.as_bytes()));
         stats.act(
             chosen.filter.name(),
             output.len() as u64,
@@ -260,20 +263,23 @@ pub fn shrink_with(filter: &Filter, stash: &Stash, output: &str) -> Shrunk {
         );
     }
     let key = Stash::key(output.as_bytes());
-    let text = format!("{}\n{}", out.text, marker(&name, &out, output, &key));
+    let marker = marker(&name, &out, &key);
+    let filtered = out.text.len();
+    let mut text = out.text;
+    text.push('\n');
+    text.push_str(&marker);
     if text.len() >= output.len() {
         let note = format!("{name}: no smaller once its marker is counted");
         return Shrunk::unchanged(output, Some(name), note);
     }
-    match stash.put(output.as_bytes()) {
-        Ok(key) => Shrunk {
+    match stash.put(&key, output.as_bytes()) {
+        Ok(()) => Shrunk {
             text,
             filter: Some(name.clone()),
             changed: true,
             note: format!(
-                "{name}: {} -> {} bytes, original stashed as {key}",
+                "{name}: {} -> {filtered} bytes, original stashed as {key}",
                 output.len(),
-                out.text.len()
             ),
             stash_key: Some(key),
         },
@@ -289,9 +295,9 @@ pub fn shrink_with(filter: &Filter, stash: &Stash, output: &str) -> Shrunk {
 /// a cut of the tail names the line it was cut after; a summary replacing
 /// the whole output says so; anything else says what was left out. Each
 /// names the command that prints the original (**contract**).
-fn marker(name: &str, out: &Output, original: &str, key: &str) -> String {
+fn marker(name: &str, out: &Output, key: &str) -> String {
     let expand = format!("`hookdex expand {key}` prints it whole");
-    let total = original.lines().count();
+    let total = out.input_lines;
     if let Some(kept) = out.clean_tail_cut() {
         return format!("[hookdex: {name} cut the output after line {kept} of {total}; {expand}]");
     }

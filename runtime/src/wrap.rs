@@ -96,25 +96,13 @@ pub fn exec(settings: &Settings, argv: &[String], out: &mut dyn Write) -> Ran {
         });
     }
     let mut held = Vec::new();
-    let mut chunk = vec![0u8; 64 << 10];
-    let mut streaming = false;
-    loop {
-        match reader.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) if streaming => {
-                let _ = out.write_all(&chunk[..n]);
-            }
-            Ok(n) => {
-                held.extend_from_slice(&chunk[..n]);
-                if held.len() > MAX_CAPTURE {
-                    let _ = out.write_all(&held);
-                    held = Vec::new();
-                    streaming = true;
-                }
-            }
-            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => break,
-        }
+    let _ = (&mut reader)
+        .take(MAX_CAPTURE as u64 + 1)
+        .read_to_end(&mut held);
+    let streaming = held.len() > MAX_CAPTURE;
+    if streaming {
+        let _ = out.write_all(&held);
+        let _ = std::io::copy(&mut reader, out);
     }
     let code = child.wait().map_or(1, exit_code);
     if let Ok(mut pid) = running.lock() {

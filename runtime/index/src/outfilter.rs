@@ -62,10 +62,6 @@ pub struct OutFilter<'a> {
     pub layer: u16,
     /// Its `min_size`.
     pub min_size: u32,
-    /// Its claim's bytes (verified blocks, contents unchecked).
-    pub claim: &'a [u8],
-    /// The whole filter's bytes (verified blocks, contents unchecked).
-    pub body: &'a [u8],
 }
 
 impl OutFilterData {
@@ -95,37 +91,66 @@ impl<'a> Index<'a> {
         self.out_filters.records::<OutFilterRecord>()
     }
 
-    /// The output filter at `i` (in choosing order).
+    /// The output filter at `i` (in choosing order), without its bytes:
+    /// what standing and the size floor need reads no claim or body.
     ///
     /// # Errors
     ///
-    /// When `i` is out of range, a record or its bytes are damaged, or it
-    /// names a layer the index does not have.
+    /// When `i` is out of range, a record is damaged, or it names a layer
+    /// the index does not have.
     pub fn out_filter(&self, i: usize) -> Result<OutFilter<'a>, Error> {
+        let r = self.out_filter_record(i)?;
+        Ok(OutFilter {
+            name: self.str(&r.name)?,
+            file: self.str(&r.file)?,
+            line: r.line.get(),
+            layer: r.layer.get(),
+            min_size: r.min_size.get(),
+        })
+    }
+
+    /// The claim bytes of output filter `i` (verified blocks, contents
+    /// unchecked).
+    ///
+    /// # Errors
+    ///
+    /// As [`Index::out_filter`], and when the bytes are damaged.
+    pub fn out_filter_claim(&self, i: usize) -> Result<&'a [u8], Error> {
+        let r = self.out_filter_record(i)?;
+        self.out_filter_blob(r.claim)
+    }
+
+    /// The whole compiled bytes of output filter `i` (verified blocks,
+    /// contents unchecked).
+    ///
+    /// # Errors
+    ///
+    /// As [`Index::out_filter`], and when the bytes are damaged.
+    pub fn out_filter_body(&self, i: usize) -> Result<&'a [u8], Error> {
+        let r = self.out_filter_record(i)?;
+        self.out_filter_blob(r.body)
+    }
+
+    fn out_filter_record(&self, i: usize) -> Result<&'a OutFilterRecord, Error> {
         let r: &OutFilterRecord = self.out_filters.record(i)?;
         let layer = r.layer.get();
         if usize::from(layer) >= self.layer_count() {
             return Err(Error::corrupt(format!("output filter {i}: layer {layer}")));
         }
-        let bytes = |span: Span| {
-            let (start, len) = span.range();
-            self.out_filter_bytes.get(start, len)
-        };
-        Ok(OutFilter {
-            name: self.str(&r.name)?,
-            file: self.str(&r.file)?,
-            line: r.line.get(),
-            layer,
-            min_size: r.min_size.get(),
-            claim: bytes(r.claim)?,
-            body: bytes(r.body)?,
-        })
+        Ok(r)
+    }
+
+    fn out_filter_blob(&self, span: Span) -> Result<&'a [u8], Error> {
+        let (start, len) = span.range();
+        self.out_filter_bytes.get(start, len)
     }
 
     /// Reads every record whole.
     pub(crate) fn verify_out_filters(&self) -> Result<(), Error> {
         for i in 0..self.out_filter_count() {
             self.out_filter(i)?;
+            self.out_filter_claim(i)?;
+            self.out_filter_body(i)?;
         }
         Ok(())
     }

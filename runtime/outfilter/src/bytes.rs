@@ -22,11 +22,13 @@
 //!   opt<str> on_empty, u8 filter_stderr, i64 priority, u64 min_size
 //! str        = u32 byte length, UTF-8 bytes
 //! opt<x>     = u8 0 | u8 1 then x
-//! matcher    = u8 multi_line, u32 n, n × str source,
-//!              u8 0 (meta: compile the sources at load)
-//!            | u8 1, u32 length, a dense DFA (regex-automata's
-//!              `to_bytes_little_endian`, unpadded)
+//! matcher    = u8 multi_line, u32 n, n × str source, engine,
+//!              opt<u32 length, a sparse DFA with Unicode classes>
+//! engine     = u8 0 (meta: compile the sources at load)
+//!            | u8 1, u32 length, a dense DFA (unpadded)
 //! ```
+//!
+//! DFAs are regex-automata's `to_bytes_little_endian`.
 //!
 //! # What is checked on load, and what is compiled
 //!
@@ -36,8 +38,12 @@
 //! remain. A DFA is copied to a 4-byte-aligned buffer and read by
 //! regex-automata's checked `DFA::from_bytes` (which validates every
 //! transition, start state and match state), then must have as many
-//! patterns as its sources and an unanchored start. Nothing untrusted
-//! reaches unchecked code; the crate has no `unsafe`.
+//! patterns as its sources and an unanchored start. A set's Unicode DFA is
+//! read the same way, but only the first time text with a byte above 0x7F
+//! needs it (its checked load costs more than the search it serves on ASCII
+//! text); one that does not load leaves the answer to the set's
+//! `meta::Regex`. Nothing untrusted reaches unchecked code; the crate has
+//! no `unsafe`.
 //!
 //! Patterns that are kept as source and compiled to a `meta::Regex` at load:
 //! every `replace` pattern (replacement needs match positions and capture
@@ -67,7 +73,7 @@ use crate::filter::{Claim, Filter, LineFilter, OutputRule, ReplaceRule};
 use crate::matcher::{build_meta, meta_builder, Engine, Matcher};
 
 /// The format version [`Filter::from_bytes`] reads and [`Filter::to_bytes`] writes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 const MAGIC: &[u8; 8] = b"HDXOFLT\0";
 const HEADER: usize = 8 + 4 + 8 + 8;
@@ -330,19 +336,17 @@ impl Writer {
         }
         match m.engine() {
             Engine::Meta(_) => self.0.push(0),
-            Engine::Dfa(dfa) => {
-                self.0.push(1);
-                let bytes = dfa.to_bytes_little_endian();
-                self.len(bytes.len());
-                self.0.extend_from_slice(&bytes);
-            }
             Engine::Dense(dfa) => {
-                self.0.push(2);
+                self.0.push(1);
                 let (bytes, pad) = dfa.to_bytes_little_endian();
                 self.len(bytes.len() - pad);
                 self.0.extend_from_slice(&bytes[pad..]);
             }
         }
+        self.opt(m.unicode(), |w, bytes| {
+            w.len(bytes.len());
+            w.0.extend_from_slice(bytes);
+        });
     }
 }
 
@@ -480,26 +484,8 @@ impl<'a> Reader<'a> {
             1 => {
                 let n = self.u32()? as usize;
                 let at = self.at;
-                let dfa = load_dfa(self.take(n)?).map_err(|kind| self.fail(at, kind))?;
-                if Automaton::pattern_len(&dfa) != sources.len()
-                    || dfa.start_kind() == StartKind::Anchored
-                {
-                    return Err(self.fail(
-                        at,
-                        DecodeErrorKind::Invalid {
-                            what: "DFA for its patterns",
-                        },
-                    ));
-                }
-                Engine::Dfa(Box::new(dfa))
-            }
-            2 => {
-                let n = self.u32()? as usize;
-                let at = self.at;
                 let dfa = load_dense(self.take(n)?).map_err(|kind| self.fail(at, kind))?;
-                if Automaton::pattern_len(&dfa) != sources.len()
-                    || dfa.start_kind() == StartKind::Anchored
-                {
+                if dfa.pattern_len() != sources.len() {
                     return Err(self.fail(
                         at,
                         DecodeErrorKind::Invalid {
@@ -518,7 +504,12 @@ impl<'a> Reader<'a> {
                 ))
             }
         };
-        Ok(Matcher::from_parts(sources, multi_line, engine))
+        // Checked when first needed (see `Matcher`).
+        let unicode = self.opt(|r| {
+            let n = r.u32()? as usize;
+            r.take(n).map(<[u8]>::to_vec)
+        })?;
+        Ok(Matcher::from_parts(sources, multi_line, engine, unicode))
     }
 }
 
@@ -533,16 +524,28 @@ fn load_dense(bytes: &[u8]) -> Result<dense::DFA<Vec<u32>>, DecodeErrorKind> {
     if read != bytes.len() {
         return Err(DecodeErrorKind::Invalid { what: "DFA length" });
     }
+    unanchored(dfa.start_kind())?;
     Ok(dfa.to_owned())
+}
+
+/// Every DFA here is searched from an unanchored start.
+fn unanchored(kind: StartKind) -> Result<(), DecodeErrorKind> {
+    match kind {
+        StartKind::Anchored => Err(DecodeErrorKind::Invalid {
+            what: "DFA for its patterns",
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// A sparse DFA from its little-endian bytes through regex-automata's
 /// checked loader (a sparse DFA needs no alignment).
-fn load_dfa(bytes: &[u8]) -> Result<DFA<Vec<u8>>, DecodeErrorKind> {
+pub(crate) fn load_dfa(bytes: &[u8]) -> Result<DFA<Vec<u8>>, DecodeErrorKind> {
     let (dfa, read) = DFA::from_bytes(bytes).map_err(|e| DecodeErrorKind::Dfa(Box::new(e)))?;
     if read != bytes.len() {
         return Err(DecodeErrorKind::Invalid { what: "DFA length" });
     }
+    unanchored(dfa.start_kind())?;
     Ok(dfa.to_owned())
 }
 

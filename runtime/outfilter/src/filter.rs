@@ -109,8 +109,8 @@ impl Filter {
     pub fn claim(&self) -> Claim {
         Claim {
             name: self.name.clone(),
-            match_command: self.match_command.as_ref().map(Matcher::compact),
-            match_shape: self.match_shape.as_ref().map(Matcher::compact),
+            match_command: self.match_command.clone(),
+            match_shape: self.match_shape.clone(),
             priority: self.priority,
             min_size: self.min_size,
         }

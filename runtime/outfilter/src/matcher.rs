@@ -3,6 +3,16 @@
 //! one within the size limit, a `meta::Regex` over the set otherwise (Unicode
 //! `\b`, or a set too big to determinize). Both read patterns exactly as the
 //! `regex` crate (which rtk uses) does: same syntax, Unicode on, leftmost-first.
+//!
+//! The DFA reads ASCII text (see `build_dfa`); text with any other byte is
+//! read by a second, sparse DFA of the set with Unicode classes, built at
+//! compile time when it fits ([`UNICODE_DFA_SIZE_LIMIT`]), and only where
+//! that cannot be built by the `meta::Regex`, compiled at the first such
+//! text. Compiling a `meta::Regex` costs milliseconds per set, and a
+//! selector with one box-drawing character used to pay it for every filter
+//! tried before the one that claimed it. The Unicode DFA is kept as bytes
+//! and checked and loaded the first time text needs it: its checked load
+//! costs more than searching ASCII text with the first DFA.
 
 use std::fmt;
 
@@ -17,14 +27,26 @@ use regex_automata::{
 /// matched by a `meta::Regex` instead.
 pub(crate) const DEFAULT_DFA_SIZE_LIMIT: usize = 1 << 20;
 
+/// The cap on a set's Unicode DFA while it is determinized (dense), in
+/// bytes; a set above it reads non-ASCII text with its `meta::Regex`. The
+/// sparse form kept is a few percent of this.
+pub(crate) const UNICODE_DFA_SIZE_LIMIT: usize = 4 << 20;
+
 /// A pattern set compiled for "does any pattern match".
 #[derive(Clone)]
 pub(crate) struct Matcher {
     sources: Vec<String>,
     multi_line: bool,
     engine: Engine,
-    /// The set as a `meta::Regex`, built the first time a DFA gives up (a
-    /// Unicode `\b` next to a non-ASCII byte), so loading stays cheap.
+    /// The set as a sparse DFA with Unicode classes, for text the ASCII DFA
+    /// gives up on, in its serialized form; `None` when it could not be
+    /// built (Unicode `\b`, too big).
+    unicode: Option<Vec<u8>>,
+    /// `unicode` checked and loaded, the first time it is needed; `None`
+    /// when its bytes do not load (the `meta::Regex` answers then).
+    unicode_dfa: std::sync::OnceLock<Option<sparse::DFA<Vec<u8>>>>,
+    /// The set as a `meta::Regex`, built the first time both DFAs give up,
+    /// so loading stays cheap.
     fallback: std::sync::OnceLock<Option<meta::Regex>>,
 }
 
@@ -32,12 +54,11 @@ pub(crate) struct Matcher {
 #[derive(Clone)]
 pub(crate) enum Engine {
     /// One forward dense DFA for the whole set, unanchored start only,
-    /// reading ASCII text (see `build_dfa`): fast to search, what a
-    /// filter's stages use.
+    /// reading ASCII text (see `build_dfa`). Dense, not sparse, even for a
+    /// claim read on every call: a dense DFA is checked on load in one pass
+    /// over its table, a sparse one through a set of every state it holds,
+    /// which measured twice as slow although half the size.
     Dense(Box<dense::DFA<Vec<u32>>>),
-    /// The same as a sparse DFA: a fraction of the size and cheap to load,
-    /// slower to search; what a claim uses, read on every call.
-    Dfa(Box<sparse::DFA<Vec<u8>>>),
     /// The set as one `meta::Regex`, compiled from the sources.
     Meta(meta::Regex),
 }
@@ -68,22 +89,37 @@ impl Matcher {
                 })?;
         }
         let dfa = dfa_size_limit.and_then(|limit| build_dfa(&sources, multi_line, limit));
-        let engine = match dfa {
-            Some(dfa) => Engine::Dense(Box::new(dfa)),
-            None => Engine::Meta(
-                build_meta(&sources, multi_line).map_err(|error| BadPattern { index: 0, error })?,
+        let (engine, unicode) = match dfa {
+            Some(dfa) => (
+                Engine::Dense(Box::new(dfa)),
+                build_unicode_dfa(&sources, multi_line).map(|dfa| dfa.to_bytes_little_endian()),
+            ),
+            None => (
+                Engine::Meta(
+                    build_meta(&sources, multi_line)
+                        .map_err(|error| BadPattern { index: 0, error })?,
+                ),
+                None,
             ),
         };
-        Ok(Matcher::from_parts(sources, multi_line, engine))
+        Ok(Matcher::from_parts(sources, multi_line, engine, unicode))
     }
 
     /// Reassembles a matcher from its parts (the checked loader in `bytes.rs`
-    /// has validated the DFA against the sources).
-    pub(crate) fn from_parts(sources: Vec<String>, multi_line: bool, engine: Engine) -> Matcher {
+    /// has validated `engine` against the sources; `unicode` is checked when
+    /// it is first needed).
+    pub(crate) fn from_parts(
+        sources: Vec<String>,
+        multi_line: bool,
+        engine: Engine,
+        unicode: Option<Vec<u8>>,
+    ) -> Matcher {
         Matcher {
             sources,
             multi_line,
             engine,
+            unicode,
+            unicode_dfa: std::sync::OnceLock::new(),
             fallback: std::sync::OnceLock::new(),
         }
     }
@@ -91,13 +127,8 @@ impl Matcher {
     /// Whether any pattern of the set matches somewhere in `haystack`.
     pub(crate) fn is_match(&self, haystack: &str) -> bool {
         match &self.engine {
-            // The DFA gives up only at a Unicode `\b` next to a non-ASCII
-            // byte: the set's `meta::Regex` answers then.
+            // The DFA gives up at the first non-ASCII byte.
             Engine::Dense(dfa) => self.answer(
-                dfa.try_search_fwd(&Input::new(haystack).earliest(true)),
-                haystack,
-            ),
-            Engine::Dfa(dfa) => self.answer(
                 dfa.try_search_fwd(&Input::new(haystack).earliest(true)),
                 haystack,
             ),
@@ -105,12 +136,17 @@ impl Matcher {
         }
     }
 
-    /// A DFA search's answer, or the Unicode regex's where the DFA gave up.
+    /// An ASCII DFA search's answer, or where it gave up the Unicode DFA's,
+    /// or where that is missing the `meta::Regex`'s.
     fn answer(
         &self,
         found: Result<Option<regex_automata::HalfMatch>, regex_automata::MatchError>,
         haystack: &str,
     ) -> bool {
+        let found = found.or_else(|err| match self.unicode_dfa() {
+            Some(dfa) => dfa.try_search_fwd(&Input::new(haystack).earliest(true)),
+            None => Err(err),
+        });
         match found {
             Ok(found) => found.is_some(),
             Err(_) => self
@@ -119,18 +155,6 @@ impl Matcher {
                 .as_ref()
                 .is_some_and(|re| re.is_match(haystack)),
         }
-    }
-
-    /// The same matcher with a dense DFA made sparse (for a claim).
-    pub(crate) fn compact(&self) -> Matcher {
-        let engine = match &self.engine {
-            Engine::Dense(dfa) => match dfa.to_sparse() {
-                Ok(sparse) => Engine::Dfa(Box::new(sparse)),
-                Err(_) => self.engine.clone(),
-            },
-            other => other.clone(),
-        };
-        Matcher::from_parts(self.sources.clone(), self.multi_line, engine)
     }
 
     /// The patterns as written.
@@ -147,19 +171,37 @@ impl Matcher {
     pub(crate) fn engine(&self) -> &Engine {
         &self.engine
     }
+
+    /// The serialized Unicode DFA answering for non-ASCII text, when there
+    /// is one.
+    pub(crate) fn unicode(&self) -> Option<&[u8]> {
+        self.unicode.as_deref()
+    }
+
+    /// The Unicode DFA, checked and loaded on first use; `None` when there is
+    /// none or its bytes do not load as a DFA for this set.
+    fn unicode_dfa(&self) -> Option<&sparse::DFA<Vec<u8>>> {
+        self.unicode_dfa
+            .get_or_init(|| {
+                let dfa = crate::bytes::load_dfa(self.unicode.as_deref()?).ok()?;
+                (dfa.pattern_len() == self.sources.len()).then_some(dfa)
+            })
+            .as_ref()
+    }
 }
 
 impl fmt::Debug for Matcher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let engine = match &self.engine {
             Engine::Dense(dfa) => format!("dense DFA, {} bytes", dfa.memory_usage()),
-            Engine::Dfa(dfa) => format!("sparse DFA, {} bytes", dfa.memory_usage()),
             Engine::Meta(_) => "meta::Regex".to_string(),
         };
+        let unicode = self.unicode.as_ref().map(Vec::len);
         f.debug_struct("Matcher")
             .field("sources", &self.sources)
             .field("multi_line", &self.multi_line)
             .field("engine", &engine)
+            .field("unicode_dfa_bytes", &unicode)
             .finish()
     }
 }
@@ -212,6 +254,23 @@ fn build_dfa(sources: &[String], multi_line: bool, limit: usize) -> Option<dense
         .ok()
 }
 
+/// The set as a sparse DFA with Unicode classes (exact on any UTF-8 text),
+/// or `None` when it cannot be built: a Unicode `\b`, or past
+/// [`UNICODE_DFA_SIZE_LIMIT`] while determinizing.
+fn build_unicode_dfa(sources: &[String], multi_line: bool) -> Option<sparse::DFA<Vec<u8>>> {
+    let config = dense::Config::new()
+        .start_kind(StartKind::Unanchored)
+        .dfa_size_limit(Some(UNICODE_DFA_SIZE_LIMIT))
+        .determinize_size_limit(Some(UNICODE_DFA_SIZE_LIMIT));
+    dense::Builder::new()
+        .configure(config)
+        .syntax(syntax_config(multi_line))
+        .build_many(sources)
+        .ok()?
+        .to_sparse()
+        .ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,6 +311,32 @@ mod tests {
             let m = set(&[pattern], false);
             assert!(matches!(m.engine(), Engine::Dense(_)), "{pattern}");
             assert_eq!(m.is_match(hay), want, "{pattern} on {hay:?}");
+            // Without `\b`, the Unicode DFA answered and no regex was compiled.
+            let by_dfa = !pattern.contains("\\b");
+            assert_eq!(m.unicode_dfa().is_some(), by_dfa, "{pattern}");
+            assert_eq!(m.fallback.get().is_some(), !by_dfa, "{pattern}");
+        }
+    }
+
+    #[test]
+    fn ascii_text_never_loads_the_unicode_dfa() {
+        let m = set(&["^\\w+ \\d+$"], false);
+        assert!(m.unicode().is_some());
+        assert!(m.is_match("abc 12") && !m.is_match("abc x"));
+        assert!(m.unicode_dfa.get().is_none());
+    }
+
+    #[test]
+    fn unicode_bytes_that_do_not_load_leave_the_answer_to_the_regex() {
+        let good = set(&["^\\w+$"], false);
+        let mut bytes = good.unicode().unwrap().to_vec();
+        let last = bytes.len() - 1;
+        bytes[last / 2] ^= 0xff;
+        bytes.truncate(last);
+        let engine = good.engine().clone();
+        let m = Matcher::from_parts(vec!["^\\w+$".into()], false, engine, Some(bytes));
+        for (hay, want) in [("héllo", true), ("hé llo", false), ("hello", true)] {
+            assert_eq!(m.is_match(hay), want, "{hay:?}");
         }
     }
 

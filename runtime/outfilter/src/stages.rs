@@ -33,6 +33,8 @@ use crate::filter::{Filter, LineFilter, ReplaceRule};
 pub struct Output {
     /// The filtered text, without a final newline.
     pub text: String,
+    /// How many lines the input had, as [`str::lines`] counts them.
+    pub input_lines: usize,
     /// Each stage that dropped content, in pipeline order; empty when the
     /// filtering was lossless.
     pub losses: Vec<Loss>,
@@ -126,8 +128,10 @@ impl Output {
 pub fn apply(filter: &Filter, input: &str) -> Output {
     let mut losses = Vec::new();
     let mut lines: Vec<Cow<'_, str>> = input.lines().map(Cow::Borrowed).collect();
+    let input_lines = lines.len();
 
-    if filter.strip_ansi {
+    // One scan of the whole input finds most outputs without an escape.
+    if filter.strip_ansi && memchr::memchr(0x1b, input.as_bytes()).is_some() {
         for line in &mut lines {
             if let Cow::Owned(s) = strip_ansi(line) {
                 *line = Cow::Owned(s);
@@ -150,6 +154,7 @@ pub fn apply(filter: &Filter, input: &str) -> Output {
             if rule.pattern.is_match(&blob) && !vetoed() {
                 return Output {
                     text: rule.message.clone(),
+                    input_lines,
                     losses: vec![Loss::Replaced { rule: index }],
                 };
             }
@@ -216,7 +221,7 @@ pub fn apply(filter: &Filter, input: &str) -> Output {
         }
     }
 
-    let text = lines.join("\n");
+    let text = join(&lines);
     if let Some(message) = &filter.on_empty {
         if text.trim().is_empty() {
             if !text.is_empty() {
@@ -224,11 +229,31 @@ pub fn apply(filter: &Filter, input: &str) -> Output {
             }
             return Output {
                 text: message.clone(),
+                input_lines,
                 losses,
             };
         }
     }
-    Output { text, losses }
+    Output {
+        text,
+        input_lines,
+        losses,
+    }
+}
+
+/// The lines joined with `\n`, with room left for a caller's marker line
+/// (so appending one does not copy the text again).
+fn join(lines: &[Cow<'_, str>]) -> String {
+    const MARKER_ROOM: usize = 256;
+    let len: usize = lines.iter().map(|l| l.len() + 1).sum();
+    let mut text = String::with_capacity(len + MARKER_ROOM);
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        text.push_str(line);
+    }
+    text
 }
 
 /// rtk's marker for lines cut by `head_lines` / `tail_lines`.
@@ -243,7 +268,7 @@ pub(crate) fn strip_ansi(line: &str) -> Cow<'_, str> {
     let mut out = String::new();
     let mut kept_from = 0;
     let mut i = 0;
-    while let Some(offset) = bytes[i..].iter().position(|&b| b == 0x1b) {
+    while let Some(offset) = memchr::memchr(0x1b, &bytes[i..]) {
         let esc = i + offset;
         i = esc + 1;
         if bytes.get(i) != Some(&b'[') {

@@ -37,20 +37,22 @@ impl Stash {
         format!("{:016x}", xxhash_rust::xxh3::xxh3_64(content))
     }
 
-    /// Keeps `content` and returns its key, then holds the stash to its bounds.
+    /// Keeps `content` under `key`, which must be [`Stash::key`] of it (the
+    /// caller has it already: it names the key in the recovery hint), then
+    /// holds the stash to its bounds.
     ///
     /// # Errors
     ///
     /// When the stash cannot be written (the caller then keeps the original
     /// output whole, since it could not be recovered).
-    pub fn put(&self, content: &[u8]) -> std::io::Result<String> {
-        let key = Stash::key(content);
+    pub fn put(&self, key: &str, content: &[u8]) -> std::io::Result<()> {
+        debug_assert_eq!(key, Stash::key(content));
         std::fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
             .create(&self.dir)?;
-        let path = self.dir.join(&key);
-        if self.get(&key).as_deref() == Some(content) {
+        let path = self.dir.join(key);
+        if self.holds(key, content) {
             let file = std::fs::File::options().append(true).open(&path)?;
             file.set_modified(SystemTime::now())?;
         } else {
@@ -61,7 +63,15 @@ impl Stash {
             temp.persist(&path).map_err(|e| e.error)?;
         }
         self.prune();
-        Ok(key)
+        Ok(())
+    }
+
+    /// Whether `key` holds `content` already (a file of another length is
+    /// not read).
+    fn holds(&self, key: &str, content: &[u8]) -> bool {
+        let same_length = std::fs::symlink_metadata(self.dir.join(key))
+            .is_ok_and(|meta| meta.is_file() && meta.len() == content.len() as u64);
+        same_length && self.get(key).as_deref() == Some(content)
     }
 
     /// The original stashed under `key`, when it is there. A key that is not
@@ -123,14 +133,21 @@ impl Stash {
 mod tests {
     use super::*;
 
+    fn keep(stash: &Stash, content: &[u8]) -> String {
+        let key = Stash::key(content);
+        stash.put(&key, content).unwrap();
+        key
+    }
+
     #[test]
     fn an_original_comes_back_byte_for_byte_and_keys_name_nothing_else() {
         let home = tempfile::tempdir().unwrap();
         let stash = Stash::new(home.path());
         let original = b"line one\r\n\xff not utf-8\n\n";
-        let key = stash.put(original).unwrap();
+        let key = keep(&stash, original);
         assert_eq!(stash.get(&key).as_deref(), Some(&original[..]));
-        assert_eq!(stash.put(original).unwrap(), key, "one file per content");
+        assert_eq!(keep(&stash, original), key, "one file per content");
+        assert_eq!(std::fs::read_dir(&stash.dir).unwrap().count(), 1);
         for bad in [
             "../../etc/passwd",
             "",
@@ -145,7 +162,7 @@ mod tests {
     fn the_oldest_are_evicted_past_the_bound() {
         let home = tempfile::tempdir().unwrap();
         let stash = Stash::new(home.path());
-        let old = stash.put(b"the oldest").unwrap();
+        let old = keep(&stash, b"the oldest");
         let long_ago = SystemTime::now() - std::time::Duration::from_secs(3600);
         let file = std::fs::File::options()
             .append(true)
@@ -153,7 +170,7 @@ mod tests {
             .unwrap();
         file.set_modified(long_ago).unwrap();
         for i in 0..MAX_ENTRIES {
-            stash.put(format!("output {i}").as_bytes()).unwrap();
+            keep(&stash, format!("output {i}").as_bytes());
         }
         let left = std::fs::read_dir(home.path().join("stash"))
             .unwrap()
