@@ -346,3 +346,77 @@ fn a_repositorys_rtk_file_loads_only_behind_its_trust() {
     let shipped = s.list(&[])["output_filters"].as_array().unwrap().len();
     assert!(shipped >= 28, "the shipped set and this one: {shipped}");
 }
+
+#[test]
+fn a_summary_never_stands_for_a_failed_command_or_a_line_of_several_programs() {
+    let s = Scratch::new();
+    let failing_tests = format!(
+        "\nup to date in 367ms\n{}FAIL src/app.test.js\n  ● adds › returns the sum\n",
+        "PASS src/other.test.js\n".repeat(30)
+    );
+    let reply = hook(
+        &s,
+        "claude",
+        &post_bash(
+            &s,
+            "claude-post-bash",
+            "npm install && npm test",
+            &failing_tests,
+        ),
+    );
+    let text = reply.to_string();
+    assert!(!text.contains("npm: up to date"), "{reply}");
+    // A line of one program is summarized as before.
+    let up_to_date = format!("\nup to date in 367ms\n{}", " \n".repeat(300));
+    let reply = hook(
+        &s,
+        "claude",
+        &post_bash(&s, "claude-post-bash", "cd web && npm install", &up_to_date),
+    );
+    let replaced = reply["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{reply}"));
+    assert!(replaced.starts_with("npm: up to date\n"), "{replaced}");
+
+    // Through exec: the same output from a command that exits 1 stands whole.
+    let bin = s.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let npm = bin.join("npm");
+    std::fs::write(
+        &npm,
+        "#!/bin/sh\ncat \"$NPM_OUT\"\nexit \"${NPM_CODE:-0}\"\n",
+    )
+    .unwrap();
+    set_executable(&npm, true);
+    std::fs::write(s.path("npm.out"), &up_to_date).unwrap();
+    for (code, summarized) in [("0", true), ("1", false)] {
+        let out = s
+            .cmd(&["exec", "--", npm.to_str().unwrap(), "install"])
+            .env("NPM_OUT", s.path("npm.out"))
+            .env("NPM_CODE", code)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code.parse().unwrap()));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            text.starts_with("npm: up to date"),
+            summarized,
+            "exit {code}: {text}"
+        );
+    }
+}
+
+#[test]
+fn exec_returns_when_the_command_ends_though_its_background_child_holds_the_pipe() {
+    let s = Scratch::new();
+    let started = Instant::now();
+    let out = exec(&s, &["bash", "-c", "echo hi; sleep 30 & exit 4"]);
+    // Not a speed figure: without the fix this waits the whole 30 s.
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "hi\n");
+}

@@ -199,7 +199,12 @@ fn shrink_output(settings: &Settings, calls: &[(Payload, Call)], ran: &mut Ran) 
         return false;
     };
     let command = call.command.as_deref().map(outfilters::selection_command);
-    let shrunk = outfilters::shrink(settings, command.as_deref(), &output);
+    let may_summarize = single.event == hookdex_model::Event::PostToolUse
+        && call
+            .command
+            .as_deref()
+            .is_none_or(outfilters::runs_one_program);
+    let shrunk = outfilters::shrink(settings, command.as_deref(), &output, may_summarize);
     let (true, Some(name)) = (shrunk.changed, shrunk.filter) else {
         return false;
     };

@@ -62,12 +62,9 @@ impl Shrunk {
 /// like), as `program args…`; a line that names none is matched whole.
 /// `cd web && npm install 2>&1 | tail -5` is `npm install`.
 pub fn selection_command(line: &str) -> String {
-    const SETUP: &[&str] = &[
-        "cd", "pushd", "popd", "export", "set", "source", ".", "true", "unset",
-    ];
-    hookdex_shell::commands(line)
+    programs(line)
         .into_iter()
-        .find(|c| !SETUP.contains(&c.program.as_str()))
+        .next()
         .map(|c| {
             std::iter::once(c.program)
                 .chain(c.args)
@@ -75,6 +72,24 @@ pub fn selection_command(line: &str) -> String {
                 .join(" ")
         })
         .unwrap_or_else(|| line.to_string())
+}
+
+/// Whether the shell line `line` runs at most one program besides setup
+/// (`cd`, `export`, …): only then is its whole output one program's, which
+/// a filter's summary may stand for (`npm install && npm test` is not
+/// npm install's output alone).
+pub fn runs_one_program(line: &str) -> bool {
+    programs(line).len() <= 1
+}
+
+/// The simple commands of `line` that run a program, setup left out.
+fn programs(line: &str) -> Vec<hookdex_shell::Command> {
+    const SETUP: &[&str] = &[
+        "cd", "pushd", "popd", "export", "set", "source", ".", "true", "unset",
+    ];
+    let mut commands = hookdex_shell::commands(line);
+    commands.retain(|c| !SETUP.contains(&c.program.as_str()));
+    commands
 }
 
 /// What [`choose`] found for an output.
@@ -186,8 +201,16 @@ pub fn choose(
 
 /// Shrinks `output` of `command` with the filter the current index has for
 /// it, under every rule of this module. Never fails: an index that cannot
-/// be read leaves the output as it is, saying why.
-pub fn shrink(settings: &Settings, command: Option<&str>, output: &str) -> Shrunk {
+/// be read leaves the output as it is, saying why. `may_summarize` is
+/// whether a `match_output` summary may replace the whole output: not for
+/// a command that failed or a line that ran several programs ("ok" would
+/// hide the failure).
+pub fn shrink(
+    settings: &Settings,
+    command: Option<&str>,
+    output: &str,
+    may_summarize: bool,
+) -> Shrunk {
     if !settings.outfilters_enabled {
         return Shrunk::unchanged(output, None, "HOOKDEX_OUTFILTERS is off".into());
     }
@@ -215,7 +238,8 @@ pub fn shrink(settings: &Settings, command: Option<&str>, output: &str) -> Shrun
             return Shrunk::unchanged(output, None, notes.join("; "));
         }
     };
-    let mut shrunk = shrink_with(&chosen.filter, &Stash::new(&settings.view.home), output);
+    let stash = Stash::new(&settings.view.home);
+    let mut shrunk = shrink_with(&chosen.filter, &stash, output, may_summarize);
     if shrunk.changed {
         let hash = shrunk
             .stash_key
@@ -235,7 +259,7 @@ pub fn shrink(settings: &Settings, command: Option<&str>, output: &str) -> Shrun
 
 /// [`shrink`] with `filter` chosen: the size floor, the pipeline, the
 /// marker, never worse, and the stash.
-pub fn shrink_with(filter: &Filter, stash: &Stash, output: &str) -> Shrunk {
+pub fn shrink_with(filter: &Filter, stash: &Stash, output: &str, may_summarize: bool) -> Shrunk {
     let name = filter.name().to_string();
     if output.len() < filter.min_size() {
         let note = format!(
@@ -246,6 +270,16 @@ pub fn shrink_with(filter: &Filter, stash: &Stash, output: &str) -> Shrunk {
         return Shrunk::unchanged(output, Some(name), note);
     }
     let out = apply(filter, output);
+    let summary = out
+        .losses
+        .iter()
+        .any(|l| matches!(l, Loss::Replaced { .. }));
+    if summary && !may_summarize {
+        let note = format!(
+            "{name}: its summary is not used for a command that failed or ran several programs"
+        );
+        return Shrunk::unchanged(output, Some(name), note);
+    }
     if !out.is_lossy() {
         if out.text.len() < output.trim_end_matches('\n').len() {
             return Shrunk {
@@ -442,7 +476,7 @@ mod tests {
         let home = tempfile::tempdir().unwrap();
         let stash = Stash::new(home.path());
         let original = lines(100);
-        let shrunk = shrink_with(&filter("max_lines = 10\n"), &stash, &original);
+        let shrunk = shrink_with(&filter("max_lines = 10\n"), &stash, &original, true);
         assert!(shrunk.changed, "{shrunk:?}");
         let key = shrunk.stash_key.clone().unwrap();
         assert!(shrunk.text.ends_with(&format!(
@@ -456,7 +490,7 @@ mod tests {
         let home = tempfile::tempdir().unwrap();
         let stash = Stash::new(home.path());
         let short = lines(3);
-        let shrunk = shrink_with(&filter("max_lines = 1\n"), &stash, &short);
+        let shrunk = shrink_with(&filter("max_lines = 1\n"), &stash, &short, true);
         assert!(
             !shrunk.changed && shrunk.note.contains("size floor"),
             "{shrunk:?}"
@@ -468,6 +502,7 @@ mod tests {
             &filter("strip_lines_matching = ['^drop me$']\nmin_size = 0\n"),
             &stash,
             &many,
+            true,
         );
         assert!(
             !shrunk.changed && shrunk.note.contains("marker"),
@@ -491,11 +526,12 @@ mod tests {
             &filter("strip_ansi = true\nmin_size = 0\n"),
             &stash,
             &coloured,
+            true,
         );
         assert!(shrunk.changed && shrunk.stash_key.is_none(), "{shrunk:?}");
         assert!(!shrunk.text.contains("hookdex"), "{}", shrunk.text);
         let summary = "match_output = [{ pattern = 'ok 39', message = 'all ok' }]\nmin_size = 0\n";
-        let shrunk = shrink_with(&filter(summary), &stash, &coloured);
+        let shrunk = shrink_with(&filter(summary), &stash, &coloured, true);
         assert!(
             shrunk
                 .text
@@ -503,5 +539,17 @@ mod tests {
             "{}",
             shrunk.text
         );
+        // Not for a command that failed or a line of several programs.
+        let shrunk = shrink_with(&filter(summary), &stash, &coloured, false);
+        assert!(!shrunk.changed && shrunk.text == coloured, "{shrunk:?}");
+    }
+
+    #[test]
+    fn one_program_lines() {
+        assert!(runs_one_program("cd web && npm install 2>&1"));
+        assert!(runs_one_program("cargo build --release"));
+        assert!(!runs_one_program("npm install && npm test"));
+        assert!(!runs_one_program("cargo build; python3 x.py"));
+        assert!(!runs_one_program("make | tee log"));
     }
 }

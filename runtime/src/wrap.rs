@@ -11,11 +11,15 @@
 //! report how it ended; `SIGTERM` and `SIGHUP` sent to hookdex alone are
 //! passed on to the command. Past [`MAX_CAPTURE`] bytes the output is
 //! printed as it comes, unfiltered, since holding more costs more than
-//! shrinking it saves.
+//! shrinking it saves. The output is what the pipe held when the command
+//! ended, and at most [`DRAIN`] after: something it left running in the
+//! background (`server &`) may hold the pipe open for as long as it runs,
+//! and the command is done.
 
 use std::io::{Read, Write};
 use std::process::{Command, ExitStatus};
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -25,6 +29,9 @@ use crate::settings::Settings;
 
 /// The most output held to be filtered.
 pub const MAX_CAPTURE: usize = 64 << 20;
+
+/// How long the pipe is read after the command ended.
+pub const DRAIN: Duration = Duration::from_millis(200);
 
 /// What an `exec` did.
 #[derive(Debug)]
@@ -49,17 +56,17 @@ pub fn command_line(argv: &[String]) -> String {
         .join(" ")
 }
 
-/// Runs `argv`, writes its (filtered) output to `out`, and returns how it
+/// Runs `argv`, prints its (filtered) output on stdout, and returns how it
 /// ended. A command that cannot start exits 127 (not found) or 126, with a
 /// line on stderr, as a shell's would.
-pub fn exec(settings: &Settings, argv: &[String], out: &mut dyn Write) -> Ran {
+pub fn exec(settings: &Settings, argv: &[String]) -> Ran {
     let Some((program, args)) = argv.split_first() else {
         return Ran {
             code: 2,
             shrunk: None,
         };
     };
-    let (mut reader, writer) = match std::io::pipe() {
+    let (reader, writer) = match std::io::pipe() {
         Ok(pair) => pair,
         Err(err) => return not_started(program, &err),
     };
@@ -95,22 +102,22 @@ pub fn exec(settings: &Settings, argv: &[String], out: &mut dyn Write) -> Ran {
             }
         });
     }
-    let mut held = Vec::new();
-    let _ = (&mut reader)
-        .take(MAX_CAPTURE as u64 + 1)
-        .read_to_end(&mut held);
-    let streaming = held.len() > MAX_CAPTURE;
-    if streaming {
-        let _ = out.write_all(&held);
-        let _ = std::io::copy(&mut reader, out);
-    }
+    let held = Arc::new(Mutex::new(Held::default()));
+    let (done, ended) = mpsc::channel();
+    read_output(reader, Arc::clone(&held), done);
     let code = child.wait().map_or(1, exit_code);
     if let Ok(mut pid) = running.lock() {
         *pid = None;
     }
+    let _ = ended.recv_timeout(DRAIN);
+    let Held {
+        bytes: held,
+        streaming,
+    } = std::mem::take(&mut *lock(&held));
     if streaming {
         return Ran { code, shrunk: None };
     }
+    let mut out = std::io::stdout().lock();
     // Filters read text: output that is not UTF-8 is printed as it came.
     let Ok(output) = std::str::from_utf8(&held) else {
         let _ = out.write_all(&held);
@@ -118,7 +125,12 @@ pub fn exec(settings: &Settings, argv: &[String], out: &mut dyn Write) -> Ran {
         return Ran { code, shrunk: None };
     };
     let command = command_line(argv);
-    let shrunk = outfilters::shrink(settings, Some(&command), output);
+    let shrunk = outfilters::shrink(
+        settings,
+        Some(&command),
+        output,
+        one_program(argv) && code == 0,
+    );
     if shrunk.changed {
         let _ = out.write_all(shrunk.text.as_bytes());
         if !shrunk.text.ends_with('\n') {
@@ -131,6 +143,60 @@ pub fn exec(settings: &Settings, argv: &[String], out: &mut dyn Write) -> Ran {
     Ran {
         code,
         shrunk: Some(shrunk),
+    }
+}
+
+/// What the reader has taken off the pipe.
+#[derive(Default)]
+struct Held {
+    /// The output so far.
+    bytes: Vec<u8>,
+    /// Past [`MAX_CAPTURE`]: printed as it comes, nothing held.
+    streaming: bool,
+}
+
+fn lock(held: &Mutex<Held>) -> MutexGuard<'_, Held> {
+    held.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Reads the pipe to its end on a detached thread into `held` (printing it
+/// once it is past [`MAX_CAPTURE`]), and says so on `done`. Detached, so a
+/// pipe held open by a command's background process never holds `exec`.
+fn read_output(mut reader: std::io::PipeReader, held: Arc<Mutex<Held>>, done: mpsc::Sender<()>) {
+    std::thread::spawn(move || {
+        let mut chunk = vec![0u8; 256 << 10];
+        loop {
+            let n = match reader.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            let mut held = lock(&held);
+            if held.streaming {
+                let _ = std::io::stdout().write_all(&chunk[..n]);
+                continue;
+            }
+            held.bytes.extend_from_slice(&chunk[..n]);
+            if held.bytes.len() > MAX_CAPTURE {
+                let _ = std::io::stdout().write_all(&held.bytes);
+                held.bytes = Vec::new();
+                held.streaming = true;
+            }
+        }
+        let _ = done.send(());
+    });
+}
+
+/// Whether `argv` runs one program: anything but a shell given a line
+/// (`bash -c 'a && b'`) that runs several.
+fn one_program(argv: &[String]) -> bool {
+    let shell = argv.first().map(|p| p.rsplit('/').next().unwrap_or(p));
+    match (shell, argv.get(1).map(String::as_str), argv.get(2)) {
+        (Some("sh" | "bash" | "zsh" | "dash" | "ksh"), Some("-c"), Some(line)) => {
+            outfilters::runs_one_program(line)
+        }
+        _ => true,
     }
 }
 

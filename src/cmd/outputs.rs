@@ -15,9 +15,8 @@ use super::{current_settings, print_json, CmdResult};
 /// Runs `argv` with its output filtered; the exit code is the command's.
 pub fn exec(argv: &[String]) -> CmdResult {
     let settings = current_settings(Target::Claude);
-    let mut out = std::io::stdout().lock();
-    let ran = super::supervised(|| hookdex_runtime::wrap::exec(&settings, argv, &mut out));
-    let _ = out.flush();
+    let ran = super::supervised(|| hookdex_runtime::wrap::exec(&settings, argv));
+    let _ = std::io::stdout().flush();
     Ok(ran.code)
 }
 

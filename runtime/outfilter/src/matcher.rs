@@ -19,8 +19,13 @@ use std::fmt;
 use regex_automata::{
     dfa::{dense, sparse, Automaton, StartKind},
     meta,
+    nfa::thompson,
     util::syntax,
     Input,
+};
+use regex_syntax::hir::{
+    Capture, Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind,
+    Look, Repetition,
 };
 
 /// The default cap on one set's dense DFA, in bytes; above it the set is
@@ -231,12 +236,14 @@ pub(crate) fn build_meta(
 /// One DFA for the set that reads ASCII text only, or `None` when it
 /// would exceed `limit` bytes.
 ///
-/// It is built with ASCII classes and quits at every byte above 0x7F. On
-/// ASCII text the two readings agree (`\w`, `\d`, `\s`, `\b` and case
-/// folding match the same ASCII characters with Unicode on or off), so the
-/// DFA answers exactly as the `regex` crate would; on text with any other
-/// byte it gives up, and [`Matcher::is_match`] asks the Unicode
-/// `meta::Regex` instead. Unicode classes as UTF-8 automata are what made
+/// It is built from each pattern read as the `regex` crate reads it
+/// (Unicode on), with every class cut to its ASCII members and Unicode
+/// word boundaries made ASCII ones ([`ascii_part`]), and it quits at every
+/// byte above 0x7F. On ASCII text that is exactly the Unicode reading: a
+/// match there uses only the ASCII members of a class, and `(?i)ſ` still
+/// matches `s` (reading the pattern with Unicode off would not fold `ſ`).
+/// On text with any other byte it gives up, and [`Matcher::is_match`] asks
+/// the Unicode DFA instead. Unicode classes as UTF-8 automata are what made
 /// these DFAs large (a shipped filter's claim: 75 KB, against a few KB).
 fn build_dfa(sources: &[String], multi_line: bool, limit: usize) -> Option<dense::DFA<Vec<u32>>> {
     let mut config = dense::Config::new()
@@ -246,12 +253,56 @@ fn build_dfa(sources: &[String], multi_line: bool, limit: usize) -> Option<dense
     for byte in 0x80..=0xFF {
         config = config.quit(byte, true);
     }
+    let syntax = syntax_config(multi_line);
+    let hirs = sources
+        .iter()
+        .map(|s| syntax::parse_with(s, &syntax).ok().map(|hir| ascii_part(&hir)))
+        .collect::<Option<Vec<_>>>()?;
+    let nfa = thompson::Compiler::new()
+        .configure(thompson::Config::new().utf8(false))
+        .build_many_from_hir(&hirs)
+        .ok()?;
     dense::Builder::new()
         .configure(config)
-        .syntax(syntax_config(multi_line).unicode(false).utf8(false))
-        .thompson(regex_automata::nfa::thompson::Config::new().utf8(false))
-        .build_many(sources)
+        .build_from_nfa(&nfa)
         .ok()
+}
+
+/// `hir` as it can match ASCII text: classes cut to their ASCII members,
+/// Unicode word boundaries made ASCII ones (they agree on ASCII text).
+fn ascii_part(hir: &Hir) -> Hir {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Literal(_) => hir.clone(),
+        HirKind::Class(Class::Unicode(class)) => {
+            let mut class = class.clone();
+            class.intersect(&ClassUnicode::new([ClassUnicodeRange::new('\0', '\x7F')]));
+            Hir::class(Class::Unicode(class))
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            let mut class = class.clone();
+            class.intersect(&ClassBytes::new([ClassBytesRange::new(0, 0x7F)]));
+            Hir::class(Class::Bytes(class))
+        }
+        HirKind::Look(look) => Hir::look(match look {
+            Look::WordUnicode => Look::WordAscii,
+            Look::WordUnicodeNegate => Look::WordAsciiNegate,
+            Look::WordStartUnicode => Look::WordStartAscii,
+            Look::WordEndUnicode => Look::WordEndAscii,
+            Look::WordStartHalfUnicode => Look::WordStartHalfAscii,
+            Look::WordEndHalfUnicode => Look::WordEndHalfAscii,
+            other => *other,
+        }),
+        HirKind::Repetition(rep) => Hir::repetition(Repetition {
+            sub: Box::new(ascii_part(&rep.sub)),
+            ..rep.clone()
+        }),
+        HirKind::Capture(capture) => Hir::capture(Capture {
+            sub: Box::new(ascii_part(&capture.sub)),
+            ..capture.clone()
+        }),
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(ascii_part).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(ascii_part).collect()),
+    }
 }
 
 /// The set as a sparse DFA with Unicode classes (exact on any UTF-8 text),
@@ -337,6 +388,23 @@ mod tests {
         let m = Matcher::from_parts(vec!["^\\w+$".into()], false, engine, Some(bytes));
         for (hay, want) in [("héllo", true), ("hé llo", false), ("hello", true)] {
             assert_eq!(m.is_match(hay), want, "{hay:?}");
+        }
+    }
+
+    #[test]
+    fn a_pattern_letter_that_folds_to_ascii_matches_ascii_text() {
+        // `ſ` (U+017F) and the Kelvin sign fold to `s` and `k`, as the
+        // `regex` crate folds them.
+        for pattern in ["(?i)^ſtatu\\x{212A}$", "(?i)^\u{17f}tatu\u{212a}$"] {
+            let m = set(&[pattern], false);
+            assert!(matches!(m.engine(), Engine::Dense(_)), "{pattern}");
+            for hay in ["STATUK", "statuk", "ſtatuK"] {
+                let want = regex_automata::meta::Regex::new(pattern)
+                    .unwrap()
+                    .is_match(hay);
+                assert!(want, "{hay}");
+                assert_eq!(m.is_match(hay), want, "{pattern} on {hay:?}");
+            }
         }
     }
 

@@ -78,7 +78,8 @@ pub enum Loss {
         /// How many lines were cut.
         count: usize,
     },
-    /// `on_empty` replaced a result that was whitespace, not empty.
+    /// `on_empty` replaced a result that was whitespace, not empty, or that
+    /// `replace` emptied.
     BlankReplaced,
 }
 
@@ -224,7 +225,9 @@ pub fn apply(filter: &Filter, input: &str) -> Output {
     let text = join(&lines);
     if let Some(message) = &filter.on_empty {
         if text.trim().is_empty() {
-            if !text.is_empty() {
+            // Lost: a blank result, or one that `replace` emptied (no stage
+            // above counted that).
+            if !text.is_empty() || (losses.is_empty() && !input.trim().is_empty()) {
                 losses.push(Loss::BlankReplaced);
             }
             return Output {
@@ -610,6 +613,12 @@ mod tests {
             ),
             ("on_empty = 'm'", "  ", &[Loss::BlankReplaced]),
             ("on_empty = 'm'", "", &[]),
+            // `replace` emptied the only line: the error is gone, so lost.
+            (
+                "replace = [{pattern = '^.*$', replacement = ''}]\non_empty = 'm'",
+                "error: disk full",
+                &[Loss::BlankReplaced],
+            ),
             (
                 "strip_lines_matching = ['x']\nhead_lines = 1",
                 "x\na\nb",

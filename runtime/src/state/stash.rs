@@ -51,6 +51,13 @@ impl Stash {
             .recursive(true)
             .mode(0o700)
             .create(&self.dir)?;
+        // A stash folder that is a link would be pruned wherever it points.
+        if std::fs::symlink_metadata(&self.dir)?
+            .file_type()
+            .is_symlink()
+        {
+            return Err(std::io::Error::other("the stash folder is a link"));
+        }
         let path = self.dir.join(key);
         if self.holds(key, content) {
             let file = std::fs::File::options().append(true).open(&path)?;
@@ -105,12 +112,13 @@ impl Stash {
         for entry in entries.flatten() {
             let Ok(meta) = entry.metadata() else { continue };
             let written = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-            if entry.file_name().to_string_lossy().starts_with(".tmp") {
+            let name = entry.file_name();
+            if name.to_string_lossy().starts_with(".tmp") {
                 let age = now.duration_since(written).unwrap_or_default();
                 if age.as_secs() > 600 {
                     let _ = std::fs::remove_file(entry.path());
                 }
-            } else if meta.is_file() {
+            } else if meta.is_file() && crate::state::is_hex_name(&name, 16) {
                 kept.push((written, meta.len(), entry.path()));
             }
         }
@@ -177,5 +185,33 @@ mod tests {
             .count();
         assert_eq!(left, MAX_ENTRIES);
         assert_eq!(stash.get(&old), None, "the oldest went first");
+    }
+
+    #[test]
+    fn only_stash_entries_are_pruned_and_a_linked_folder_is_refused() {
+        let home = tempfile::tempdir().unwrap();
+        let stash = Stash::new(home.path());
+        std::fs::create_dir_all(&stash.dir).unwrap();
+        let mine = stash.dir.join("notes.txt");
+        std::fs::write(&mine, "not an original").unwrap();
+        let long_ago = SystemTime::now() - std::time::Duration::from_secs(3600);
+        std::fs::File::options()
+            .append(true)
+            .open(&mine)
+            .unwrap()
+            .set_modified(long_ago)
+            .unwrap();
+        for i in 0..=MAX_ENTRIES {
+            keep(&stash, format!("output {i}").as_bytes());
+        }
+        assert!(mine.exists(), "a file that is no stash entry stays");
+
+        let other = tempfile::tempdir().unwrap();
+        let linked = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(other.path(), linked.path().join("stash")).unwrap();
+        let stash = Stash::new(linked.path());
+        let key = Stash::key(b"x");
+        assert!(stash.put(&key, b"x").is_err());
+        assert_eq!(std::fs::read_dir(other.path()).unwrap().count(), 0);
     }
 }

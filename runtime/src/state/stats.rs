@@ -125,17 +125,28 @@ impl Stats {
         {
             return;
         }
-        let open = std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .mode(0o600)
-            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
-            .open(&self.file);
-        let Ok(mut file) = open else { return };
         let mut line = record.to_string();
         line.push('\n');
-        let _ = file.write_all(line.as_bytes());
-        if file.metadata().is_ok_and(|m| m.len() > MAX_BYTES) {
+        let full = {
+            // Shared with other appenders, never with a compaction: a line
+            // written between its read and its rename would be lost.
+            let Some(lock) = compaction_lock(dir) else {
+                return;
+            };
+            if lock.lock_shared().is_err() {
+                return;
+            }
+            let open = std::fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .mode(0o600)
+                .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+                .open(&self.file);
+            let Ok(mut file) = open else { return };
+            let _ = file.write_all(line.as_bytes());
+            file.metadata().is_ok_and(|m| m.len() > MAX_BYTES)
+        };
+        if full {
             self.compact();
         }
     }
@@ -168,10 +179,14 @@ impl Stats {
                 totals.bytes_in += count("in");
                 totals.bytes_out += count("out");
                 totals.saved_unique += count("saved_unique");
-                let seen = record["seen"].as_array().into_iter().flatten();
-                totals
-                    .seen
-                    .extend(seen.filter_map(Value::as_str).map(String::from));
+                let seen: Vec<String> = record["seen"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect();
+                totals.seen.extend(seen.iter().cloned());
                 let fam = report
                     .families
                     .entry(family(filter).to_string())
@@ -180,6 +195,9 @@ impl Stats {
                 fam.bytes_in += count("in");
                 fam.bytes_out += count("out");
                 fam.saved_unique += count("saved_unique");
+                // So an original seen before the compaction is not counted
+                // again for the family either.
+                fam.seen.extend(seen);
             } else if let Some(selector) = record["miss"].as_str() {
                 *misses.entry(selector.to_string()).or_default() += count("count").max(1);
             }
@@ -193,17 +211,15 @@ impl Stats {
 
     /// Rewrites the file as its totals, under an exclusive lock so two
     /// writers never compact at once (the second finds it small again).
+    /// Rewrites the log as its totals, holding the compaction lock
+    /// exclusively (appenders wait for it).
     fn compact(&self) {
         let Some(dir) = self.file.parent() else {
             return;
         };
-        let lock = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(dir.join(".compact.lock"));
-        let Ok(lock) = lock else { return };
+        let Some(lock) = compaction_lock(dir) else {
+            return;
+        };
         // Dropped with `lock` at the end of this call, or by the kernel if
         // the process dies holding it.
         if lock.lock().is_err() {
@@ -234,6 +250,19 @@ impl Stats {
             let _ = temp.persist(&self.file);
         }
     }
+}
+
+/// The file whose `flock` orders appends (shared) and a compaction
+/// (exclusive), in the stats folder `dir`.
+fn compaction_lock(dir: &Path) -> Option<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(dir.join(".compact.lock"))
+        .ok()
 }
 
 #[cfg(test)]
@@ -288,10 +317,41 @@ mod tests {
         );
         assert_eq!(after.misses.len(), MISSES);
         stats.act("pip", 800, 80, "x");
+        let report = stats.report();
+        assert_eq!(report.filters["pip"].saved_unique, 720, "x was seen before");
         assert_eq!(
-            stats.report().filters["pip"].saved_unique,
-            720,
-            "x was seen before"
+            report.families["pip"].saved_unique, 720,
+            "by its family too"
         );
+    }
+
+    #[test]
+    fn appends_racing_a_compaction_are_all_counted() {
+        let home = tempfile::tempdir().unwrap();
+        let stats = Stats::new(home.path());
+        stats.act("make", 500, 50, "first");
+        // A filler line to just short of the bound: the next appends compact.
+        let len = std::fs::metadata(&stats.file).unwrap().len();
+        let filler = format!("{}\n", "x".repeat((MAX_BYTES - len - 10) as usize));
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&stats.file)
+            .unwrap()
+            .write_all(filler.as_bytes())
+            .unwrap();
+        let threads: Vec<_> = (0..8)
+            .map(|t| {
+                let stats = stats.clone();
+                std::thread::spawn(move || {
+                    for i in 0..25 {
+                        stats.act("make", 500, 50, &format!("{t}-{i}"));
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(stats.report().filters["make"].acts, 201);
     }
 }
