@@ -256,7 +256,11 @@ fn build_dfa(sources: &[String], multi_line: bool, limit: usize) -> Option<dense
     let syntax = syntax_config(multi_line);
     let hirs = sources
         .iter()
-        .map(|s| syntax::parse_with(s, &syntax).ok().map(|hir| ascii_part(&hir)))
+        .map(|s| {
+            syntax::parse_with(s, &syntax)
+                .ok()
+                .map(|hir| ascii_part(&hir))
+        })
         .collect::<Option<Vec<_>>>()?;
     let nfa = thompson::Compiler::new()
         .configure(thompson::Config::new().utf8(false))

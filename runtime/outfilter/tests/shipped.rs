@@ -100,6 +100,14 @@ const ROUTES: &[(&str, &[&str])] = &[
         &["go test ./...", "go test -v -run TestX ./pkg/..."],
     ),
     (
+        "dotnet-build",
+        &[
+            "dotnet build",
+            "dotnet build -c Release src/App.csproj",
+            "dotnet publish -o out",
+        ],
+    ),
+    (
         "gradle",
         &[
             "gradle build",
@@ -589,6 +597,19 @@ const MUST_SURVIVE: &[Family] = &[
             "[ERROR] /tmp/demo/src/main/java/demo/App.java:[3,5] cannot find symbol",
             "[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0",
             "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.11.0:compile (default-compile) on project demo: Compilation failure",
+        ],
+    },
+    Family {
+        filter: "dotnet-build",
+        command: "dotnet build",
+        typical: "MSBuild version 17.8.3+195e7f5a3 for .NET\n  Determining projects to restore...\n  All projects are up-to-date for restore.\n@@\n  MyApp -> /home/u/MyApp/bin/Debug/net8.0/MyApp.dll\n\nBuild succeeded.\n    0 Warning(s)\n    0 Error(s)\n\nTime Elapsed 00:00:02.34\n",
+        lines: &[
+            "/home/u/MyApp/Program.cs(10,5): error CS1002: ; expected [/home/u/MyApp/MyApp.csproj]",
+            "/home/u/MyApp/Program.cs(3,13): warning CS0168: The variable 'x' is declared but never used [/home/u/MyApp/MyApp.csproj]",
+            "/home/u/MyApp/MyApp.csproj : warning NU1603: MyApp depends on Serilog (>= 3.0.0) but Serilog 3.0.0 was not found.",
+            "/home/u/MyApp/MyApp.csproj : error NU1101: Unable to find package Nosuch. No packages exist with this id in source(s): nuget.org",
+            "Build FAILED.",
+            "MSBUILD : error MSB1009: Project file does not exist.",
         ],
     },
     Family {
@@ -1097,4 +1118,26 @@ fn diagnostics_survive_every_filter_that_claims_their_output() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     println!("{checked} (filter, diagnostic) pairs checked");
+}
+
+/// rtk 0.37.2's gradle filter (`^(gradle|gradlew|\./)gradlew?\b`, read on
+/// the program's base name) matches no gradle command line, and its
+/// dotnet-build filter is shadowed by its dotnet module: both are never
+/// chosen. The shipped ones are, for the command lines rtk would give them.
+#[test]
+fn gradle_and_dotnet_builds_are_chosen_where_rtks_filters_never_are() {
+    let rtk_gradle = regex::Regex::new(r"^(gradle|gradlew|\./)gradlew?\b").unwrap();
+    let shipped = load();
+    for (filter, command) in [
+        ("gradle", "gradle build"),
+        ("gradle", "gradlew test"),
+        ("dotnet-build", "dotnet build -c Release"),
+    ] {
+        if filter == "gradle" {
+            assert!(!rtk_gradle.is_match(command), "{command}");
+        }
+        let chosen =
+            hookdex_outfilter::select(&shipped.filters, Some(command), "x\n").map(Filter::name);
+        assert_eq!(chosen, Some(filter), "{command}");
+    }
 }
