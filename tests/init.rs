@@ -37,7 +37,7 @@ const HARNESSES: [Harness; 5] = [
         project: ".claude/settings.json",
         pre: "PreToolUse",
         post: "PostToolUse",
-        more: &["PostToolUseFailure"],
+        more: &["PostToolUseFailure", "UserPromptSubmit", "Stop"],
         other_event: "SessionStart",
         grouped: true,
     },
@@ -47,7 +47,7 @@ const HARNESSES: [Harness; 5] = [
         project: ".codex/hooks.json",
         pre: "PreToolUse",
         post: "PostToolUse",
-        more: &[],
+        more: &["UserPromptSubmit", "Stop"],
         other_event: "SessionStart",
         grouped: true,
     },
@@ -57,7 +57,7 @@ const HARNESSES: [Harness; 5] = [
         project: ".github/hooks/hookdex.json",
         pre: "preToolUse",
         post: "postToolUse",
-        more: &[],
+        more: &["userPromptSubmitted", "agentStop"],
         other_event: "sessionStart",
         grouped: false,
     },
@@ -67,7 +67,7 @@ const HARNESSES: [Harness; 5] = [
         project: ".gemini/settings.json",
         pre: "BeforeTool",
         post: "AfterTool",
-        more: &[],
+        more: &["BeforeAgent", "AfterAgent"],
         other_event: "SessionStart",
         grouped: true,
     },
@@ -77,7 +77,7 @@ const HARNESSES: [Harness; 5] = [
         project: ".cursor/hooks.json",
         pre: "preToolUse",
         post: "postToolUse",
-        more: &[],
+        more: &["beforeSubmitPrompt", "stop"],
         other_event: "sessionStart",
         grouped: false,
     },
@@ -653,7 +653,7 @@ fn codex_hooks_are_recorded_as_trusted_unless_told_not_to() {
     );
     assert!(
         out.iter()
-            .any(|l| l.starts_with("trusted hookdex's 2 hook handlers")),
+            .any(|l| l.starts_with("trusted hookdex's 4 hook handlers")),
         "{out:?}"
     );
     let text = std::fs::read_to_string(&config).unwrap();
@@ -718,6 +718,11 @@ fn codex_trusts_only_the_handler_it_wrote() {
                 "[hooks.state.\"{}:post_tool_use:0:0\"]",
                 hooks_json.display()
             ),
+            format!(
+                "[hooks.state.\"{}:user_prompt_submit:0:0\"]",
+                hooks_json.display()
+            ),
+            format!("[hooks.state.\"{}:stop:0:0\"]", hooks_json.display()),
         ],
         "{text}"
     );
@@ -762,4 +767,42 @@ fn gemini_hooks_carry_the_configuration_in_force() {
     assert!(claude["hooks"]["PreToolUse"][0]["hooks"][0]
         .get("env")
         .is_none());
+}
+
+#[test]
+fn an_event_with_rules_in_the_view_is_wired_and_one_the_harness_lacks_is_not() {
+    let s = Scratch::new();
+    common::hook::condition(&s.runtime(), "start-startup-notes.sh", "echo notes\n");
+    common::hook::condition(&s.runtime(), "notify-any-ping.sh", "true\n");
+    init_ok(&s, "claude", "user", &[]);
+    let claude = read_json(&s.path("home/.claude/settings.json"));
+    let wired: Vec<&String> = claude["hooks"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        wired,
+        [
+            "PreToolUse",
+            "PostToolUse",
+            "PostToolUseFailure",
+            "SessionStart",
+            "Notification",
+            "UserPromptSubmit",
+            "Stop"
+        ],
+        "{claude}"
+    );
+    // Codex sends no Notification.
+    init_ok(&s, "codex", "user", &[]);
+    let codex = read_json(&s.path("home/.codex/hooks.json"));
+    let wired: Vec<&String> = codex["hooks"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        wired,
+        [
+            "PreToolUse",
+            "PostToolUse",
+            "SessionStart",
+            "UserPromptSubmit",
+            "Stop"
+        ],
+        "{codex}"
+    );
 }

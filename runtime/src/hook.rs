@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use hookdex_harness::{notice, reply, McpScope, Payload, Reply};
-use hookdex_model::{LayerKind, RuleKind, Step, Target};
+use hookdex_model::{Event, LayerKind, RuleKind, Step, Target};
 use serde_json::json;
 
 use crate::call::Call;
@@ -29,6 +29,7 @@ use crate::merge;
 use crate::outcome::{self, Outcome};
 use crate::outfilters;
 use crate::settings::Settings;
+use crate::state::caps::{CapKind, Caps, Counted};
 use crate::{contract, log};
 
 /// The largest payload judged (16 MiB, far past what a model writes in one
@@ -61,6 +62,10 @@ pub fn hook(
             let settings = Settings::from_vars(target, &process_cwd(), var);
             let log = Log::new(&settings, target, None, started);
             log.write(&[], None, &[format!("payload ignored: {reason}")]);
+            // An event that is not ours is no one's mistake: nothing to say.
+            if matches!(reason, hookdex_harness::PayloadError::UnknownEvent(_)) {
+                return Reply::default();
+            }
             return notice(
                 target,
                 &format!("hookdex could not read this call ({reason}); no rule ran for it"),
@@ -137,6 +142,7 @@ pub fn hook(
             merged = again;
         }
     }
+    hold_to_cap(&settings, &payload, &mut merged);
     merged.log.extend(ran.notes);
     let reply = reply(
         target,
@@ -217,6 +223,29 @@ fn shrink_output(settings: &Settings, calls: &[(Payload, Call)], ran: &mut Ran) 
     };
     ran.outcomes.push((rule, outcome));
     true
+}
+
+/// Holds the session's blocks to their caps ([`Caps`]): past them the
+/// block is dropped and the agent and the person are told why. A prompt
+/// the person sent ends a run of Stop blocks.
+fn hold_to_cap(settings: &Settings, payload: &Payload, merged: &mut hookdex_harness::Answer) {
+    let caps = Caps::new(&settings.view.home);
+    let session = payload.session_id.as_deref().unwrap_or_default();
+    let kind = match payload.event {
+        Event::PostToolUse | Event::PostToolUseFailure => CapKind::Post,
+        Event::Stop => CapKind::Stop,
+        Event::UserPromptSubmit => return caps.reset(session, CapKind::Stop),
+        _ => return,
+    };
+    if caps.count(session, kind, merged.block.is_some()) != Counted::Dropped {
+        return;
+    }
+    let reason = merged.block.take().unwrap_or_default();
+    merged.warn(format!(
+        "hookdex: {} was blocked {} times in a row in this session, so this one goes through (the rule said: {reason})",
+        payload.event.as_str(),
+        kind.limit()
+    ));
 }
 
 /// Every outcome of the call merged into one answer; a rewrite is dropped

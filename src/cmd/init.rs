@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use hookdex_compiler::sources::{find_repo_root, state};
 use hookdex_harness::{codex_trust_entries, harness, record_codex_trust, HookSettings};
-use hookdex_model::Target;
+use hookdex_model::{Event, Step, Target};
 use hookdex_runtime::settings::Settings;
 
 use self::settings_file::{Doc, Saved, TomlDoc};
@@ -73,6 +73,33 @@ fn configuration_in_force() -> Vec<(String, String)> {
 
 /// Writes the harness's hook settings and `state.json`; for Codex, unless
 /// `trust` is false, records the hooks as trusted in its `config.toml`.
+/// The events `init` wires for `target`: its tool events, UserPromptSubmit
+/// and Stop always (the gate reads the person's prompt and closes at Stop),
+/// and every other event the harness sends that a rule of the view's
+/// layers is written for (as the view stands before this `init` links a
+/// bundle or profiles: rerun it after adding rules for a new event).
+fn wired_events(target: Target, cwd: &std::path::Path) -> Vec<Event> {
+    let harness = harness(target);
+    let view = Settings::from_env(target, cwd).view;
+    let steps: Vec<Step> =
+        hookdex_runtime::load::with_index(&view, hookdex_runtime::load::Verify::Full, |index| {
+            (0..index.rule_count() as u32)
+                .map(|id| index.rule(id).map(|rule| rule.step))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .unwrap_or_default();
+    harness
+        .sends()
+        .iter()
+        .copied()
+        .filter(|event| {
+            harness.settings().events.contains(event)
+                || matches!(event, Event::UserPromptSubmit | Event::Stop)
+                || steps.contains(&event.step())
+        })
+        .collect()
+}
+
 pub fn run(
     target: Target,
     scope: Scope,
@@ -93,7 +120,14 @@ pub fn run(
     // Every file is edited in memory first, so a refusal writes none.
     let mut settings = Doc::load(settings_path(hooks, scope, &cwd)?)?;
     hooks
-        .install(&mut settings.root, target, exe, &command, &env)
+        .install(
+            &mut settings.root,
+            target,
+            exe,
+            &command,
+            &env,
+            &wired_events(target, &cwd),
+        )
         .map_err(|e| format!("{}: {e}", settings.path.display()))?;
     let mut state = Doc::load(Settings::from_env(target, &cwd).view.state_path())?;
     state::link(&mut state.root, target, bundle.as_deref(), &profiles)

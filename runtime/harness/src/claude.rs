@@ -96,7 +96,26 @@ pub(crate) fn render(
     let mut specific = Map::new();
     specific.insert("hookEventName".into(), json!(payload.event.as_str()));
     match payload.step() {
-        Step::Pre | Step::Permission => {
+        Step::Permission => {
+            // `ask` says nothing: the harness's own dialog decides.
+            let behavior = match answer.decision {
+                Some(Permission::Allow) => Some("allow"),
+                Some(Permission::Deny) => Some("deny"),
+                _ => None,
+            };
+            if let Some(behavior) = behavior {
+                let mut decision = Map::new();
+                decision.insert("behavior".into(), json!(behavior));
+                if behavior == "deny" {
+                    decision.insert("message".into(), json!(answer.reason()));
+                }
+                if let Some(input) = &answer.updated_input {
+                    decision.insert("updatedInput".into(), input.clone());
+                }
+                specific.insert("decision".into(), Value::Object(decision));
+            }
+        }
+        Step::Pre => {
             let silent_allow = bare_allow == BareAllow::Omit
                 && answer.decision == Some(Permission::Allow)
                 && answer.updated_input.is_none();

@@ -24,6 +24,22 @@ impl Harness for Codex {
         &[]
     }
 
+    fn sends(&self) -> &'static [Event] {
+        // 0.171.0's hook events (harness-formats.md §2); no SessionEnd,
+        // Notification or PostToolUseFailure.
+        &[
+            Event::PreToolUse,
+            Event::PermissionRequest,
+            Event::PostToolUse,
+            Event::SessionStart,
+            Event::UserPromptSubmit,
+            Event::PreCompact,
+            Event::SubagentStart,
+            Event::SubagentStop,
+            Event::Stop,
+        ]
+    }
+
     fn tools(&self) -> &'static [(&'static str, &'static str)] {
         &[
             ("shell", "bash"),
@@ -49,6 +65,8 @@ impl Harness for Codex {
             // a block withholds the output and shows the reason.
             post_output: OutputChannel::Block,
             mcp_output: OutputChannel::Block,
+            // The PermissionRequest decision takes no `updatedInput` there.
+            permission_rewrite: false,
             ..Capabilities::ALL
         }
     }

@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use hookdex_model::{Event, Step, Target, ToolName};
+use hookdex_model::{Event, Permission, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
 
 use crate::answer::Answer;
@@ -44,6 +44,23 @@ impl Harness for Copilot {
         ]
     }
 
+    fn sends(&self) -> &'static [Event] {
+        &[
+            Event::PreToolUse,
+            Event::PostToolUse,
+            Event::PostToolUseFailure,
+            Event::PermissionRequest,
+            Event::SessionStart,
+            Event::SessionEnd,
+            Event::SubagentStart,
+            Event::SubagentStop,
+            Event::PreCompact,
+            Event::Notification,
+            Event::UserPromptSubmit,
+            Event::Stop,
+        ]
+    }
+
     fn tools(&self) -> &'static [(&'static str, &'static str)] {
         &[
             ("bash", "bash"),
@@ -68,9 +85,13 @@ impl Harness for Copilot {
             },
             // 1.0.102: `ask` is a deny; `modifiedResult` is honoured, so a
             // post block withholds the output; no user channel is known.
+            // agentStop blocks; the lifecycle events' output is not read.
             Shape::CopilotCamel => Capabilities {
                 ask: Ask::No,
                 user_message: false,
+                permission_rewrite: false,
+                block_events: &[Event::Stop],
+                context_events: &[],
                 ..Capabilities::ALL
             },
         }
@@ -157,6 +178,25 @@ fn settings_files(scope: &McpScope<'_>) -> Vec<PathBuf> {
 
 fn camel(payload: &Payload, answer: &Answer) -> Reply {
     let mut out = Map::new();
+    match payload.step() {
+        Step::Permission => {
+            if let Some(decision @ (Permission::Allow | Permission::Deny)) = answer.decision {
+                out.insert("behavior".into(), json!(decision.as_str()));
+                if decision == Permission::Deny {
+                    out.insert("message".into(), json!(answer.reason()));
+                }
+            }
+            return Reply::json(Value::Object(out));
+        }
+        Step::Stop => {
+            if let Some(block) = &answer.block {
+                out.insert("decision".into(), json!("block"));
+                out.insert("reason".into(), json!(block));
+            }
+            return Reply::json(Value::Object(out));
+        }
+        _ => {}
+    }
     if payload.step() == Step::Pre {
         if let Some(decision) = answer.decision {
             out.insert("permissionDecision".into(), json!(decision.as_str()));

@@ -39,6 +39,21 @@ impl Harness for Cursor {
         ]
     }
 
+    fn sends(&self) -> &'static [Event] {
+        &[
+            Event::PreToolUse,
+            Event::PostToolUse,
+            Event::PostToolUseFailure,
+            Event::SessionStart,
+            Event::SessionEnd,
+            Event::SubagentStart,
+            Event::SubagentStop,
+            Event::PreCompact,
+            Event::UserPromptSubmit,
+            Event::Stop,
+        ]
+    }
+
     fn tools(&self) -> &'static [(&'static str, &'static str)] {
         &[
             ("Shell", "bash"),
@@ -56,6 +71,7 @@ impl Harness for Cursor {
             post_output: OutputChannel::None,
             post_block: false,
             user_message: false,
+            context_events: &[Event::SessionStart],
             ..Capabilities::ALL
         }
     }
@@ -154,6 +170,19 @@ fn render(payload: &Payload, tool: &ToolName, answer: &Answer) -> Reply {
         }
     } else if let (Some(output), true) = (&answer.tool_output, tool.is_mcp()) {
         out.insert("updated_mcp_tool_output".into(), output.clone());
+    }
+    match (payload.step(), &answer.block) {
+        (Step::Prompt, Some(block)) => {
+            out.insert("continue".into(), json!(false));
+            out.insert("user_message".into(), json!(block));
+        }
+        (Step::Stop, Some(block)) => {
+            out.insert("followup_message".into(), json!(block));
+        }
+        _ => {}
+    }
+    if let (Step::Start, Some(context)) = (payload.step(), answer.context()) {
+        out.insert("additional_context".into(), json!(context));
     }
     if out.is_empty() {
         return Reply::default();

@@ -38,6 +38,21 @@ impl Harness for Gemini {
         ]
     }
 
+    fn sends(&self) -> &'static [Event] {
+        // Its own names above, and SessionStart, SessionEnd and
+        // Notification, which it spells as Claude does.
+        &[
+            Event::PreToolUse,
+            Event::PostToolUse,
+            Event::PreCompact,
+            Event::UserPromptSubmit,
+            Event::Stop,
+            Event::SessionStart,
+            Event::SessionEnd,
+            Event::Notification,
+        ]
+    }
+
     fn tools(&self) -> &'static [(&'static str, &'static str)] {
         &[
             ("run_shell_command", "bash"),

@@ -55,6 +55,12 @@ pub trait Harness: Sync {
     /// understood everywhere).
     fn events(&self) -> &'static [(&'static str, Event)];
 
+    /// The events the harness sends a hook (what `init` can wire): every
+    /// event unless its module says otherwise.
+    fn sends(&self) -> &'static [Event] {
+        Event::ALL
+    }
+
     /// The harness's own tool names and the normalized names matchers are
     /// written against (Claude Code's names are understood everywhere).
     fn tools(&self) -> &'static [(&'static str, &'static str)];

@@ -93,8 +93,10 @@ impl Payload {
         }
         // Only Copilot spells payloads this way; elsewhere these keys are
         // just keys, and must not turn a call into a batch of others.
+        // `sessionId` too: its lifecycle payloads (agentStop, sessionStart)
+        // carry no tool.
         let camel = target == Target::Copilot
-            && ["toolName", "toolArgs", "toolCalls"]
+            && ["toolName", "toolArgs", "toolCalls", "sessionId"]
                 .iter()
                 .any(|k| raw.get(*k).is_some());
         let mut batch: Vec<(String, Value)> = raw
@@ -143,8 +145,12 @@ impl Payload {
         let named = event
             .map(String::from)
             .or_else(|| string(&raw, &["hook_event_name", "hookEventName"]));
-        let event = match named.as_deref().and_then(|name| event_of(target, name)) {
-            Some(event) => event,
+        // Inferred only when nothing names the event (SPEC §10); a name no
+        // table knows never runs another event's rules.
+        let event = match named.as_deref() {
+            Some(name) => {
+                event_of(target, name).ok_or_else(|| PayloadError::UnknownEvent(name.into()))?
+            }
             None if tool_response.is_some() => Event::PostToolUse,
             None => Event::PreToolUse,
         };
@@ -235,6 +241,9 @@ pub enum PayloadError {
     NotJson(serde_json::Error),
     /// The JSON is not an object.
     NotAnObject,
+    /// The payload names an event hookdex does not answer (Gemini's
+    /// `BeforeModel`, Codex's `StopFailure`): not broken, not ours.
+    UnknownEvent(String),
 }
 
 impl std::fmt::Display for PayloadError {
@@ -242,6 +251,7 @@ impl std::fmt::Display for PayloadError {
         match self {
             PayloadError::NotJson(err) => write!(f, "payload is not JSON: {err}"),
             PayloadError::NotAnObject => write!(f, "payload is not a JSON object"),
+            PayloadError::UnknownEvent(name) => write!(f, "unknown event {name}"),
         }
     }
 }

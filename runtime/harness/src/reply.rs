@@ -5,7 +5,7 @@
 //! with a note in the hook log, a post block becomes context where a post
 //! hook cannot block.
 
-use hookdex_model::{Permission, Step, Target, ToolName};
+use hookdex_model::{Event, Permission, Step, Target, ToolName};
 use serde_json::Value;
 
 use crate::answer::Answer;
@@ -49,6 +49,13 @@ pub struct Capabilities {
     pub post_block: bool,
     /// A message shown to the person running the session (`systemMessage`).
     pub user_message: bool,
+    /// An input rewrite carried by a PermissionRequest's allow.
+    pub permission_rewrite: bool,
+    /// The events other than a tool call's that a reply can block
+    /// (UserPromptSubmit drops the prompt, Stop makes the agent go on).
+    pub block_events: &'static [Event],
+    /// The events other than a tool call's whose reply carries context.
+    pub context_events: &'static [Event],
 }
 
 /// Whether a harness can ask the person before a call runs.
@@ -86,6 +93,9 @@ impl Capabilities {
         mcp_output: OutputChannel::Field,
         post_block: true,
         user_message: true,
+        permission_rewrite: true,
+        block_events: &[Event::UserPromptSubmit, Event::Stop],
+        context_events: &[Event::UserPromptSubmit, Event::SessionStart],
     };
 }
 
@@ -134,6 +144,15 @@ fn degrade(
     options: ReplyOptions,
 ) {
     let caps = harness(target).capabilities(payload.shape);
+    let event = payload.event;
+    if event.observe_only() {
+        observe_only(event, answer);
+        return;
+    }
+    let step = payload.step();
+    if !event.is_tool_event() {
+        decision_at_event(event, answer);
+    }
     let asks = match caps.ask {
         Ask::Yes => true,
         Ask::No => false,
@@ -151,16 +170,21 @@ fn degrade(
         answer.log.push(format!("ask turned into deny on {target}"));
     }
     if answer.updated_input.is_some() {
-        let applies = match answer.decision {
-            Some(Permission::Allow) => true,
-            Some(Permission::Ask) => caps.rewrite_without_allow,
+        let applies = match (step, answer.decision) {
+            (Step::Pre, Some(Permission::Allow)) => true,
+            (Step::Pre, Some(Permission::Ask)) => caps.rewrite_without_allow,
+            (Step::Permission, Some(Permission::Allow)) => caps.permission_rewrite,
             _ => false,
         };
         if !applies {
             answer.updated_input = None;
-            answer.log.push(format!(
-                "input rewrite dropped on {target}: it needs allow there"
-            ));
+            let why = match step {
+                Step::Pre | Step::Permission => "it needs allow there",
+                _ => "this event has no tool input to rewrite",
+            };
+            answer
+                .log
+                .push(format!("input rewrite dropped on {target}: {why}"));
         }
     }
     // Told only once the rewrite is sure to be sent: the model should know
@@ -175,6 +199,14 @@ fn degrade(
             answer.rewriters.join(", ")
         );
         answer.contexts.push(note);
+    }
+    let after_tool = matches!(step, Step::Post | Step::Fail);
+    if let (Some(_), false) = (&answer.tool_output, after_tool) {
+        answer.tool_output = None;
+        answer.log.push(format!(
+            "tool_output dropped: {} has no tool output to replace",
+            event.as_str()
+        ));
     }
     if let Some(output) = answer.tool_output.take() {
         let channel = if tool.is_mcp() {
@@ -201,7 +233,16 @@ fn degrade(
     }
     if let Some(block) = answer.block.take() {
         let block = hookdex_model::text::cut(&block, hookdex_model::text::MAX_TEXT);
-        if caps.post_block {
+        if !after_tool {
+            if caps.block_events.contains(&event) {
+                answer.block = Some(block);
+            } else {
+                answer.log.push(format!(
+                    "{target} cannot block {}; dropped: {block}",
+                    event.as_str()
+                ));
+            }
+        } else if caps.post_block {
             answer.block = Some(block);
         } else {
             answer.log.push(format!(
@@ -212,10 +253,11 @@ fn degrade(
                 .push(format!("hookdex: blocked after the tool ran: {block}"));
         }
     }
-    let has_context = if payload.step() == Step::Pre {
-        caps.pre_context
-    } else {
-        caps.post_context
+    let has_context = match step {
+        Step::Pre => caps.pre_context,
+        Step::Post | Step::Fail => caps.post_context,
+        Step::Permission => false,
+        _ => caps.context_events.contains(&event),
     };
     if !has_context && !answer.contexts.is_empty() {
         let dropped = std::mem::take(&mut answer.contexts);
@@ -231,6 +273,54 @@ fn degrade(
             "{target} has no channel to the user; not shown: {}",
             dropped.join(" | ")
         ));
+    }
+}
+
+/// An observe-only event's reply says nothing to the agent: what a rule
+/// asked is logged, and only notes for the person stay.
+fn observe_only(event: Event, answer: &mut Answer) {
+    let mut dropped = Vec::new();
+    if let Some(decision) = answer.decision.take() {
+        dropped.push(format!("decision {}", decision.as_str()));
+    }
+    if let Some(block) = answer.block.take() {
+        dropped.push(format!("block ({block})"));
+    }
+    if answer.updated_input.take().is_some() {
+        dropped.push("input rewrite".to_string());
+    }
+    if answer.tool_output.take().is_some() {
+        dropped.push("tool_output".to_string());
+    }
+    if !answer.contexts.is_empty() {
+        dropped.push(format!(
+            "context ({})",
+            std::mem::take(&mut answer.contexts).join(" | ")
+        ));
+    }
+    if !dropped.is_empty() {
+        answer.log.push(format!(
+            "observe-only event {}: {} not applied",
+            event.as_str(),
+            dropped.join(", ")
+        ));
+    }
+}
+
+/// Outside a permission decision a deny blocks (the prompt, the stop) with
+/// its reason; allow and ask decide nothing there.
+fn decision_at_event(event: Event, answer: &mut Answer) {
+    match answer.decision.take() {
+        Some(Permission::Deny) if answer.block.is_none() => {
+            answer.block = Some(answer.reason());
+        }
+        Some(Permission::Deny) => {}
+        Some(other) => answer.log.push(format!(
+            "{} decides no permission; {} ignored",
+            event.as_str(),
+            other.as_str()
+        )),
+        None => {}
     }
 }
 

@@ -22,7 +22,8 @@ pub struct HookSettings {
     pub user_file: &'static str,
     /// How the handlers of one event are listed.
     pub(crate) layout: Layout,
-    /// The events hookdex's handler is installed on.
+    /// The events hookdex's handler is always installed on (its tool
+    /// events); `init` adds the others the view has rules for.
     pub events: &'static [Event],
     /// Whether the handler carries hookdex's variables in its own `env`
     /// (for a harness that strips them from a hook's environment).
@@ -84,8 +85,8 @@ impl HookSettings {
         Some(dir.join(self.user_file))
     }
 
-    /// Installs `command` (which runs the binary `exe`) on each of
-    /// [`HookSettings::events`] in the settings object `root`. An earlier
+    /// Installs `command` (which runs the binary `exe`) on each of `events`
+    /// in the settings object `root`. An earlier
     /// install, under any path, is updated where it stands; every other
     /// handler is kept. `env` is the hookdex configuration in force
     /// (`HOOKDEX_*`, `CONDITIONS_*`), written into the handler where the
@@ -101,6 +102,7 @@ impl HookSettings {
         exe: &str,
         command: &str,
         env: &[(String, String)],
+        events: &[Event],
     ) -> Result<(), SettingsError> {
         let grouped = matches!(self.layout, Layout::Grouped { .. });
         // The flat formats are versioned; a missing version goes first.
@@ -116,7 +118,7 @@ impl HookSettings {
                 expected: "an object",
             })?;
         let harness = crate::harness(target);
-        for event in self.events.iter().map(|e| harness.event_name(*e)) {
+        for event in events.iter().map(|e| harness.event_name(*e)) {
             let list = hooks
                 .entry(event)
                 .or_insert(json!([]))

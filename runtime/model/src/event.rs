@@ -98,6 +98,21 @@ impl Event {
         )
     }
 
+    /// Whether the harness only reports the event: a rule there may act
+    /// (log, notify, back up) but its decision, block, rewrite or context
+    /// is never sent (SPEC §9: Notification, SessionEnd, PreCompact,
+    /// SubagentStart and SubagentStop never block).
+    pub fn observe_only(self) -> bool {
+        matches!(
+            self,
+            Event::Notification
+                | Event::SessionEnd
+                | Event::PreCompact
+                | Event::SubagentStart
+                | Event::SubagentStop
+        )
+    }
+
     /// The steps whose rules run on this event, in order: its own step,
     /// and for a failed tool call (Claude Code's `PostToolUseFailure`) the
     /// `post` rules too, since a failed command ran all the same; a `post`

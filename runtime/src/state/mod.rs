@@ -1,8 +1,9 @@
 //! Shared mutable state between hook processes: the one store that the
 //! answer cache, filter round counters, the classifier's breaker, block
 //! caps, the gate, enforcement counters and the output stash will share.
-//! The classifier's answer cache ([`answers`]) and the filter round
-//! counters ([`rounds`]) live here so far; the features that need state
+//! The classifier's answer cache ([`answers`]), the filter round
+//! counters ([`rounds`]), the block caps ([`caps`]), the output stash
+//! ([`stash`]) and the output-filter counters ([`stats`]) live here so far; the features that need state
 //! bring it, and they follow this module's locking story rather than
 //! inventing their own.
 //!
@@ -40,6 +41,7 @@
 //!   that each writer enforces ([`answers`]).
 
 pub mod answers;
+pub mod caps;
 pub mod rounds;
 pub mod stash;
 pub mod stats;

@@ -1,0 +1,230 @@
+//! Block caps per session (SPEC §9): a session's post-tool blocks (3) and
+//! consecutive Stop blocks (5) are counted, and past the cap the call
+//! passes with a note, so a rule that blocks every time cannot trap an
+//! agent in a loop.
+//!
+//! One counter file per session and kind under `$HOOKDEX_HOME/caps/`,
+//! named by 32 hex digits of both; the read-modify-write of a count holds
+//! `flock` on its file (the locking story's "must not be lost" case), so
+//! parallel hook processes of one session count every block once. Only
+//! calls where a rule fired touch a counter: "in a row" means among those.
+
+use std::io::{Read, Seek, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// What a cap counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CapKind {
+    /// Blocks after a tool ran (PostToolUse, PostToolUseFailure).
+    Post,
+    /// Consecutive Stop blocks.
+    Stop,
+}
+
+impl CapKind {
+    /// How many blocks in a row stand; the next one is dropped.
+    pub fn limit(self) -> u32 {
+        match self {
+            CapKind::Post => 3,
+            CapKind::Stop => 5,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            CapKind::Post => "post",
+            CapKind::Stop => "stop",
+        }
+    }
+}
+
+/// How long a session's counters are kept after their last write.
+const SESSION_TTL: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// The caps of one `$HOOKDEX_HOME`.
+#[derive(Clone, Debug)]
+pub struct Caps {
+    dir: PathBuf,
+}
+
+/// What [`Caps::count`] decided for one call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    /// Its block stands; this many blocks in a row now.
+    Kept(u32),
+    /// Its block is dropped: the cap was reached; the count starts again.
+    Dropped,
+    /// It did not block; the count starts again.
+    Reset,
+}
+
+impl Caps {
+    /// The caps under `home`.
+    pub fn new(home: &Path) -> Caps {
+        Caps {
+            dir: home.join("caps"),
+        }
+    }
+
+    /// How many blocks of `kind` in a row `session` has now (0 when none
+    /// or unreadable).
+    pub fn current(&self, session: &str, kind: CapKind) -> u32 {
+        crate::state::read_small(&self.path(session, kind), 32)
+            .and_then(|text| text.trim().parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// Counts one call of `session` at `kind` that `blocked` or not. A
+    /// counter that cannot be written counts nothing, and the block stands
+    /// (failing open would be to drop it, which is not ours to decide).
+    pub fn count(&self, session: &str, kind: CapKind, blocked: bool) -> Counted {
+        let path = self.path(session, kind);
+        let fresh = !path.exists();
+        let updated = self.update(&path, |n| match (blocked, n >= kind.limit()) {
+            (false, _) => (0, Counted::Reset),
+            (true, true) => (0, Counted::Dropped),
+            (true, false) => (n + 1, Counted::Kept(n + 1)),
+        });
+        if fresh {
+            self.prune();
+        }
+        updated.unwrap_or(if blocked {
+            Counted::Kept(1)
+        } else {
+            Counted::Reset
+        })
+    }
+
+    /// Starts the count of `kind` again for `session` (a new prompt ends a
+    /// run of Stop blocks).
+    pub fn reset(&self, session: &str, kind: CapKind) {
+        let path = self.path(session, kind);
+        if path.exists() {
+            let _ = self.update(&path, |_| (0, ()));
+        }
+    }
+
+    fn path(&self, session: &str, kind: CapKind) -> PathBuf {
+        let mut bytes = (session.len() as u64).to_le_bytes().to_vec();
+        bytes.extend_from_slice(session.as_bytes());
+        bytes.extend_from_slice(kind.as_str().as_bytes());
+        self.dir
+            .join(format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes)))
+    }
+
+    /// Reads the count at `path`, writes `change`'s new count, under `flock`.
+    fn update<T>(&self, path: &Path, change: impl FnOnce(u32) -> (u32, T)) -> std::io::Result<T> {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&self.dir)?;
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+            .open(path)?;
+        if !file.metadata()?.is_file() {
+            return Err(std::io::Error::other("not a regular file"));
+        }
+        file.lock()?;
+        let mut text = String::new();
+        (&mut file).take(32).read_to_string(&mut text)?;
+        let (count, out) = change(text.trim().parse().unwrap_or(0));
+        file.rewind()?;
+        file.set_len(0)?;
+        writeln!(file, "{count}")?;
+        file.unlock()?;
+        Ok(out)
+    }
+
+    /// Removes counters nothing wrote to for [`SESSION_TTL`]; best effort,
+    /// and only files with a counter's name.
+    fn prune(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        let now = SystemTime::now();
+        for entry in entries.flatten() {
+            if !crate::state::is_hex_name(&entry.file_name(), 32) {
+                continue;
+            }
+            let old = entry
+                .metadata()
+                .ok()
+                .filter(|m| m.is_file())
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| now.duration_since(t).ok())
+                .is_some_and(|age| age > SESSION_TTL);
+            if old {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_stand_up_to_the_cap_then_one_passes() {
+        let home = tempfile::tempdir().unwrap();
+        let caps = Caps::new(home.path());
+        let counted: Vec<Counted> = (0..7)
+            .map(|_| caps.count("s1", CapKind::Stop, true))
+            .collect();
+        use Counted::*;
+        assert_eq!(
+            counted,
+            [
+                Kept(1),
+                Kept(2),
+                Kept(3),
+                Kept(4),
+                Kept(5),
+                Dropped,
+                Kept(1)
+            ]
+        );
+        assert_eq!(caps.count("s1", CapKind::Stop, false), Reset);
+        assert_eq!(caps.count("s1", CapKind::Stop, true), Kept(1));
+        // Another session and another kind count apart.
+        assert_eq!(caps.count("s2", CapKind::Stop, true), Kept(1));
+        assert_eq!(caps.count("s1", CapKind::Post, true), Kept(1));
+        caps.reset("s1", CapKind::Stop);
+        assert_eq!(caps.current("s1", CapKind::Stop), 0);
+    }
+
+    #[test]
+    fn parallel_counts_lose_nothing() {
+        let home = tempfile::tempdir().unwrap();
+        let caps = Caps::new(home.path());
+        let threads: Vec<_> = (0..16)
+            .map(|_| {
+                let caps = caps.clone();
+                std::thread::spawn(move || caps.count("s", CapKind::Post, true))
+            })
+            .collect();
+        let counted: Vec<Counted> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        // 3 kept, 1 dropped, 3 kept, 1 dropped, …: 16 calls drop 4.
+        let dropped = counted.iter().filter(|c| **c == Counted::Dropped).count();
+        assert_eq!(dropped, 4, "{counted:?}");
+    }
+
+    #[test]
+    fn a_planted_link_is_not_followed() {
+        let home = tempfile::tempdir().unwrap();
+        let caps = Caps::new(home.path());
+        std::fs::create_dir_all(home.path().join("caps")).unwrap();
+        let victim = home.path().join("victim");
+        std::fs::write(&victim, "keep").unwrap();
+        std::os::unix::fs::symlink(&victim, caps.path("s", CapKind::Post)).unwrap();
+        assert_eq!(caps.count("s", CapKind::Post, true), Counted::Kept(1));
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+    }
+}
