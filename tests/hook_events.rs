@@ -315,3 +315,22 @@ fn an_event_no_harness_table_knows_runs_nothing() {
         .iter()
         .any(|l| l.to_string().contains("unknown event Whenever")));
 }
+
+#[test]
+fn list_says_which_rules_a_harness_can_never_reach() {
+    let s = Scratch::new();
+    condition(&s.runtime(), "notify-any-ping.sh", "true\n");
+    condition(&s.runtime(), "stop-tests.sh", "true\n");
+    let listed = s.list(&["--target", "codex"]);
+    let warnings = listed["warnings"].to_string();
+    assert!(
+        warnings.contains("unreachable on codex: it sends no Notification event"),
+        "{warnings}"
+    );
+    assert!(!warnings.contains("stop rule never runs"), "{warnings}");
+    let listed = s.list(&["--target", "claude"]);
+    assert!(
+        !listed["warnings"].to_string().contains("unreachable"),
+        "{listed}"
+    );
+}

@@ -84,6 +84,28 @@ pub fn rule_warnings<'a>(
     .collect())
 }
 
+/// A warning when `target` sends no event whose step `rule` is written
+/// for: it never runs there (Codex has no Notification, Gemini no
+/// PermissionRequest).
+pub fn reach_warning<'a>(target: hookdex_model::Target, rule: &Rule<'a>) -> Option<Warning<'a>> {
+    let harness = hookdex_harness::harness(target);
+    if harness
+        .sends()
+        .iter()
+        .any(|event| event.step() == rule.step)
+    {
+        return None;
+    }
+    Some(Warning {
+        file: rule.file,
+        reason: format!(
+            "unreachable on {target}: it sends no {} event, so this {} rule never runs there",
+            rule.step.event().as_str(),
+            rule.step.as_str()
+        ),
+    })
+}
+
 /// The reasons for one rule, from what its file name parsed into.
 fn reasons(
     file_name: &str,

@@ -58,6 +58,7 @@ pub fn list<'a>(
         let overridden = matches!(verdict, RunVerdict::Overridden { .. });
         if !overridden && step.is_none_or(|s| s == rule.step) {
             warnings.extend(lint::rule_warnings(index, &rule)?);
+            warnings.extend(lint::reach_warning(settings.view.target, &rule));
             active.push((rule, verdict));
         }
     }
