@@ -14,7 +14,7 @@ use hookdex_model::{LayerKind, Runner};
 use crate::emit::{self, Layer};
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::conditions::{self, Reading};
-use crate::formats::{finder_dir, outfilter, syntax, RuleSpec};
+use crate::formats::{enforcements, finder_dir, outfilter, syntax, RuleSpec};
 use crate::resolve;
 use crate::sources::{self, package, View};
 use crate::tables;
@@ -64,6 +64,14 @@ pub fn compile(view: &View) -> Compiled {
                 invalid.extend(found.invalid.into_iter().map(|e| (Some(i as u16), e)));
                 scripts.extend(found.found);
             }
+        }
+        if let (Reading::Contents, Some((file, root))) =
+            (reading, enforcements_file(layer.kind, &layer.dirs))
+        {
+            let scanned = enforcements::scan(&file, &root);
+            stamps.extend(scanned.stamps);
+            invalid.extend(scanned.invalid.into_iter().map(|e| (Some(i as u16), e)));
+            rules.extend(scanned.rules);
         }
         if reading == Reading::Contents {
             let mut found = Vec::new();
@@ -134,6 +142,25 @@ pub fn compile(view: &View) -> Compiled {
         out_filters,
     };
     emit::emit(view, &sources, &layers, found)
+}
+
+/// Where a layer keeps its `enforcements.json` (SPEC §9): beside the
+/// bundle's and each profile's `.claude/` folder, in `$HOOKDEX_HOME`, and
+/// in the repository's `.agentihooks/`; with the folder it must not leave.
+/// The package, managed and `.hookdex/` folders have none.
+fn enforcements_file(
+    kind: LayerKind,
+    dirs: &[crate::sources::RuleDir],
+) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    let crate::sources::RuleDir::Disk { dir, .. } = dirs.first()? else {
+        return None;
+    };
+    let root = match kind {
+        LayerKind::Bundle | LayerKind::Profile => dir.parent()?.parent()?,
+        LayerKind::Runtime | LayerKind::Directory => dir.parent()?,
+        LayerKind::Package | LayerKind::Managed => return None,
+    };
+    Some((root.join(enforcements::FILE), root.to_path_buf()))
 }
 
 /// Moves every bash or python3 script of `specs` that does not parse to

@@ -59,6 +59,7 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
         out_filters,
     } = found;
     let mut filters = Vec::new();
+    let mut enforcements = Vec::new();
     let rules = resolved
         .into_iter()
         .enumerate()
@@ -66,6 +67,10 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
             if let Some(mut filter) = r.rule.filter {
                 filter.rule = id as u32;
                 filters.push(filter);
+            }
+            if let Some(mut entry) = r.rule.enforcement {
+                entry.rule = id as u32;
+                enforcements.push(entry);
             }
             let name = r.rule.name;
             RuleData {
@@ -136,6 +141,7 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
         filters,
         finder_scripts,
         out_filters: out_filter_records(out_filters),
+        enforcements,
     };
     let bytes = data.to_bytes();
     Compiled { data, bytes }

@@ -101,6 +101,7 @@ mod tests {
             name,
             runner: Runner::Bash,
             filter: None,
+            enforcement: None,
         }
     }
 

@@ -70,6 +70,7 @@ mod tests {
                 name,
                 runner: Runner::Bash,
                 filter: None,
+                enforcement: None,
             },
             layer: 0,
             overridden_by,

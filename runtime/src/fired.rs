@@ -36,6 +36,8 @@ pub struct Fired {
     pub layer_kind: LayerKind,
     /// The filter, for a filter.
     pub filter: Option<Box<Filter>>,
+    /// The entry, for an enforcement.
+    pub enforcement: Option<hookdex_index::EnforcementData>,
 }
 
 /// The rules that run for each call, read from the index in one pass
@@ -108,7 +110,7 @@ where
                 for hit in hits {
                     let rule = index.rule(hit.rule)?;
                     let filter = match rule.kind {
-                        RuleKind::Condition => None,
+                        RuleKind::Condition | RuleKind::Enforcement => None,
                         RuleKind::Filter => {
                             let landing = landing.get_or_insert_with(|| {
                                 filters::text::landing(&call.tool.name, &payload.tool_input)
@@ -132,6 +134,14 @@ where
                         layer_label: layer.label.to_string(),
                         layer_kind: layer.kind,
                         filter,
+                        enforcement: index.enforcement(hit.rule)?.map(|e| {
+                            hookdex_index::EnforcementData {
+                                rule: hit.rule,
+                                id: e.id.to_string(),
+                                message: e.message.to_string(),
+                                cadence: e.cadence,
+                            }
+                        }),
                     });
                 }
                 Ok(fired)

@@ -119,7 +119,11 @@ pub fn hook(
         let (conditions, of_call): (Vec<Fired>, Vec<Fired>) = fired
             .into_iter()
             .partition(|rule| rule.kind == RuleKind::Condition);
+        let (enforced, of_call): (Vec<Fired>, Vec<Fired>) = of_call
+            .into_iter()
+            .partition(|rule| rule.kind == RuleKind::Enforcement);
         run_call(&judge, single, call, conditions, &mut ran);
+        enforce(&settings, single, &enforced, &mut ran);
         filters.push(of_call);
     }
     let mut merged = merge_all(&payload, calls.len(), &ran);
@@ -223,6 +227,29 @@ fn shrink_output(settings: &Settings, calls: &[(Payload, Call)], ran: &mut Ran) 
     };
     ran.outcomes.push((rule, outcome));
     true
+}
+
+/// Adds each fired enforcement's message as context on its cadence: on
+/// matching call n of the session when n = 1 or n is a multiple of the
+/// cadence (agentihooks' rule: calls 1, 2, 4, 6 … for cadence 2).
+fn enforce(settings: &Settings, payload: &Payload, fired: &[Fired], ran: &mut Ran) {
+    let counters = Caps::new(&settings.view.home);
+    let session = payload.session_id.as_deref().unwrap_or_default();
+    for rule in fired {
+        let Some(entry) = &rule.enforcement else {
+            continue;
+        };
+        let n = counters.bump(session, &entry.id);
+        let name = format!("enforcement {}", entry.id);
+        ran.fired.push(name.clone());
+        if n == 1 || (n > 1 && n.is_multiple_of(entry.cadence)) {
+            let outcome = Outcome {
+                context: Some(entry.message.clone()),
+                ..Outcome::default()
+            };
+            ran.outcomes.push((name, outcome));
+        }
+    }
 }
 
 /// Holds the session's blocks to their caps ([`Caps`]): past them the

@@ -169,6 +169,7 @@ impl Scanned {
             runner: runner_by_name(&name),
             name,
             filter: None,
+            enforcement: None,
         });
     }
 
@@ -252,6 +253,7 @@ impl Scanned {
                     name: found.name,
                     runner,
                     filter,
+                    enforcement: None,
                 });
                 self.rules.last()
             }
@@ -327,7 +329,8 @@ pub(crate) fn compile_rule(
     let runner = runner_for(name, executable).map_err(|kind| (kind, None))?;
     let filter = match name.kind {
         RuleKind::Filter => Some(filter::compile(&read().map_err(|kind| (kind, None))?)?),
-        RuleKind::Condition => None,
+        // Never from a conditions folder: `enforcements.json` is read whole.
+        RuleKind::Condition | RuleKind::Enforcement => None,
     };
     Ok((runner, filter))
 }

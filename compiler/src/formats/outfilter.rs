@@ -17,12 +17,10 @@
 
 use std::path::Path;
 
-use hookdex_index::{Stamp, StampKind};
+use hookdex_index::Stamp;
 use hookdex_outfilter::{Error as DslError, Filter};
 
 use crate::error::{RuleError, RuleErrorKind};
-use crate::formats::conditions::MAX_RULE_BYTES;
-use crate::sources::confine::{self, Place};
 use crate::sources::{package, RuleDir};
 
 /// The package folder of the shipped output filters.
@@ -139,46 +137,11 @@ pub fn scan_file(path: &Path, root: &Path) -> Scanned {
 }
 
 impl Scanned {
-    /// Reads one file on disk: stamped whatever it is, read only when it is
-    /// a regular file of bounded size that does not leave `root`.
+    /// Reads one file on disk ([`super::read_source`]) and parses it.
     fn file(&mut self, path: &Path, root: &Path) {
         let shown = path.display().to_string();
-        if let Place::Leaves(to) = confine::place(path, root) {
-            self.stamps.push((path.to_path_buf(), Stamp::of_link(path)));
-            self.invalid
-                .push(RuleError::new(shown, RuleErrorKind::LinkLeaves { to }));
-            return;
-        }
-        let stamp = Stamp::of(path);
-        self.stamps.push((path.to_path_buf(), stamp));
-        let refused = match stamp.kind {
-            StampKind::Absent => return,
-            StampKind::File => None,
-            StampKind::Dir => Some(RuleErrorKind::Directory),
-            _ => Some(RuleErrorKind::Special),
-        };
-        if let Some(kind) = refused {
-            self.invalid.push(RuleError::new(shown, kind));
-            return;
-        }
-        let bytes = match confine::read_regular(path, MAX_RULE_BYTES) {
-            Ok(bytes) => bytes,
-            Err(err) => {
-                let kind = match err.kind() {
-                    std::io::ErrorKind::FileTooLarge => RuleErrorKind::TooLarge {
-                        limit: MAX_RULE_BYTES,
-                    },
-                    _ => RuleErrorKind::Unreadable(err.to_string()),
-                };
-                self.invalid.push(RuleError::new(shown, kind));
-                return;
-            }
-        };
-        match String::from_utf8(bytes) {
-            Ok(text) => self.text(&shown, &text),
-            Err(_) => self
-                .invalid
-                .push(RuleError::new(shown, RuleErrorKind::NotUtf8)),
+        if let Some(text) = super::read_source(path, root, &mut self.stamps, &mut self.invalid) {
+            self.text(&shown, &text);
         }
     }
 

@@ -4,6 +4,7 @@
 use hookdex_model::Step;
 use zerocopy::IntoBytes;
 
+use crate::enforcement::EnforcementData;
 use crate::filter::{FilterData, FilterSections};
 use crate::finder_script::FinderScriptData;
 use crate::header;
@@ -40,6 +41,8 @@ pub struct IndexData {
     /// Output filters, in choosing order (descending priority, then name,
     /// then layer from the highest).
     pub out_filters: Vec<OutFilterData>,
+    /// `enforcements.json` entries, sorted by rule id.
+    pub enforcements: Vec<EnforcementData>,
 }
 
 impl IndexData {
@@ -92,6 +95,10 @@ impl IndexData {
             let record = filter.record(&mut pool, &mut out_filter_bytes);
             out_filters.extend_from_slice(record.as_bytes());
         }
+        let mut enforcements = Vec::new();
+        for entry in &self.enforcements {
+            enforcements.extend_from_slice(entry.record(&mut pool).as_bytes());
+        }
         header::assemble(&[
             (SectionId::Meta, &meta),
             (SectionId::Strings, &pool.bytes),
@@ -110,6 +117,7 @@ impl IndexData {
             (SectionId::FinderScripts, &finder_scripts),
             (SectionId::OutFilters, &out_filters),
             (SectionId::OutFilterBytes, &out_filter_bytes),
+            (SectionId::Enforcements, &enforcements),
         ])
     }
 }

@@ -35,6 +35,7 @@ pub struct Index<'a> {
     pub(crate) finder_scripts: Section<'a>,
     pub(crate) out_filters: Section<'a>,
     pub(crate) out_filter_bytes: Section<'a>,
+    pub(crate) enforcements: Section<'a>,
     /// DFAs validated so far, by offset in the DFA section.
     pub(crate) dfas: RefCell<HashMap<usize, Dfa>>,
 }
@@ -85,6 +86,7 @@ impl<'a> Index<'a> {
             finder_scripts: next()?,
             out_filters: next()?,
             out_filter_bytes: next()?,
+            enforcements: next()?,
             dfas: RefCell::new(HashMap::new()),
         };
         for small in [&index.meta, &index.paths, &index.layers, &index.steps] {
@@ -148,6 +150,7 @@ impl<'a> Index<'a> {
         }
         self.verify_filters()?;
         self.verify_finder_scripts()?;
+        self.verify_enforcements()?;
         self.verify_out_filters()
     }
 
@@ -170,6 +173,7 @@ impl<'a> Index<'a> {
             &self.finder_scripts,
             &self.out_filters,
             &self.out_filter_bytes,
+            &self.enforcements,
         ] {
             section.verify_all()?;
         }

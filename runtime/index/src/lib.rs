@@ -61,6 +61,7 @@
 
 mod data;
 mod dfa;
+mod enforcement;
 mod error;
 mod file;
 mod filter;
@@ -79,6 +80,7 @@ mod table;
 
 pub use crate::data::IndexData;
 pub use crate::dfa::Dfa;
+pub use crate::enforcement::{Enforcement, EnforcementData};
 pub use crate::error::{Error, ErrorKind};
 pub use crate::file::{current_user, IndexFile};
 pub use crate::filter::{

@@ -49,11 +49,13 @@ pub enum SectionId {
     OutFilters = 16,
     /// The compiled bytes of output filters.
     OutFilterBytes = 17,
+    /// `enforcements.json` entries.
+    Enforcements = 18,
 }
 
 impl SectionId {
     /// Every section, in file order.
-    pub const ALL: [SectionId; 17] = [
+    pub const ALL: [SectionId; 18] = [
         SectionId::Meta,
         SectionId::Strings,
         SectionId::Paths,
@@ -71,6 +73,7 @@ impl SectionId {
         SectionId::FinderScripts,
         SectionId::OutFilters,
         SectionId::OutFilterBytes,
+        SectionId::Enforcements,
     ];
 }
 

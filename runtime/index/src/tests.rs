@@ -139,7 +139,24 @@ fn sample() -> IndexData {
             claim: b"claim bytes".to_vec(),
             body: vec![7; 3000],
         }],
+        enforcements: vec![EnforcementData {
+            rule: 2,
+            id: "kubectl-doctrine".into(),
+            message: "Cluster writes go through GitOps.".into(),
+            cadence: 2,
+        }],
     }
+}
+
+#[test]
+fn enforcements_are_found_by_rule() {
+    let bytes = sample().to_bytes();
+    let index = Index::parse(&bytes).unwrap();
+    index.verify_all().unwrap();
+    let found = index.enforcement(2).unwrap().unwrap();
+    assert_eq!((found.id, found.cadence), ("kubectl-doctrine", 2));
+    assert_eq!(index.enforcement(1).unwrap(), None);
+    assert_eq!(index.enforcement(99).unwrap(), None);
 }
 
 #[test]

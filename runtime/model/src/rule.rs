@@ -8,6 +8,9 @@ pub enum RuleKind {
     Condition,
     /// A `.filter.yaml` text filter, run inside the hook process.
     Filter,
+    /// An `enforcements.json` entry: a message added as context on a
+    /// cadence of matching calls, inside the hook process.
+    Enforcement,
 }
 
 impl RuleKind {
@@ -16,6 +19,7 @@ impl RuleKind {
         match self {
             RuleKind::Condition => "condition",
             RuleKind::Filter => "filter",
+            RuleKind::Enforcement => "enforcement",
         }
     }
 
@@ -29,6 +33,7 @@ impl RuleKind {
         match code {
             0 => Some(RuleKind::Condition),
             1 => Some(RuleKind::Filter),
+            2 => Some(RuleKind::Enforcement),
             _ => None,
         }
     }
@@ -206,7 +211,10 @@ mod tests {
             Runner::from_code(Runner::Direct.code()),
             Some(Runner::Direct)
         );
-        assert_eq!(RuleKind::from_code(2), None);
+        for kind in [RuleKind::Condition, RuleKind::Filter, RuleKind::Enforcement] {
+            assert_eq!(RuleKind::from_code(kind.code()), Some(kind));
+        }
+        assert_eq!(RuleKind::from_code(3), None);
         for mode in [
             FilterMode::Finders,
             FilterMode::Classifier,

@@ -1,7 +1,8 @@
-//! Block caps per session (SPEC §9): a session's post-tool blocks (3) and
-//! consecutive Stop blocks (5) are counted, and past the cap the call
-//! passes with a note, so a rule that blocks every time cannot trap an
-//! agent in a loop.
+//! Counters per session (SPEC §9): the block caps — a session's post-tool
+//! blocks (3) and consecutive Stop blocks (5) in a row; past the cap the
+//! call passes with a note, so a rule that blocks every time cannot trap
+//! an agent in a loop — and each enforcement's count of matching calls,
+//! which its cadence reads.
 //!
 //! One counter file per session and kind under `$HOOKDEX_HOME/caps/`,
 //! named by 32 hex digits of both; the read-modify-write of a count holds
@@ -97,6 +98,19 @@ impl Caps {
         })
     }
 
+    /// Counts one more matching call of enforcement `id` in `session` and
+    /// returns the count (1 for the first; 0 when the counter cannot be
+    /// written, so the message is not repeated on every call).
+    pub fn bump(&self, session: &str, id: &str) -> u32 {
+        let path = self.path_of(&[session, "enforcement", id]);
+        let fresh = !path.exists();
+        let counted = self.update(&path, |n| (n + 1, n + 1)).unwrap_or(0);
+        if fresh {
+            self.prune();
+        }
+        counted
+    }
+
     /// Starts the count of `kind` again for `session` (a new prompt ends a
     /// run of Stop blocks).
     pub fn reset(&self, session: &str, kind: CapKind) {
@@ -107,9 +121,17 @@ impl Caps {
     }
 
     fn path(&self, session: &str, kind: CapKind) -> PathBuf {
-        let mut bytes = (session.len() as u64).to_le_bytes().to_vec();
-        bytes.extend_from_slice(session.as_bytes());
-        bytes.extend_from_slice(kind.as_str().as_bytes());
+        self.path_of(&[session, kind.as_str()])
+    }
+
+    /// The counter file of `parts`, each length-prefixed so no two lists
+    /// name one file.
+    fn path_of(&self, parts: &[&str]) -> PathBuf {
+        let mut bytes = Vec::new();
+        for part in parts {
+            bytes.extend((part.len() as u64).to_le_bytes());
+            bytes.extend_from_slice(part.as_bytes());
+        }
         self.dir
             .join(format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes)))
     }
