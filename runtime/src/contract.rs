@@ -56,6 +56,13 @@ pub fn stdin(payload: &Payload, call: &Call) -> Value {
             out.entry(key.clone()).or_insert_with(|| value.clone());
         }
     }
+    // Claude's name for "this stop follows a blocked one", from Cursor's
+    // count of the loops so far where the harness does not send it.
+    if payload.event == hookdex_model::Event::Stop && !out.contains_key("stop_hook_active") {
+        if let Some(loops) = out.get("loop_count").and_then(Value::as_u64) {
+            out.insert("stop_hook_active".into(), json!(loops > 0));
+        }
+    }
     Value::Object(out)
 }
 
@@ -127,6 +134,18 @@ mod tests {
         McpScope {
             cwd: std::path::Path::new("/"),
             var: &|_| None,
+        }
+    }
+
+    #[test]
+    fn a_cursor_stop_says_whether_it_follows_a_blocked_one() {
+        for (loops, active) in [(0, false), (2, true)] {
+            let text = format!(
+                r#"{{"hook_event_name":"stop","status":"completed","loop_count":{loops}}}"#
+            );
+            let payload = Payload::parse(Target::Cursor, text.as_bytes(), None).unwrap();
+            let call = Call::of(Target::Cursor, &payload, &no_settings());
+            assert_eq!(stdin(&payload, &call)["stop_hook_active"], active);
         }
     }
 
