@@ -110,6 +110,22 @@ fn a_bad_entry_is_listed_and_its_neighbours_stay() {
     let reply = hook(&s, "claude", &pre_bash(&s, "claude", "ls"));
     assert_eq!(context_of(&reply), "second", "{reply}");
     let listed = s.list(&[]);
+    let active = listed["active"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["kind"] == "enforcement")
+        .unwrap_or_else(|| panic!("{listed}"));
+    assert_eq!(
+        (
+            &active["format"],
+            &active["enforcement"]["id"],
+            &active["enforcement"]["cadence"]
+        ),
+        (&json!("enforcement"), &json!("b"), &json!(1)),
+        "{listed}"
+    );
+    let listed = s.list(&[]);
     let invalid = listed["invalid"].to_string();
     assert!(
         invalid.contains("enforcements[0]: `a`: `cadence` must be 1 or more"),

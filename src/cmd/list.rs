@@ -70,10 +70,14 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
                     "matcher": r.matcher,
                     "name": r.name,
                     "kind": r.kind.as_str(),
+                    "format": r.kind.format(),
                     "runs": verdict.runs() || *verdict == RunVerdict::ManagedApart,
                 });
                 if let Some((mode, action, max_rounds)) = filter {
                     rule["filter"] = json!({"mode": mode, "action": action, "max_rounds": max_rounds});
+                }
+                if let Ok(Some(e)) = index.enforcement(r.id) {
+                    rule["enforcement"] = json!({"id": e.id, "cadence": e.cadence, "message": e.message});
                 }
                 rule
             }).collect::<Vec<_>>(),
@@ -119,9 +123,13 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
     }
     for ((rule, verdict), filter) in active.iter().zip(&filters) {
         let layer = &layers[usize::from(rule.layer)].0;
-        let filter = filter.map_or(String::new(), |(mode, action, max_rounds)| {
-            format!("  (filter: mode {mode}, action {action}, max_rounds {max_rounds})")
-        });
+        let filter = match (filter, index.enforcement(rule.id)) {
+            (Some((mode, action, max_rounds)), _) => {
+                format!("  (filter: mode {mode}, action {action}, max_rounds {max_rounds})")
+            }
+            (None, Ok(Some(e))) => format!("  (enforcement {}: cadence {})", e.id, e.cadence),
+            _ => String::new(),
+        };
         let held = match verdict {
             RunVerdict::Untrusted => "  (not run: untrusted)",
             RunVerdict::Disabled => "  (not run: CONDITIONS_ENABLED=false)",

@@ -23,6 +23,16 @@ impl RuleKind {
         }
     }
 
+    /// The rule format it was read from, as `list` and `explain` name it
+    /// (**contract**, SPEC §9): `conditions`, `filter`, `enforcement`.
+    pub fn format(self) -> &'static str {
+        match self {
+            RuleKind::Condition => "conditions",
+            RuleKind::Filter => "filter",
+            RuleKind::Enforcement => "enforcement",
+        }
+    }
+
     /// The stable code stored in the index.
     pub fn code(self) -> u8 {
         self as u8
