@@ -334,3 +334,71 @@ fn list_says_which_rules_a_harness_can_never_reach() {
         "{listed}"
     );
 }
+
+#[test]
+fn a_stop_blocked_by_a_json_deny_is_capped_too_and_a_prompt_ends_the_run() {
+    let s = Scratch::new();
+    condition(
+        &s.runtime(),
+        "stop-json.sh",
+        "echo '{\"decision\": \"deny\", \"reason\": \"not yet\"}'\n",
+    );
+    let stop = fixture(&s, "claude-stop");
+    for round in 1..=5 {
+        let reply = hook(&s, "claude", &stop);
+        assert_eq!(reply["decision"], "block", "round {round}: {reply}");
+    }
+    assert!(hook(&s, "claude", &stop).get("decision").is_none());
+    for round in 1..=3 {
+        assert_eq!(
+            hook(&s, "claude", &stop)["decision"],
+            "block",
+            "round {round}"
+        );
+    }
+    // The person's prompt (no prompt rule is installed) ends the run: five
+    // blocks stand again.
+    assert_eq!(
+        hook(&s, "claude", &fixture(&s, "claude-prompt")),
+        Value::Null
+    );
+    for round in 1..=5 {
+        let reply = hook(&s, "claude", &stop);
+        assert_eq!(
+            reply["decision"], "block",
+            "after the prompt, round {round}: {reply}"
+        );
+    }
+}
+
+#[test]
+fn a_permission_allow_given_with_a_rewrite_it_cannot_carry_is_not_sent() {
+    let s = Scratch::new();
+    condition(
+        &s.runtime(),
+        "permission-bash-rewrite.sh",
+        "echo '{\"decision\": \"allow\", \"tool_input\": {\"command\": \"npm test -- --ci\"}}'\n",
+    );
+    assert_eq!(
+        hook(&s, "claude", &fixture(&s, "claude-permission")),
+        Value::Null
+    );
+}
+
+#[test]
+fn step_tokens_and_unnamed_lifecycle_payloads_run_nothing() {
+    let s = Scratch::new();
+    condition(&s.runtime(), "pre-any-deny_all.sh", GUARD);
+    condition(&s.runtime(), "stop-tests.sh", GUARD);
+    for name in ["STOP", "pre", "Permission"] {
+        let mut payload = fixture(&s, "claude-pre-bash");
+        payload["hook_event_name"] = json!(name);
+        assert_eq!(hook(&s, "claude", &payload), Value::Null, "{name}");
+    }
+    // A Copilot agentStop without `--event`: no tool, no name.
+    let stop = fixture(&s, "copilot-stop");
+    assert_eq!(
+        hook_bytes(&s, "copilot", None, stop.to_string().as_bytes()).reply,
+        Value::Null
+    );
+}

@@ -806,3 +806,32 @@ fn an_event_with_rules_in_the_view_is_wired_and_one_the_harness_lacks_is_not() {
         "{codex}"
     );
 }
+
+#[test]
+fn a_users_own_handler_that_wraps_hookdex_is_kept_as_written() {
+    let s = Scratch::new();
+    let path = s.path("home/.claude/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let wrapped = "./notify.sh --via hookdex hook --target claude";
+    std::fs::write(
+        &path,
+        json!({"hooks": {"Stop": [{"matcher": "*", "hooks": [{"type": "command", "command": wrapped}]}]}})
+            .to_string(),
+    )
+    .unwrap();
+    init_ok(&s, "claude", "user", &[]);
+    let settings = read_json(&path);
+    let stop: Vec<&str> = settings["hooks"]["Stop"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["hooks"].as_array().unwrap())
+        .map(|h| h["command"].as_str().unwrap())
+        .collect();
+    assert_eq!(stop.len(), 2, "{settings}");
+    assert_eq!(stop[0], wrapped, "{settings}");
+    assert!(
+        stop[1].ends_with("hookdex hook --target claude"),
+        "{settings}"
+    );
+}

@@ -111,6 +111,11 @@ pub fn hook(
     };
     let post_output = payload.step() == Step::Post && settings.outfilters_enabled;
     if fired.iter().all(Vec::is_empty) && !post_output {
+        if payload.event == Event::UserPromptSubmit {
+            // The person spoke: a run of Stop blocks ends, rules or none.
+            let session = payload.session_id.as_deref().unwrap_or_default();
+            Caps::new(&settings.view.home).reset(session, CapKind::Stop);
+        }
         return Reply::default();
     }
     let mut ran = Ran::default();
@@ -256,6 +261,10 @@ fn enforce(settings: &Settings, payload: &Payload, fired: &[Fired], ran: &mut Ra
 /// block is dropped and the agent and the person are told why. A prompt
 /// the person sent ends a run of Stop blocks.
 fn hold_to_cap(settings: &Settings, payload: &Payload, merged: &mut hookdex_harness::Answer) {
+    if !payload.event.is_tool_event() {
+        // A Stop rule's `{"decision": "deny"}` is its block: counted too.
+        hookdex_harness::decision_at_event(payload.event, merged);
+    }
     let caps = Caps::new(&settings.view.home);
     let session = payload.session_id.as_deref().unwrap_or_default();
     let kind = match payload.event {

@@ -166,6 +166,19 @@ fn from_stdout(step: Step, stdout: &str) -> Outcome {
                 .push(format!("`{key}` at step {}", step.as_str())),
         }
     }
+    // An allow given for a rewritten input that this step cannot apply was
+    // not given for the input the call has: it is not sent.
+    let rewrote = outcome
+        .ignored
+        .iter()
+        .any(|i| i.starts_with("`tool_input`"));
+    if rewrote && outcome.decision == Some(Permission::Allow) {
+        outcome.decision = None;
+        outcome.ignored.push(format!(
+            "its allow, given with a rewrite that cannot apply at step {}",
+            step.as_str()
+        ));
+    }
     outcome
 }
 

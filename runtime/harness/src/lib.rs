@@ -41,7 +41,9 @@ pub use crate::answer::Answer;
 pub use crate::codex_trust::{codex_trust_entries, record_codex_trust, TrustEntry};
 pub use crate::mcp::McpScope;
 pub use crate::payload::{Payload, PayloadError, Shape};
-pub use crate::reply::{notice, reply, Ask, Capabilities, OutputChannel, Reply, ReplyOptions};
+pub use crate::reply::{
+    decision_at_event, notice, reply, Ask, Capabilities, OutputChannel, Reply, ReplyOptions,
+};
 pub use crate::settings::{HookSettings, SettingsError};
 pub use crate::tools::{known_tool, KnownTool, Normalized};
 
@@ -112,7 +114,8 @@ pub fn harness(target: Target) -> &'static dyn Harness {
 }
 
 /// The event a harness of `target` means by `name`: its own spelling,
-/// Claude Code's, any other harness's, or a step token (`pre`).
+/// Claude Code's, or any other harness's; case and step tokens (`stop`)
+/// count for nothing, so a name no table knows runs no rule.
 pub fn event_of(target: Target, name: &str) -> Option<Event> {
     let own = |t: Target| {
         harness(t)
@@ -124,7 +127,6 @@ pub fn event_of(target: Target, name: &str) -> Option<Event> {
     own(target)
         .or_else(|| Event::from_name(name))
         .or_else(|| Target::ALL.into_iter().find_map(own))
-        .or_else(|| name.parse::<hookdex_model::Step>().ok().map(|s| s.event()))
 }
 
 #[cfg(test)]

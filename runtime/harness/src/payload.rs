@@ -152,6 +152,11 @@ impl Payload {
                 event_of(target, name).ok_or_else(|| PayloadError::UnknownEvent(name.into()))?
             }
             None if tool_response.is_some() => Event::PostToolUse,
+            // No name and no tool (a Copilot agentStop run without
+            // `--event`): no tool call to judge, and no event to guess.
+            None if tool_name.is_empty() && batch.is_empty() => {
+                return Err(PayloadError::UnknownEvent("(unnamed, with no tool)".into()))
+            }
             None => Event::PreToolUse,
         };
         let event_field = event
@@ -406,11 +411,13 @@ pub(crate) mod tests {
                 Event::PostToolUseFailure,
             ),
             (Target::Claude, "agentStop", Event::Stop),
-            (Target::Claude, "post", Event::PostToolUse),
         ];
         for (target, name, want) in cases {
             assert_eq!(event_of(target, name), Some(want), "{target} {name}");
         }
-        assert_eq!(event_of(Target::Claude, "Whenever"), None);
+        // Step tokens and other cases are no harness's names.
+        for name in ["Whenever", "post", "STOP", "pretooluse"] {
+            assert_eq!(event_of(Target::Claude, name), None, "{name}");
+        }
     }
 }

@@ -307,9 +307,11 @@ fn observe_only(event: Event, answer: &mut Answer) {
     }
 }
 
-/// Outside a permission decision a deny blocks (the prompt, the stop) with
-/// its reason; allow and ask decide nothing there.
-fn decision_at_event(event: Event, answer: &mut Answer) {
+/// Outside a tool call a deny blocks (the prompt, the stop) with its
+/// reason; allow and ask decide nothing there. The engine settles this
+/// before it counts a block against its cap; [`reply`] does it again, for
+/// answers that reach it unsettled.
+pub fn decision_at_event(event: Event, answer: &mut Answer) {
     match answer.decision.take() {
         Some(Permission::Deny) if answer.block.is_none() => {
             answer.block = Some(answer.reason());

@@ -179,17 +179,20 @@ fn runs_hook(handler: &Value, target: Target, exe: &str) -> bool {
         .iter()
         .filter_map(|key| handler.get(key)?.as_str())
         .any(|command| {
+            // Only a handler that runs hookdex itself: one that wraps it
+            // (`notify.sh … hookdex hook …`, `logger …; hookdex …`, a
+            // variable set first) is the user's, and kept as written.
             let words = words(command);
-            words.iter().enumerate().any(|(at, word)| {
-                let program = word == exe || word.rsplit('/').next() == Some("hookdex");
-                let args = &words[at + 1..];
-                program
-                    && args.first().is_some_and(|a| a == "hook")
-                    && (args
-                        .windows(2)
-                        .any(|w| w[0] == "--target" && w[1] == target.as_str())
-                        || args.iter().any(|a| *a == format!("--target={target}")))
-            })
+            let Some((program, args)) = words.split_first() else {
+                return false;
+            };
+            let hookdex = program == exe || program.rsplit('/').next() == Some("hookdex");
+            hookdex
+                && args.first().is_some_and(|a| a == "hook")
+                && (args
+                    .windows(2)
+                    .any(|w| w[0] == "--target" && w[1] == target.as_str())
+                    || args.iter().any(|a| *a == format!("--target={target}")))
         })
 }
 

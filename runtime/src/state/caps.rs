@@ -104,7 +104,9 @@ impl Caps {
     pub fn bump(&self, session: &str, id: &str) -> u32 {
         let path = self.path_of(&[session, "enforcement", id]);
         let fresh = !path.exists();
-        let counted = self.update(&path, |n| (n + 1, n + 1)).unwrap_or(0);
+        let counted = self
+            .update(&path, |n| (n.saturating_add(1), n.saturating_add(1)))
+            .unwrap_or(0);
         if fresh {
             self.prune();
         }
@@ -236,6 +238,16 @@ mod tests {
         // 3 kept, 1 dropped, 3 kept, 1 dropped, …: 16 calls drop 4.
         let dropped = counted.iter().filter(|c| **c == Counted::Dropped).count();
         assert_eq!(dropped, 4, "{counted:?}");
+    }
+
+    #[test]
+    fn a_counter_at_its_largest_stays_there() {
+        let home = tempfile::tempdir().unwrap();
+        let caps = Caps::new(home.path());
+        std::fs::create_dir_all(&caps.dir).unwrap();
+        let path = caps.path_of(&["s", "enforcement", "e"]);
+        std::fs::write(&path, format!("{}\n", u32::MAX)).unwrap();
+        assert_eq!(caps.bump("s", "e"), u32::MAX);
     }
 
     #[test]
