@@ -156,3 +156,32 @@ fn concurrent_calls_of_one_session_count_each_call_once() {
     // Calls 1, 4 and 8 of the session.
     assert_eq!(told_count, 3);
 }
+
+#[test]
+fn explain_names_the_enforcement_and_its_cadence() {
+    let s = Scratch::new();
+    enforcements(
+        &s.home().join("enforcements.json"),
+        json!([{"id": "kubectl-doctrine", "message": DOCTRINE, "cadence": 2, "matcher": "bash.kubectl"}]),
+    );
+    let out = s.run(&["explain", "--tool", "Bash", "--command", "kubectl get pods"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("FIRES  enforcements.json"), "{text}");
+    assert!(text.contains("enforcement kubectl-doctrine: context on matching call 1 of a session and on every multiple of 2"), "{text}");
+    let json = s.json(&[
+        "explain",
+        "--tool",
+        "Bash",
+        "--command",
+        "kubectl get pods",
+        "--json",
+    ]);
+    assert_eq!(
+        json["fires"][0]["enforcement"],
+        json!({"id": "kubectl-doctrine", "cadence": 2})
+    );
+    let out = s.run(&["explain", "--tool", "Bash", "--command", "git status"]);
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("skip   enforcements.json"));
+}

@@ -77,6 +77,9 @@ fn explain_call(target: Target, args: CallArgs, json: bool) -> CmdResult {
                 if let Some(t) = t {
                     fired["filter"] = trace_json(t);
                 }
+                if let Ok(Some(e)) = index.enforcement(v.rule.id) {
+                    fired["enforcement"] = json!({"id": e.id, "cadence": e.cadence});
+                }
                 fired
             }).collect::<Vec<_>>(),
             "skipped": verdicts.iter().filter(|v| !v.fires).map(|v| json!({
@@ -183,6 +186,12 @@ fn explain_call(target: Target, args: CallArgs, json: bool) -> CmdResult {
         );
         if let Some(t) = t {
             print_trace(t);
+        }
+        if let (true, Ok(Some(e))) = (v.fires, index.enforcement(v.rule.id)) {
+            println!(
+                "       enforcement {}: context on matching call 1 of a session and on every multiple of {} (the session's count decides)",
+                e.id, e.cadence
+            );
         }
     }
     Ok(0)
