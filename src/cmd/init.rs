@@ -80,14 +80,14 @@ fn configuration_in_force() -> Vec<(String, String)> {
 /// bundle or profiles: rerun it after adding rules for a new event).
 fn wired_events(target: Target, cwd: &std::path::Path) -> Vec<Event> {
     let harness = harness(target);
+    // Compiled in memory: `init` writes settings, not the hook's index.
     let view = Settings::from_env(target, cwd).view;
-    let steps: Vec<Step> =
-        hookdex_runtime::load::with_index(&view, hookdex_runtime::load::Verify::Full, |index| {
-            (0..index.rule_count() as u32)
-                .map(|id| index.rule(id).map(|rule| rule.step))
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .unwrap_or_default();
+    let steps: Vec<Step> = hookdex_compiler::compile(&view)
+        .data
+        .rules
+        .iter()
+        .map(|rule| rule.step)
+        .collect();
     harness
         .sends()
         .iter()

@@ -100,6 +100,10 @@ fn suite(client: Client) {
         {
             continue;
         }
+        if let Some(why) = scenarios::not_shown(client, scenario.name) {
+            skip(client, &format!("scenario {}: {why}", scenario.name));
+            continue;
+        }
         if let Err(why) = attempt(client, &bin, &scenario, HookUnderTest::Hookdex) {
             failures.push(format!("{}: {why}", scenario.name));
         }

@@ -79,6 +79,23 @@ impl Seen<'_> {
         }
     }
 
+    /// Some request the model got (the first carries the person's prompt)
+    /// contains `text`.
+    fn any_request_has(&self, text: &str) -> Result<(), String> {
+        if self
+            .requests
+            .iter()
+            .any(|r| r.body.to_string().contains(text))
+        {
+            Ok(())
+        } else {
+            Err(format!(
+                "no request to the model had {text:?} ({} requests)",
+                self.requests.len()
+            ))
+        }
+    }
+
     fn ran(&self, marker: &str) -> Result<(), String> {
         if self.world.ran(marker) {
             Ok(())
@@ -180,6 +197,21 @@ const DENY: &str = "#!/bin/sh\necho '{\"decision\": \"deny\", \"reason\": \"CONF
 const PRE_CONTEXT: &str = "#!/bin/sh\necho 'CONF-PRE-CONTEXT from a pre rule'\n";
 const POST_CONTEXT: &str = "#!/bin/sh\necho 'CONF-POST-CONTEXT from a post rule'\n";
 
+/// Why `client` cannot show `scenario` at all, when it cannot: the event
+/// never reaches a hook there, so no check could tell hookdex from a
+/// control.
+pub fn not_shown(client: Client, scenario: &str) -> Option<&'static str> {
+    match (client, scenario) {
+        // Seen with a wrapper recording every call: `codex exec` 0.171.0
+        // runs the PreToolUse and PostToolUse hooks and no other, though
+        // `init` wires UserPromptSubmit and Stop and trusts them.
+        (Client::Codex, "prompt-context" | "stop-block") => {
+            Some("codex exec 0.171.0 sends no UserPromptSubmit or Stop hook")
+        }
+        _ => None,
+    }
+}
+
 /// Every scenario.
 pub fn all() -> Vec<Scenario> {
     vec![
@@ -230,6 +262,42 @@ pub fn all() -> Vec<Scenario> {
                     seen.model_got("CONF-PRE-CONTEXT")?;
                 }
                 Ok(())
+            },
+        },
+        Scenario {
+            // UserPromptSubmit is wired by `init` on every harness: its
+            // context reaches the model where the harness reads it, and the
+            // rule runs (the log says the context had no channel) where not.
+            name: "prompt-context",
+            command: COMMAND,
+            rules: &[(
+                "prompt-note.sh",
+                "#!/bin/sh\necho 'CONF-PROMPT-CONTEXT from a prompt rule'\n",
+            )],
+            env: &[],
+            wrap: None,
+            check: |client, seen| {
+                seen.ran("ran-original")?;
+                match client {
+                    Client::Copilot => seen.logged("CONF-PROMPT-CONTEXT"),
+                    _ => seen.any_request_has("CONF-PROMPT-CONTEXT"),
+                }
+            },
+        },
+        Scenario {
+            // A Stop rule blocks the first stop: the harness goes on, and
+            // the model is told why.
+            name: "stop-block",
+            command: COMMAND,
+            rules: &[(
+                "stop-once.sh",
+                "#!/bin/sh\n[ -e \"$HOME/stopped-once\" ] && exit 0\ntouch \"$HOME/stopped-once\"\necho 'CONF-STOP-REASON: run the tests before you finish' >&2\nexit 2\n",
+            )],
+            env: &[],
+            wrap: None,
+            check: |_, seen| {
+                seen.ran("ran-original")?;
+                seen.any_request_has("CONF-STOP-REASON")
             },
         },
         Scenario {

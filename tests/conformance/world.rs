@@ -179,9 +179,13 @@ impl World {
 
     /// Whether the hook built an index (proof it ran and looked).
     pub fn index_built(&self) -> bool {
-        std::fs::read_dir(self.root.join("cache"))
-            .map(|d| d.count() > 0)
-            .unwrap_or(false)
+        std::fs::read_dir(self.root.join("cache")).is_ok_and(|d| {
+            d.flatten().any(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with("index-") && name.ends_with(".hdx")
+            })
+        })
     }
 }
 
