@@ -13,7 +13,7 @@
 use std::io::{Read, Seek, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 /// What a cap counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,16 +126,9 @@ impl Caps {
         self.path_of(&[session, kind.as_str()])
     }
 
-    /// The counter file of `parts`, each length-prefixed so no two lists
-    /// name one file.
+    /// The counter file of `parts`.
     fn path_of(&self, parts: &[&str]) -> PathBuf {
-        let mut bytes = Vec::new();
-        for part in parts {
-            bytes.extend((part.len() as u64).to_le_bytes());
-            bytes.extend_from_slice(part.as_bytes());
-        }
-        self.dir
-            .join(format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes)))
+        self.dir.join(crate::state::hex_name(parts))
     }
 
     /// Reads the count at `path`, writes `change`'s new count, under `flock`.
@@ -169,24 +162,8 @@ impl Caps {
     /// Removes counters nothing wrote to for [`SESSION_TTL`]; best effort,
     /// and only files with a counter's name.
     fn prune(&self) {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return;
-        };
-        let now = SystemTime::now();
-        for entry in entries.flatten() {
-            if !crate::state::is_hex_name(&entry.file_name(), 32) {
-                continue;
-            }
-            let old = entry
-                .metadata()
-                .ok()
-                .filter(|m| m.is_file())
-                .and_then(|m| m.modified().ok())
-                .and_then(|t| now.duration_since(t).ok())
-                .is_some_and(|age| age > SESSION_TTL);
-            if old {
-                let _ = std::fs::remove_file(entry.path());
-            }
+        for stale in crate::state::stale(&self.dir, SESSION_TTL, false) {
+            let _ = std::fs::remove_file(stale);
         }
     }
 }

@@ -67,6 +67,44 @@ pub(crate) fn read_small(path: &Path, max: u64) -> Option<String> {
     (text.len() as u64 <= max).then_some(text)
 }
 
+/// 32 hex digits naming `parts` (a session, a key), each length-prefixed
+/// so no two lists of parts name one file by concatenation.
+pub(crate) fn hex_name(parts: &[&str]) -> String {
+    let mut bytes = Vec::new();
+    for part in parts {
+        bytes.extend((part.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(part.as_bytes());
+    }
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes))
+}
+
+/// The entries of `root` named by [`hex_name`] that nothing wrote to for
+/// `ttl`: folders when `dirs`, else files. A `root` that is a link (planted
+/// to point at other folders) has none, and nothing else is ever listed.
+pub(crate) fn stale(root: &Path, ttl: std::time::Duration, dirs: bool) -> Vec<std::path::PathBuf> {
+    if std::fs::symlink_metadata(root).map_or(true, |m| !m.is_dir()) {
+        return Vec::new();
+    }
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let now = std::time::SystemTime::now();
+    entries
+        .flatten()
+        .filter(|entry| is_hex_name(&entry.file_name(), 32))
+        .filter(|entry| {
+            entry
+                .metadata()
+                .ok()
+                .filter(|m| if dirs { m.is_dir() } else { m.is_file() })
+                .and_then(|m| m.modified().ok())
+                .and_then(|at| now.duration_since(at).ok())
+                .is_some_and(|age| age > ttl)
+        })
+        .map(|entry| entry.path())
+        .collect()
+}
+
 /// Whether `name` is `len` lowercase hex digits: the names state files and
 /// folders are given, and the only ones pruning removes.
 pub(crate) fn is_hex_name(name: &std::ffi::OsStr, len: usize) -> bool {

@@ -22,7 +22,7 @@
 use std::io::Write;
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use super::read_small;
 
@@ -46,13 +46,13 @@ impl Rounds {
     /// share one set) under `home` (`$HOOKDEX_HOME`).
     pub fn new(home: &Path, session: Option<&str>) -> Rounds {
         Rounds {
-            dir: root(home).join(hex(&[session.unwrap_or_default()])),
+            dir: root(home).join(super::hex_name(&[session.unwrap_or_default()])),
         }
     }
 
     /// The file that holds the count of `filter` on `target`.
     pub fn path(&self, filter: &str, target: &str) -> PathBuf {
-        self.dir.join(hex(&[filter, target]))
+        self.dir.join(super::hex_name(&[filter, target]))
     }
 
     /// How many times `filter` sent `target`'s text back; 0 when no count
@@ -103,43 +103,12 @@ fn root(home: &Path) -> PathBuf {
     home.join("filters").join("rounds")
 }
 
-/// 32 hex digits naming `parts`, each length-prefixed so no two lists of
-/// parts name one file by concatenation.
-fn hex(parts: &[&str]) -> String {
-    let mut bytes = Vec::new();
-    for part in parts {
-        bytes.extend((part.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(part.as_bytes());
-    }
-    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes))
-}
-
 /// Removes the session folders of `root` other than `keep` that nothing
 /// wrote to for [`SESSION_TTL`]; best effort.
 fn prune(root: &Path, keep: &Path) {
-    // A root that is a link (planted to point at other folders) is never
-    // pruned, nor anything but a session folder's name.
-    if std::fs::symlink_metadata(root).map_or(true, |m| !m.is_dir()) {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(root) else {
-        return;
-    };
-    let now = SystemTime::now();
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if !super::is_hex_name(&entry.file_name(), 32) {
-            continue;
-        }
-        let stale = entry
-            .metadata()
-            .ok()
-            .filter(|m| m.is_dir())
-            .and_then(|m| m.modified().ok())
-            .and_then(|at| now.duration_since(at).ok())
-            .is_some_and(|age| age > SESSION_TTL);
-        if stale && path != keep {
-            let _ = std::fs::remove_dir_all(path);
+    for stale in super::stale(root, SESSION_TTL, true) {
+        if stale != keep {
+            let _ = std::fs::remove_dir_all(stale);
         }
     }
 }
@@ -147,6 +116,7 @@ fn prune(root: &Path, keep: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::SystemTime;
 
     #[test]
     fn a_linked_root_and_foreign_names_are_never_pruned() {
