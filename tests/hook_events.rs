@@ -294,6 +294,16 @@ fn observe_only_events_run_their_rules_but_never_block() {
             .contains("observe-only event Notification: block (stop everything) not applied")
     });
     assert!(logged, "{:?}", hook_log(&s));
+    // PostCompact runs the same `compact` rules (AH_EVENT tells them apart).
+    std::fs::remove_file(s.home().join("compacted")).unwrap();
+    assert_eq!(
+        hook(&s, "claude", &fixture(&s, "claude-postcompact")),
+        Value::Null
+    );
+    assert!(
+        s.home().join("compacted").exists(),
+        "PostCompact ran the compact rule"
+    );
     // A manual compaction is not the auto rule's.
     std::fs::remove_file(s.home().join("compacted")).unwrap();
     let mut manual = fixture(&s, "claude-compact");

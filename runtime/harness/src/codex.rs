@@ -34,6 +34,7 @@ impl Harness for Codex {
             Event::SessionStart,
             Event::UserPromptSubmit,
             Event::PreCompact,
+            Event::PostCompact,
             Event::SubagentStart,
             Event::SubagentStop,
             Event::Stop,

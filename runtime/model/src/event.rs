@@ -9,15 +9,22 @@ use std::str::FromStr;
 use crate::error::{Error, ErrorKind};
 
 /// Declares `Event` and `Step` from one table, so the two cannot drift:
-/// (event, Claude's name, step, step token, the payload field its matcher reads).
+/// (event, Claude's name, step, step token, the payload field its matcher
+/// reads); then the events that answer to a step of the table without
+/// being its own event (PostCompact runs the `compact` rules).
 macro_rules! lifecycle {
-    ($( $event:ident $name:literal => $step:ident $token:literal $field:expr; )*) => {
+    ($( $event:ident $name:literal => $step:ident $token:literal $field:expr; )*
+     ; $( $more:ident $more_name:literal => $more_step:ident $more_field:expr; )*) => {
         /// A lifecycle event of an agent session.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Event {
             $(
                 #[doc = concat!("`", $name, "`.")]
                 $event,
+            )*
+            $(
+                #[doc = concat!("`", $more_name, "`.")]
+                $more,
             )*
         }
 
@@ -32,23 +39,32 @@ macro_rules! lifecycle {
 
         impl Event {
             /// Every event, in code order.
-            pub const ALL: &'static [Event] = &[$(Event::$event),*];
+            pub const ALL: &'static [Event] = &[$(Event::$event,)* $(Event::$more,)*];
 
             /// The event's name (Claude Code's spelling, which scripts see).
             pub fn as_str(self) -> &'static str {
-                match self { $(Event::$event => $name,)* }
+                match self {
+                    $(Event::$event => $name,)*
+                    $(Event::$more => $more_name,)*
+                }
             }
 
             /// The step whose rules answer this event.
             pub fn step(self) -> Step {
-                match self { $(Event::$event => Step::$step,)* }
+                match self {
+                    $(Event::$event => Step::$step,)*
+                    $(Event::$more => Step::$more_step,)*
+                }
             }
 
             /// The payload field an event step's matcher is compared with
             /// (`source` of SessionStart, …); `None` for tool events, which
             /// match the tool name, and for events without a matcher.
             pub fn matched_field(self) -> Option<&'static str> {
-                match self { $(Event::$event => $field,)* }
+                match self {
+                    $(Event::$event => $field,)*
+                    $(Event::$more => $more_field,)*
+                }
             }
         }
 
@@ -82,6 +98,8 @@ lifecycle! {
     Notification "Notification" => Notify "notify" Some("notification_type");
     UserPromptSubmit "UserPromptSubmit" => Prompt "prompt" None;
     Stop "Stop" => Stop "stop" None;
+    ;
+    PostCompact "PostCompact" => Compact Some("trigger");
 }
 
 impl Event {
@@ -101,13 +119,14 @@ impl Event {
     /// Whether the harness only reports the event: a rule there may act
     /// (log, notify, back up) but its decision, block, rewrite or context
     /// is never sent (SPEC §9: Notification, SessionEnd, PreCompact,
-    /// SubagentStart and SubagentStop never block).
+    /// PostCompact, SubagentStart and SubagentStop never block).
     pub fn observe_only(self) -> bool {
         matches!(
             self,
             Event::Notification
                 | Event::SessionEnd
                 | Event::PreCompact
+                | Event::PostCompact
                 | Event::SubagentStart
                 | Event::SubagentStop
         )
