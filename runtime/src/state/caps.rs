@@ -83,6 +83,10 @@ impl Caps {
     pub fn count(&self, session: &str, kind: CapKind, blocked: bool) -> Counted {
         let path = self.path(session, kind);
         let fresh = !path.exists();
+        // Nothing to start again: a call that does not block writes nothing.
+        if fresh && !blocked {
+            return Counted::Reset;
+        }
         let updated = self.update(&path, |n| match (blocked, n >= kind.limit()) {
             (false, _) => (0, Counted::Reset),
             (true, true) => (0, Counted::Dropped),
@@ -194,6 +198,9 @@ mod tests {
         );
         assert_eq!(caps.count("s1", CapKind::Stop, false), Reset);
         assert_eq!(caps.count("s1", CapKind::Stop, true), Kept(1));
+        // A session that never blocked has no counter written.
+        assert_eq!(caps.count("quiet", CapKind::Post, false), Reset);
+        assert!(!caps.path("quiet", CapKind::Post).exists());
         // Another session and another kind count apart.
         assert_eq!(caps.count("s2", CapKind::Stop, true), Kept(1));
         assert_eq!(caps.count("s1", CapKind::Post, true), Kept(1));
