@@ -71,6 +71,7 @@ fn lookup(c: &mut Criterion) {
         let query = Query {
             step: Step::Pre,
             tool: &bash,
+            raw_tool: bash.as_str(),
             programs: &programs,
             any_program: false,
         };
@@ -81,6 +82,7 @@ fn lookup(c: &mut Criterion) {
         let mcp = Query {
             step: Step::Pre,
             tool: &mcp_tool,
+            raw_tool: mcp_tool.as_str(),
             programs: &[],
             any_program: false,
         };

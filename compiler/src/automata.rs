@@ -112,6 +112,73 @@ pub fn finder(regex: &str) -> Result<(Vec<u8>, Vec<u8>), RuleErrorKind> {
     ))
 }
 
+/// Largest DFA one step's `hooks.yaml` matcher regexes, or one hook's
+/// `input_matcher`, may compile to.
+const HOOK_LIMIT: usize = 8 << 20;
+
+/// Compiles the regex `matchers` of one step's hooks into one anchored DFA
+/// that reports every pattern matching a whole tool name (`MatchKind::All`):
+/// pattern `i` is `matchers[i]`, wrapped as `(?:…)$` (the search is anchored
+/// at the start). Unicode classes as the `regex` crate has them.
+///
+/// # Errors
+///
+/// Why the union does not fit the limit, or which matcher does not parse.
+pub fn name_patterns(matchers: &[String]) -> Result<Vec<u8>, String> {
+    let wrapped: Vec<String> = matchers.iter().map(|m| format!("(?:{m})$")).collect();
+    let dfa = dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .start_kind(StartKind::Anchored)
+                .match_kind(regex_automata::MatchKind::All)
+                .minimize(matchers.len() <= 64)
+                .dfa_size_limit(Some(HOOK_LIMIT))
+                .determinize_size_limit(Some(HOOK_LIMIT)),
+        )
+        .build_many(&wrapped)
+        .map_err(|e| one_line(&e.to_string()))?;
+    serialize(&dfa)
+}
+
+/// Compiles a hook's `input_matcher` regexes into one DFA with a start of
+/// its own per pattern: searching pattern `i` anchored finds whether
+/// `regexes[i]` matches anywhere in a text (each is `(?s:.)*?(?:…)`).
+/// Unicode word boundaries are allowed: the search gives up (and the
+/// group does not match) only on non-ASCII text next to one.
+///
+/// # Errors
+///
+/// The position of the regex that does not parse or is too large, and why.
+pub fn input_patterns(regexes: &[String]) -> Result<Vec<u8>, (usize, String)> {
+    let config = || {
+        dense::Config::new()
+            .start_kind(StartKind::Anchored)
+            .starts_for_each_pattern(true)
+            .unicode_word_boundary(true)
+            .dfa_size_limit(Some(HOOK_LIMIT))
+            .determinize_size_limit(Some(HOOK_LIMIT))
+    };
+    let wrapped: Vec<String> = regexes.iter().map(|r| format!("(?s:.)*?(?:{r})")).collect();
+    for (at, pattern) in wrapped.iter().enumerate() {
+        regex_automata::util::syntax::parse(pattern).map_err(|e| {
+            (
+                at,
+                format!("regex `{}`: {}", regexes[at], one_line(&e.to_string())),
+            )
+        })?;
+    }
+    let dfa = dense::Builder::new()
+        .configure(config())
+        .build_many(&wrapped)
+        .map_err(|e| {
+            (
+                0,
+                format!("too large for an automaton: {}", one_line(&e.to_string())),
+            )
+        })?;
+    serialize(&dfa).map_err(|e| (0, e))
+}
+
 /// Serializes `dfa` and proves the bytes load with full validation.
 fn serialize(dfa: &dense::DFA<Vec<u32>>) -> Result<Vec<u8>, String> {
     let (bytes, pad) = dfa.to_bytes_native_endian();

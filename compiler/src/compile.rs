@@ -14,7 +14,7 @@ use hookdex_model::{LayerKind, Runner};
 use crate::emit::{self, Layer};
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::conditions::{self, Reading};
-use crate::formats::{enforcements, finder_dir, outfilter, syntax, RuleSpec};
+use crate::formats::{enforcements, finder_dir, hook_md, hooks_yaml, outfilter, syntax, RuleSpec};
 use crate::resolve;
 use crate::sources::{self, package, View};
 use crate::tables;
@@ -43,6 +43,7 @@ pub fn compile(view: &View) -> Compiled {
     let mut specs = Vec::with_capacity(sources.layers.len());
     let mut finder_scripts = Vec::new();
     let mut out_filters = Vec::new();
+    let mut allow_project_hooks = view.allow_project_hooks;
     for (i, layer) in sources.layers.iter().enumerate() {
         let reading = match layer.kind {
             LayerKind::Directory if !trust.is_trusted() => Reading::NamesOnly,
@@ -72,6 +73,12 @@ pub fn compile(view: &View) -> Compiled {
             stamps.extend(scanned.stamps);
             invalid.extend(scanned.invalid.into_iter().map(|e| (Some(i as u16), e)));
             rules.extend(scanned.rules);
+        }
+        if reading == Reading::Contents {
+            let hooks = hook_sources(view, layer.kind, &mut allow_project_hooks);
+            stamps.extend(hooks.stamps);
+            invalid.extend(hooks.invalid.into_iter().map(|e| (Some(i as u16), e)));
+            rules.extend(hooks.rules);
         }
         if reading == Reading::Contents {
             let mut found = Vec::new();
@@ -119,7 +126,19 @@ pub fn compile(view: &View) -> Compiled {
         .position(|l| l.kind == LayerKind::Directory)
         .map(|i| i as u16);
     let resolved = resolve::resolve(specs, directory);
-    let steps = tables::build(&resolved);
+    let tables = tables::build(&resolved);
+    for (id, reason) in tables.left_out {
+        let rule = &resolved[id as usize];
+        let kind = RuleErrorKind::Key {
+            key: rule.rule.name.name.clone(),
+            reason,
+        };
+        invalid.push((
+            Some(rule.layer),
+            RuleError::new(rule.rule.file.clone(), kind),
+        ));
+    }
+    let steps = tables.steps;
     // A path changed within a timestamp tick of this compile could change
     // again unseen: recorded as racy, it makes the next call compile again.
     let stamps = stamps
@@ -142,6 +161,83 @@ pub fn compile(view: &View) -> Compiled {
         out_filters,
     };
     emit::emit(view, &sources, &layers, found)
+}
+
+/// What the `hooks.yaml` and `HOOK.md` sources of a layer of `kind` hold
+/// (SPEC §9): `$HOOKDEX_HOME/hooks.yaml` and the HOOK.md folders
+/// `~/.moltis/hooks/` and `$HOOKDEX_HOME/hooks/` for the runtime layer;
+/// `<git-root>/.hookdex/hooks.yaml` (only when `allow_project_hooks`,
+/// which the global file may turn on) and `<git-root>/.moltis/hooks/`,
+/// `<git-root>/.hookdex/hooks/` for the directory layer;
+/// `$HOOKDEX_MANAGED_DIR/hooks.yaml` for the managed one. Later folders
+/// win a hook name.
+fn hook_sources(view: &View, kind: LayerKind, allow_project_hooks: &mut bool) -> HookSources {
+    let mut found = HookSources::default();
+    let yaml =
+        |found: &mut HookSources, root: &std::path::Path, file: std::path::PathBuf, dir_index| {
+            let scanned = hooks_yaml::scan(&file, root);
+            found.stamps.extend(scanned.stamps);
+            found.invalid.extend(scanned.invalid);
+            found.rules.extend(scanned.rules.into_iter().map(|mut r| {
+                r.dir_index = dir_index;
+                r
+            }));
+            scanned.allow_project_hooks
+        };
+    let folders = |found: &mut HookSources, dirs: &[(std::path::PathBuf, std::path::PathBuf)]| {
+        for (dir_index, (dir, root)) in dirs.iter().enumerate() {
+            let scanned = hook_md::scan(dir, root, dir_index);
+            found.stamps.extend(scanned.stamps);
+            found.invalid.extend(scanned.invalid);
+            found.rules.extend(scanned.rules);
+        }
+    };
+    match kind {
+        LayerKind::Runtime => {
+            *allow_project_hooks |=
+                yaml(&mut found, &view.home, view.home.join(hooks_yaml::FILE), 0);
+            let mut dirs = Vec::new();
+            if let Some(user) = &view.git_user.home {
+                let moltis = user.join(".moltis");
+                dirs.push((moltis.join("hooks"), moltis));
+            }
+            dirs.push((view.home.join("hooks"), view.home.clone()));
+            folders(&mut found, &dirs);
+        }
+        LayerKind::Directory => {
+            let Some(repo) = &view.repo_root else {
+                return found;
+            };
+            let file = repo.join(".hookdex").join(hooks_yaml::FILE);
+            if *allow_project_hooks {
+                yaml(&mut found, repo, file, 1);
+            } else {
+                // Stamped, so an opt-in that comes with the file is seen.
+                found
+                    .stamps
+                    .push((file.clone(), hookdex_index::Stamp::of(&file)));
+            }
+            let dirs = [
+                (repo.join(".moltis").join("hooks"), repo.clone()),
+                (repo.join(".hookdex").join("hooks"), repo.clone()),
+            ];
+            folders(&mut found, &dirs);
+        }
+        LayerKind::Managed => {
+            let file = view.managed_dir.join(hooks_yaml::FILE);
+            yaml(&mut found, &view.managed_dir, file, 0);
+        }
+        LayerKind::Package | LayerKind::Bundle | LayerKind::Profile => {}
+    }
+    found
+}
+
+/// The rules, problems and stamps of a layer's hook sources.
+#[derive(Default)]
+struct HookSources {
+    rules: Vec<RuleSpec>,
+    invalid: Vec<RuleError>,
+    stamps: Vec<(std::path::PathBuf, hookdex_index::Stamp)>,
 }
 
 /// Where a layer keeps its `enforcements.json` (SPEC §9): beside the

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use hookdex_index::{
-    FinderScriptData, IndexData, InvalidData, LayerData, MetaData, OutFilterData, RuleData, Stamp,
-    StepData, NO_LAYER,
+    FinderScriptData, HookData, IndexData, InvalidData, LayerData, MetaData, OutFilterData,
+    RuleData, Stamp, StepData, NO_LAYER,
 };
 
 use crate::error::RuleError;
@@ -60,6 +60,7 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
     } = found;
     let mut filters = Vec::new();
     let mut enforcements = Vec::new();
+    let mut hooks = Vec::new();
     let rules = resolved
         .into_iter()
         .enumerate()
@@ -71,6 +72,13 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
             if let Some(mut entry) = r.rule.enforcement {
                 entry.rule = id as u32;
                 enforcements.push(entry);
+            }
+            if let Some(hook) = r.rule.hook {
+                hooks.push(HookData {
+                    rule: id as u32,
+                    spec: serde_json::to_string(&hook.spec).expect("a spec serializes"),
+                    input: hook.input_dfa,
+                });
             }
             let name = r.rule.name;
             RuleData {
@@ -142,6 +150,7 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
         finder_scripts,
         out_filters: out_filter_records(out_filters),
         enforcements,
+        hooks,
     };
     let bytes = data.to_bytes();
     Compiled { data, bytes }

@@ -102,6 +102,7 @@ mod tests {
             runner: Runner::Bash,
             filter: None,
             enforcement: None,
+            hook: None,
         }
     }
 

@@ -1,22 +1,36 @@
 //! The matching tables of each step: `any` postings, and the exact names,
 //! `bash.<cli>` programs and MCP prefixes that the index's hash tables map to
-//! their rules.
+//! their rules; for `hooks.yaml` groups, their literal matcher names and the
+//! step's one DFA over their regex matchers.
 
 use std::collections::BTreeMap;
 
 use hookdex_index::StepData;
 use hookdex_model::{Alternative, Step};
 
+use crate::automata;
+use crate::formats::NameMatcher;
 use crate::resolve::Resolved;
 
+/// The step tables, and the rules left out of them with the reason: the
+/// regex matchers of a step that together exceed the automaton limit.
+pub struct Tables {
+    /// One [`StepData`] per step, indexed by step code.
+    pub steps: Vec<StepData>,
+    /// Rules that never fire, and why.
+    pub left_out: Vec<(u32, String)>,
+}
+
 /// Builds one [`StepData`] per step (indexed by step code) from the active rules.
-pub fn build(rules: &[Resolved]) -> Vec<StepData> {
+pub fn build(rules: &[Resolved]) -> Tables {
     #[derive(Default)]
     struct Acc {
         any: Vec<u32>,
         names: BTreeMap<String, Vec<u32>>,
         programs: BTreeMap<String, Vec<u32>>,
         prefixes: BTreeMap<String, Vec<u32>>,
+        exact: BTreeMap<String, Vec<u32>>,
+        patterns: Vec<(u32, String)>,
     }
     let mut acc: Vec<Acc> = Step::ALL.iter().map(|_| Acc::default()).collect();
     // Rules replaced outright never run; a rule shadowed by a directory rule
@@ -28,6 +42,21 @@ pub fn build(rules: &[Resolved]) -> Vec<StepData> {
         let id = id as u32;
         let name = &resolved.rule.name;
         let step = &mut acc[usize::from(name.step.code())];
+        if let Some(hook) = &resolved.rule.hook {
+            match &hook.names {
+                NameMatcher::Any => step.any.push(id),
+                NameMatcher::Names(names) => {
+                    for n in names {
+                        let posting = step.exact.entry(n.clone()).or_default();
+                        if posting.last() != Some(&id) {
+                            posting.push(id);
+                        }
+                    }
+                }
+                NameMatcher::Pattern(p) => step.patterns.push((id, p.clone())),
+            }
+            continue;
+        }
         if !name.step.has_matcher() {
             step.any.push(id);
             continue;
@@ -41,14 +70,35 @@ pub fn build(rules: &[Resolved]) -> Vec<StepData> {
             }
         }
     }
-    acc.into_iter()
-        .map(|acc| StepData {
-            any: acc.any,
-            names: acc.names.into_iter().collect(),
-            programs: acc.programs.into_iter().collect(),
-            prefixes: acc.prefixes.into_iter().collect(),
+    let mut left_out = Vec::new();
+    let steps = acc
+        .into_iter()
+        .map(|acc| {
+            let regexes: Vec<String> = acc.patterns.iter().map(|(_, p)| p.clone()).collect();
+            let (patterns, pattern_dfa) = match regexes.is_empty() {
+                true => (Vec::new(), Vec::new()),
+                false => match automata::name_patterns(&regexes) {
+                    Ok(dfa) => (acc.patterns.iter().map(|(id, _)| *id).collect(), dfa),
+                    Err(reason) => {
+                        left_out.extend(acc.patterns.iter().map(|(id, _)| {
+                            (*id, format!("the step's matcher regexes together are too large for an automaton: {reason}"))
+                        }));
+                        (Vec::new(), Vec::new())
+                    }
+                },
+            };
+            StepData {
+                any: acc.any,
+                names: acc.names.into_iter().collect(),
+                programs: acc.programs.into_iter().collect(),
+                prefixes: acc.prefixes.into_iter().collect(),
+                exact: acc.exact.into_iter().collect(),
+                patterns,
+                pattern_dfa,
+            }
         })
-        .collect()
+        .collect();
+    Tables { steps, left_out }
 }
 
 #[cfg(test)]
@@ -71,6 +121,7 @@ mod tests {
                 runner: Runner::Bash,
                 filter: None,
                 enforcement: None,
+                hook: None,
             },
             layer: 0,
             overridden_by,
@@ -87,7 +138,8 @@ mod tests {
             resolved("pre-bash-d.sh", Some(4), false),
             resolved("pre-bash-e.sh", Some(9), true),
             resolved("prompt-f.sh", None, false),
-        ]);
+        ])
+        .steps;
         let pre = &steps[usize::from(Step::Pre.code())];
         assert_eq!(pre.any, vec![0]);
         assert_eq!(pre.programs, vec![("git".to_string(), vec![1])]);

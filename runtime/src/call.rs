@@ -98,6 +98,7 @@ impl Call {
         Query {
             step: self.step,
             tool: &self.tool.name,
+            raw_tool: &self.raw_tool,
             programs: &self.programs,
             any_program: shell_strict && !self.dynamic.is_empty(),
         }

@@ -39,7 +39,7 @@ const PIPE_GRACE: Duration = Duration::from_millis(100);
 /// One script to run.
 #[derive(Clone, Debug)]
 pub struct Job {
-    /// The script.
+    /// The script (for [`Runner::Shell`], the command line).
     pub file: PathBuf,
     /// How to start it.
     pub runner: Runner,
@@ -53,6 +53,13 @@ pub struct Job {
     /// stop it, and a `CONDITIONS_TIMEOUT_SEC` below the default does not
     /// shorten it.
     pub mandatory: bool,
+    /// Where it runs, when not the call's directory (a `HOOK.md` hook's
+    /// own folder).
+    pub cwd: Option<PathBuf>,
+    /// Its own timeout (a `hooks.yaml` or `HOOK.md` hook's `timeout`), in
+    /// place of `CONDITIONS_TIMEOUT_SEC` and the hook's deadline: its
+    /// author chose it for this command.
+    pub timeout: Option<Duration>,
 }
 
 /// Why a script was not started: the hook call's [`Deadline`] had passed.
@@ -194,6 +201,7 @@ fn argv(job: &Job) -> (OsString, Vec<OsString>) {
     match job.runner {
         Runner::Bash => ("bash".into(), vec![file]),
         Runner::Python => ("python3".into(), vec![file]),
+        Runner::Shell => ("sh".into(), vec!["-c".into(), file]),
         Runner::Direct | Runner::None => (file, Vec::new()),
     }
 }
@@ -229,7 +237,7 @@ fn command(
         cmd.env_clear();
     }
     cmd.args(args)
-        .current_dir(&config.cwd)
+        .current_dir(job.cwd.as_ref().unwrap_or(&config.cwd))
         .envs(
             job.env
                 .iter()
@@ -349,6 +357,8 @@ pub fn run_program(
         env: Vec::new(),
         clear_env: false,
         mandatory: false,
+        cwd: None,
+        timeout: None,
     };
     run_one(&job, args, config, deadline, stdin)
 }
@@ -363,9 +373,13 @@ fn run_one(
     stdin: &Stdin,
 ) -> Execution {
     let started = Instant::now();
-    let (deadline, timeout) = match job.mandatory {
-        true => (Deadline(None), config.timeout.max(DEFAULT_TIMEOUT)),
-        false => (deadline, config.timeout),
+    let (deadline, timeout) = match (job.mandatory, job.timeout) {
+        (true, own) => (
+            Deadline(None),
+            own.unwrap_or(config.timeout).max(DEFAULT_TIMEOUT),
+        ),
+        (false, Some(own)) => (Deadline(None), own),
+        (false, None) => (deadline, config.timeout),
     };
     if deadline.passed() {
         return Execution::unstarted(Finish::PastDeadline, started);
@@ -602,6 +616,8 @@ mod tests {
             env: vec![("AH_TEST".into(), "yes".into())],
             clear_env: false,
             mandatory: false,
+            cwd: None,
+            timeout: None,
         }
     }
 
@@ -693,6 +709,8 @@ mod tests {
             env: Vec::new(),
             clear_env: false,
             mandatory: false,
+            cwd: None,
+            timeout: None,
         };
         assert!(matches!(
             run_all(&[job], &config(1000), unbounded(), &stdin)[0].finish,

@@ -183,6 +183,8 @@ pub fn via_text(via: Via<'_>) -> String {
         }
         Via::Prefix("mcp") => "mcp: every MCP tool".to_string(),
         Via::Prefix(server) => format!("{server}: every tool of the server"),
+        Via::Exact(name) => format!("{name}: the tool's name"),
+        Via::Pattern => "a matcher regex that matches the tool's name".to_string(),
     }
 }
 

@@ -38,6 +38,19 @@ pub struct Fired {
     pub filter: Option<Box<Filter>>,
     /// The entry, for an enforcement.
     pub enforcement: Option<hookdex_index::EnforcementData>,
+    /// The hook, for a `hooks.yaml` or `HOOK.md` rule.
+    pub hook: Option<Box<hookdex_model::HookSpec>>,
+}
+
+impl Fired {
+    /// The name it goes by in the log and the answer: a condition's file
+    /// name, a hook's source and label.
+    pub fn name(&self) -> String {
+        match &self.hook {
+            Some(spec) => crate::hooks::display(self.kind, spec),
+            None => self.file_name.clone(),
+        }
+    }
 }
 
 /// The rules that run for each call, read from the index in one pass
@@ -109,8 +122,20 @@ where
                 let mut fired = Vec::with_capacity(hits.len());
                 for hit in hits {
                     let rule = index.rule(hit.rule)?;
+                    let hook = match rule.kind {
+                        RuleKind::HooksYaml | RuleKind::HookMd => {
+                            match crate::hooks::fires(index, hit.rule, payload)? {
+                                Some(spec) => Some(Box::new(spec)),
+                                None => continue,
+                            }
+                        }
+                        _ => None,
+                    };
                     let filter = match rule.kind {
-                        RuleKind::Condition | RuleKind::Enforcement => None,
+                        RuleKind::Condition
+                        | RuleKind::Enforcement
+                        | RuleKind::HooksYaml
+                        | RuleKind::HookMd => None,
                         RuleKind::Filter => {
                             let landing = landing.get_or_insert_with(|| {
                                 filters::text::landing(&call.tool.name, &payload.tool_input)
@@ -134,6 +159,7 @@ where
                         layer_label: layer.label.to_string(),
                         layer_kind: layer.kind,
                         filter,
+                        hook,
                         enforcement: index.enforcement(hit.rule)?.map(|e| {
                             hookdex_index::EnforcementData {
                                 rule: hit.rule,

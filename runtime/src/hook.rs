@@ -84,6 +84,7 @@ pub fn hook(
         target,
         settings: &settings,
         deadline: Deadline::after(started, settings.exec.hook_timeout),
+        var,
     };
     let scope = McpScope { cwd: &cwd, var };
     // Identical calls of a batch are judged once.
@@ -127,7 +128,10 @@ pub fn hook(
         let (enforced, of_call): (Vec<Fired>, Vec<Fired>) = of_call
             .into_iter()
             .partition(|rule| rule.kind == RuleKind::Enforcement);
+        let (hooks, of_call): (Vec<Fired>, Vec<Fired>) =
+            of_call.into_iter().partition(|rule| rule.hook.is_some());
         run_call(&judge, single, call, conditions, &mut ran);
+        run_hooks(&judge, single, call, &hooks, &mut ran);
         enforce(&settings, single, &enforced, &mut ran);
         filters.push(of_call);
     }
@@ -147,7 +151,8 @@ pub fn hook(
     }
     if let Some(input) = merged.updated_input.clone() {
         let (first, _) = &calls[0];
-        if let Some(again) = judge_again(&judge, &scope, first, input, &mut ran) {
+        let rewriters = merged.rewriters.clone();
+        if let Some(again) = judge_again(&judge, &scope, first, input, &rewriters, &mut ran) {
             merged = again;
         }
     }
@@ -184,7 +189,11 @@ fn keep_dropped_rewrites_dropped(
     let patchers: Vec<String> = ran
         .outcomes
         .iter_mut()
-        .filter_map(|(name, outcome)| outcome.patch.take().map(|_| name.clone()))
+        .filter_map(|(name, outcome)| {
+            let patched = outcome.patch.take().is_some();
+            let replaced = outcome.replacement.take().is_some();
+            (patched || replaced).then(|| name.clone())
+        })
         .collect();
     if patchers.is_empty() {
         return;
@@ -377,18 +386,40 @@ fn run_filters(
     acted
 }
 
+/// Runs the `hooks.yaml` and `HOOK.md` hooks that fire for one call.
+fn run_hooks(judge: &Judge<'_>, payload: &Payload, call: &Call, hooks: &[Fired], ran: &mut Ran) {
+    if hooks.is_empty() {
+        return;
+    }
+    let hook_call = crate::hooks::HookCall {
+        settings: judge.settings,
+        deadline: judge.deadline,
+        payload,
+        call,
+        var: judge.var,
+    };
+    let rules: Vec<&Fired> = hooks.iter().collect();
+    let done = crate::hooks::run(&hook_call, &rules);
+    ran.outcomes.extend(done.outcomes);
+    ran.fired.extend(done.ran);
+    ran.notes.extend(done.notes);
+}
+
 /// A rewrite goes through the lookup once more, so no rule can rewrite a
-/// call past another's guard: every rule that fires for the rewritten input
-/// runs on it (those that judged the original too: they saw other text),
-/// and the answer is merged again from every outcome, so a deny among them
-/// drops the rewrite. A rewrite of the rewritten input is not applied: it
-/// would need judging once more, and so on without end. `None` when
-/// nothing fires for the rewritten input.
+/// call past another's guard: every deny-capable rule that fires for the
+/// rewritten input (conditions, `hooks.yaml` and `HOOK.md` hooks; filters
+/// judged it already, as the chain's last step) runs on it, those that
+/// judged the original too (they saw other text), but not the
+/// `rewriters` themselves; the answer is merged again from every outcome,
+/// so a deny among them drops the rewrite. A rewrite of the rewritten
+/// input is not applied: it would need judging once more, and so on
+/// without end. `None` when nothing fires for the rewritten input.
 fn judge_again(
     judge: &Judge<'_>,
     scope: &McpScope<'_>,
     original: &Payload,
     input: serde_json::Value,
+    rewriters: &[String],
     ran: &mut Ran,
 ) -> Option<hookdex_harness::Answer> {
     let mut rewritten = original.clone();
@@ -409,22 +440,27 @@ fn judge_again(
     // Filters judged this input already, as the chain's last step.
     let fired: Vec<Fired> = fired
         .into_iter()
-        .filter(|rule| rule.kind == RuleKind::Condition)
+        .filter(|rule| rule.kind == RuleKind::Condition || rule.hook.is_some())
         .filter(|rule| !(rule.is_async && ran.fired.contains(&rule.file_name)))
+        .filter(|rule| !rewriters.contains(&rule.name()))
         .collect();
     if fired.is_empty() {
         return None;
     }
-    let names: Vec<&str> = fired.iter().map(|r| r.file_name.as_str()).collect();
+    let names: Vec<String> = fired.iter().map(Fired::name).collect();
     ran.notes.push(format!(
         "the rewritten call was judged again: {}",
         names.join(", ")
     ));
     let [(rewritten, call)] = &pair;
     let mut again = Ran::default();
-    run_call(judge, rewritten, call, fired, &mut again);
+    let (hooks, conditions): (Vec<Fired>, Vec<Fired>) =
+        fired.into_iter().partition(|rule| rule.hook.is_some());
+    run_call(judge, rewritten, call, conditions, &mut again);
+    run_hooks(judge, rewritten, call, &hooks, &mut again);
     for (name, mut outcome) in again.outcomes {
-        if outcome.patch.take().is_some() {
+        let rewrote = outcome.replacement.take().is_some();
+        if outcome.patch.take().is_some() || rewrote {
             ran.notes.push(format!(
                 "{name}: its rewrite of the rewritten call is not applied"
             ));
@@ -461,6 +497,7 @@ struct Judge<'s> {
     target: Target,
     settings: &'s Settings,
     deadline: Deadline,
+    var: &'s dyn Fn(&str) -> Option<OsString>,
 }
 
 /// What the conditions of every call of a payload did.
@@ -587,6 +624,8 @@ fn run_rules(
             clear_env: env.is_some(),
             env: env.into_iter().flatten().chain(contract).collect(),
             mandatory,
+            cwd: None,
+            timeout: None,
         }
     };
     let config = &judge.settings.exec;

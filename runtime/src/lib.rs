@@ -27,6 +27,7 @@ pub mod explain;
 pub mod filters;
 pub mod fired;
 pub mod hook;
+pub mod hooks;
 pub mod lint;
 pub mod list;
 pub mod load;

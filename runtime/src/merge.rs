@@ -1,6 +1,7 @@
 //! Merging the outcomes of every condition that ran for one call into one
 //! answer, in execution order: contexts concatenate, `tool_input` patches
-//! merge (a later key wins), the last `tool_output` wins, and `deny > ask >
+//! merge (a later key wins) over the last full replacement, if any (a
+//! hook's `updatedInput`), the last `tool_output` wins, and `deny > ask >
 //! allow`. A rewrite is applied only together with a permission decision,
 //! and never widens permissions unless a rule says `allow`.
 
@@ -22,6 +23,7 @@ pub fn merge(
     let mut notes = Vec::new();
     let mut warnings = Vec::new();
     let mut patch = Map::new();
+    let mut base: Option<&Value> = None;
     let mut patchers = Vec::new();
     let mut writers = Vec::new();
     for (name, outcome) in outcomes {
@@ -34,6 +36,19 @@ pub fn merge(
         }
         if let Some(context) = &outcome.context {
             answer.contexts.push(context.clone());
+        }
+        if let Some(notice) = &outcome.notice {
+            answer.user_notes.push(notice.clone());
+        }
+        if let Some(whole) = &outcome.replacement {
+            if base.is_some() {
+                answer.log.push(format!(
+                    "{name}: its input rewrite replaces an earlier one; the last one wins"
+                ));
+            }
+            base = Some(whole);
+            patch.clear();
+            patchers.push(name.as_str());
         }
         if let Some(p) = &outcome.patch {
             patch.extend(p.clone());
@@ -78,7 +93,7 @@ pub fn merge(
     if !patchers.is_empty() && step == Step::Pre {
         apply_rewrite(
             &mut answer,
-            input,
+            base.unwrap_or(input),
             patch,
             permission_mode,
             &patchers,

@@ -21,6 +21,11 @@ pub struct Outcome {
     pub context: Option<String>,
     /// A shallow patch over the tool input (pre).
     pub patch: Option<Map<String, Value>>,
+    /// A full replacement of the tool input (pre: a `hooks.yaml` hook's
+    /// `updatedInput`, a `HOOK.md` hook's `modify`).
+    pub replacement: Option<Value>,
+    /// A message for the person (a `hooks.yaml` hook's `systemMessage`).
+    pub notice: Option<String>,
     /// A replacement tool result (post).
     pub tool_output: Option<Value>,
     /// A permission decision.

@@ -142,6 +142,9 @@ pub struct Settings {
     /// The whole environment of a directory-layer rule: the variables of
     /// [`DIRECTORY_ENV`] and `HOOKDEX_DIRECTORY_ENV` that are set.
     pub directory_env: Vec<(String, String)>,
+    /// `HOOKDEX_BREAKER_COOLDOWN_SEC`: how long a `HOOK.md` hook whose
+    /// breaker opened stays off (default 60 s).
+    pub breaker_cooldown: Duration,
 }
 
 /// Every variable that configures the hook (read here and by the
@@ -169,6 +172,8 @@ pub const VARIABLES: &[&str] = &[
     "AGENTIHOOKS_FILTER_CACHE_TTL_S",
     "HOOKDEX_LEDGER_CMD",
     "HOOKDEX_OUTFILTERS",
+    "HOOKDEX_ALLOW_PROJECT_HOOKS",
+    "HOOKDEX_BREAKER_COOLDOWN_SEC",
 ];
 
 /// Variables the hook reads that are secrets: never in [`VARIABLES`], so
@@ -267,6 +272,8 @@ impl Settings {
             directory_env: Settings::read_directory_env(&var),
             classifier,
             ledger,
+            breaker_cooldown: seconds("HOOKDEX_BREAKER_COOLDOWN_SEC")
+                .unwrap_or(crate::state::breaker::DEFAULT_COOLDOWN),
             managed_owner: view.managed_owner(),
             view,
             reply: ReplyOptions {

@@ -104,6 +104,7 @@ fn explain_narrows_filters_by_paths() {
     let query = Query {
         step: Step::Pre,
         tool: &write,
+        raw_tool: write.as_str(),
         programs: &[],
         any_program: false,
     };

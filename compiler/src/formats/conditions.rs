@@ -170,6 +170,7 @@ impl Scanned {
             name,
             filter: None,
             enforcement: None,
+            hook: None,
         });
     }
 
@@ -254,6 +255,7 @@ impl Scanned {
                     runner,
                     filter,
                     enforcement: None,
+                    hook: None,
                 });
                 self.rules.last()
             }
@@ -330,7 +332,10 @@ pub(crate) fn compile_rule(
     let filter = match name.kind {
         RuleKind::Filter => Some(filter::compile(&read().map_err(|kind| (kind, None))?)?),
         // Never from a conditions folder: `enforcements.json` is read whole.
-        RuleKind::Condition | RuleKind::Enforcement => None,
+        // Never from a conditions folder: these formats are read whole.
+        RuleKind::Condition | RuleKind::Enforcement | RuleKind::HooksYaml | RuleKind::HookMd => {
+            None
+        }
     };
     Ok((runner, filter))
 }

@@ -124,6 +124,7 @@ fn rule(file: &str, entry: serde_json::Value) -> Result<RuleSpec, String> {
         },
         runner: Runner::None,
         filter: None,
+        hook: None,
         enforcement: Some(EnforcementData {
             rule: 0,
             id: entry.id,

@@ -214,7 +214,7 @@ fn place(at: &Location) -> Option<(u32, u32)> {
 }
 
 /// A YAML error as one line without its position, and the position apart.
-fn yaml_error(err: &serde_saphyr::Error) -> (RuleErrorKind, Option<(u32, u32)>) {
+pub(crate) fn yaml_error(err: &serde_saphyr::Error) -> (RuleErrorKind, Option<(u32, u32)>) {
     let span = err.location().as_ref().and_then(place);
     let text = err.without_snippet().to_string();
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");

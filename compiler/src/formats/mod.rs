@@ -8,6 +8,8 @@ pub mod enforcements;
 pub mod filename;
 pub mod filter;
 pub mod finder_dir;
+pub mod hook_md;
+pub mod hooks_yaml;
 pub mod matcher;
 pub mod outfilter;
 pub mod syntax;
@@ -15,7 +17,7 @@ pub mod syntax;
 use std::path::{Path, PathBuf};
 
 use hookdex_index::{EnforcementData, FilterData, Stamp, StampKind};
-use hookdex_model::Runner;
+use hookdex_model::{HookSpec, Runner};
 
 use crate::error::{RuleError, RuleErrorKind};
 
@@ -90,4 +92,30 @@ pub struct RuleSpec {
     pub filter: Option<FilterData>,
     /// The entry, for an `enforcements.json` rule.
     pub enforcement: Option<EnforcementData>,
+    /// The hook, for a `hooks.yaml` or `HOOK.md` rule.
+    pub hook: Option<Box<HookRule>>,
+}
+
+/// A `hooks.yaml` or `HOOK.md` hook as compiled.
+#[derive(Clone, Debug)]
+pub struct HookRule {
+    /// What the hook reads when it fires.
+    pub spec: HookSpec,
+    /// Its group's tool-name matcher, for the step tables.
+    pub names: NameMatcher,
+    /// Its input matcher's DFA, one pattern per [`HookSpec::input`] entry
+    /// (empty when it has none).
+    pub input_dfa: Vec<u8>,
+}
+
+/// A `hooks.yaml` group's `matcher`, as the step tables take it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NameMatcher {
+    /// Omitted, `""` or `*`: every call of the step.
+    Any,
+    /// An alternation of plain names, each compared case-sensitively with
+    /// the harness's tool name and the normalized one.
+    Names(Vec<String>),
+    /// Any other text: a regex that must match one of those names whole.
+    Pattern(String),
 }

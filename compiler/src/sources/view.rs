@@ -68,6 +68,10 @@ pub struct View {
     /// `~/.config/rtk/filters.toml`): its output filters join the runtime
     /// layer's.
     pub rtk_user_filters: Option<PathBuf>,
+    /// `HOOKDEX_ALLOW_PROJECT_HOOKS` (`1` or `true`): a trusted
+    /// repository's `.hookdex/hooks.yaml` is read even when the global
+    /// `hooks.yaml` does not say `allow_project_hooks: true`.
+    pub allow_project_hooks: bool,
 }
 
 impl View {
@@ -119,6 +123,10 @@ impl View {
                 .map(|v| v.to_string_lossy().trim().to_string())
                 .unwrap_or_default(),
             rtk_user_filters,
+            allow_project_hooks: nonempty("HOOKDEX_ALLOW_PROJECT_HOOKS").is_some_and(|v| {
+                let v = v.to_string_lossy();
+                v == "1" || v.eq_ignore_ascii_case("true")
+            }),
         }
     }
 
@@ -138,6 +146,7 @@ impl View {
             git_user: GitUser::default(),
             trusted_owners: self.trusted_owners.clone(),
             rtk_user_filters: None,
+            allow_project_hooks: false,
         }
     }
 
@@ -185,6 +194,7 @@ impl View {
             push(global.as_os_str().as_encoded_bytes());
         }
         push(opt_bytes(self.rtk_user_filters.as_deref()));
+        push(&[u8::from(self.allow_project_hooks)]);
         xxhash_rust::xxh3::xxh3_64(&input)
     }
 

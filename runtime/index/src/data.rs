@@ -8,6 +8,7 @@ use crate::enforcement::EnforcementData;
 use crate::filter::{FilterData, FilterSections};
 use crate::finder_script::FinderScriptData;
 use crate::header;
+use crate::hook::HookData;
 use crate::invalid::InvalidData;
 use crate::layer::LayerData;
 use crate::meta::MetaData;
@@ -43,6 +44,8 @@ pub struct IndexData {
     pub out_filters: Vec<OutFilterData>,
     /// `enforcements.json` entries, sorted by rule id.
     pub enforcements: Vec<EnforcementData>,
+    /// `hooks.yaml` and `HOOK.md` hooks, sorted by rule id.
+    pub hooks: Vec<HookData>,
 }
 
 impl IndexData {
@@ -67,14 +70,19 @@ impl IndexData {
             invalid.extend_from_slice(bad.record(&mut pool).as_bytes());
         }
         let (mut steps, mut names, mut postings) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut filters, mut finders, mut globs, mut dfas) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let empty = StepData::default();
         for step in Step::ALL {
             let data = self.steps.get(usize::from(step.code())).unwrap_or(&empty);
-            let record = data.record(&mut pool, &mut names, &mut postings);
-            steps.extend_from_slice(record.as_bytes());
+            let mut tables = crate::table::TableSections {
+                pool: &mut pool,
+                names: &mut names,
+                postings: &mut postings,
+                dfas: &mut dfas,
+            };
+            steps.extend_from_slice(data.record(&mut tables).as_bytes());
         }
-        let (mut filters, mut finders, mut globs, mut dfas) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for filter in &self.filters {
             let mut out = FilterSections {
                 pool: &mut pool,
@@ -99,6 +107,10 @@ impl IndexData {
         for entry in &self.enforcements {
             enforcements.extend_from_slice(entry.record(&mut pool).as_bytes());
         }
+        let mut hooks = Vec::new();
+        for hook in &self.hooks {
+            hooks.extend_from_slice(hook.record(&mut pool, &mut dfas).as_bytes());
+        }
         header::assemble(&[
             (SectionId::Meta, &meta),
             (SectionId::Strings, &pool.bytes),
@@ -118,6 +130,7 @@ impl IndexData {
             (SectionId::OutFilters, &out_filters),
             (SectionId::OutFilterBytes, &out_filter_bytes),
             (SectionId::Enforcements, &enforcements),
+            (SectionId::Hooks, &hooks),
         ])
     }
 }

@@ -38,7 +38,9 @@ impl Error {
         Error { path: None, kind }
     }
 
-    pub(crate) fn corrupt(what: impl Into<String>) -> Error {
+    /// Damage in what was read from the index (also a caller's reading of
+    /// a record it got from here: a hook's spec that does not parse).
+    pub fn corrupt(what: impl Into<String>) -> Error {
         Error::new(ErrorKind::Corrupt(what.into()))
     }
 

@@ -36,6 +36,7 @@ pub struct Index<'a> {
     pub(crate) out_filters: Section<'a>,
     pub(crate) out_filter_bytes: Section<'a>,
     pub(crate) enforcements: Section<'a>,
+    pub(crate) hooks: Section<'a>,
     /// DFAs validated so far, by offset in the DFA section.
     pub(crate) dfas: RefCell<HashMap<usize, Dfa>>,
 }
@@ -87,6 +88,7 @@ impl<'a> Index<'a> {
             out_filters: next()?,
             out_filter_bytes: next()?,
             enforcements: next()?,
+            hooks: next()?,
             dfas: RefCell::new(HashMap::new()),
         };
         for small in [&index.meta, &index.paths, &index.layers, &index.steps] {
@@ -151,6 +153,7 @@ impl<'a> Index<'a> {
         self.verify_filters()?;
         self.verify_finder_scripts()?;
         self.verify_enforcements()?;
+        self.verify_hooks()?;
         self.verify_out_filters()
     }
 
@@ -174,6 +177,7 @@ impl<'a> Index<'a> {
             &self.out_filters,
             &self.out_filter_bytes,
             &self.enforcements,
+            &self.hooks,
         ] {
             section.verify_all()?;
         }

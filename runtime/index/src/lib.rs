@@ -67,6 +67,7 @@ mod file;
 mod filter;
 mod finder_script;
 mod header;
+mod hook;
 mod index;
 mod invalid;
 mod layer;
@@ -88,6 +89,7 @@ pub use crate::filter::{
 };
 pub use crate::finder_script::{FinderScript, FinderScriptData};
 pub use crate::header::{AUTOMATA_TAG, FORMAT_VERSION};
+pub use crate::hook::{Hook, HookData, InputMatcher};
 pub use crate::index::Index;
 pub use crate::invalid::{Invalid, InvalidData, NO_LAYER};
 pub use crate::layer::{Layer, LayerData};

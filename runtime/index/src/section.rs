@@ -51,11 +51,13 @@ pub enum SectionId {
     OutFilterBytes = 17,
     /// `enforcements.json` entries.
     Enforcements = 18,
+    /// `hooks.yaml` and `HOOK.md` hooks.
+    Hooks = 19,
 }
 
 impl SectionId {
     /// Every section, in file order.
-    pub const ALL: [SectionId; 18] = [
+    pub const ALL: [SectionId; 19] = [
         SectionId::Meta,
         SectionId::Strings,
         SectionId::Paths,
@@ -74,6 +76,7 @@ impl SectionId {
         SectionId::OutFilters,
         SectionId::OutFilterBytes,
         SectionId::Enforcements,
+        SectionId::Hooks,
     ];
 }
 

@@ -1,9 +1,17 @@
-//! The matching tables: per step, the `any` posting and three
+//! The matching tables: per step, the `any` posting and four
 //! open-addressing hash tables (exact names, `bash.<cli>` programs, MCP
-//! prefixes) whose slots point at posting lists of rule ids in execution
-//! order. A lookup is a few probes whatever the number of rules.
+//! prefixes, and the case-sensitive names of `hooks.yaml` matchers) whose
+//! slots point at posting lists of rule ids in execution order. A lookup is
+//! a few probes whatever the number of rules.
+//!
+//! What is not a literal, a `hooks.yaml` matcher that is a real regex, is
+//! the second phase: one DFA per step over every such matcher, run on the
+//! tool's names only when the step has one, so a step without them pays
+//! nothing for them.
 
 use hookdex_model::{Step, ToolName};
+use regex_automata::dfa::Automaton;
+use regex_automata::{Anchored, Input, PatternSet};
 use zerocopy::little_endian::{U32, U64};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
@@ -27,9 +35,16 @@ pub(crate) struct StepRecord {
     names: TableRef,
     programs: TableRef,
     prefixes: TableRef,
+    /// `hooks.yaml` matcher names, compared case-sensitively with both the
+    /// harness's tool name and the normalized one.
+    exact: TableRef,
+    /// The rules of the pattern DFA's patterns, in pattern order.
+    patterns: Span,
+    /// The DFA over every regex matcher of the step (empty: none).
+    pattern_dfa: Span,
 }
 
-const _: () = assert!(std::mem::size_of::<StepRecord>() == 32);
+const _: () = assert!(std::mem::size_of::<StepRecord>() == 56);
 
 #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
 #[repr(C)]
@@ -54,6 +69,21 @@ pub struct StepData {
     pub programs: Vec<(String, Vec<u32>)>,
     /// Prefix alternatives (`mcp`, `mcp__server`) and their rules.
     pub prefixes: Vec<(String, Vec<u32>)>,
+    /// Literal `hooks.yaml` matcher names, case-sensitive, and their rules.
+    pub exact: Vec<(String, Vec<u32>)>,
+    /// The rule of each pattern of [`StepData::pattern_dfa`], in pattern order.
+    pub patterns: Vec<u32>,
+    /// An anchored DFA (native-endian serialized, `MatchKind::All`) over
+    /// the step's regex matchers, each `(?:regex)$`; empty when none.
+    pub pattern_dfa: Vec<u8>,
+}
+
+/// Where a step's tables are written.
+pub(crate) struct TableSections<'s> {
+    pub(crate) pool: &'s mut Pool,
+    pub(crate) names: &'s mut Vec<u8>,
+    pub(crate) postings: &'s mut Vec<u8>,
+    pub(crate) dfas: &'s mut Vec<u8>,
 }
 
 /// Appends `ids` to the postings section.
@@ -110,17 +140,24 @@ fn put_table(
 }
 
 impl StepData {
-    pub(crate) fn record(
-        &self,
-        pool: &mut Pool,
-        names: &mut Vec<u8>,
-        postings: &mut Vec<u8>,
-    ) -> StepRecord {
+    pub(crate) fn record(&self, out: &mut TableSections<'_>) -> StepRecord {
+        let TableSections {
+            pool,
+            names,
+            postings,
+            dfas,
+        } = out;
         StepRecord {
             any: put_posting(postings, &self.any),
             names: put_table(names, pool, postings, &self.names),
             programs: put_table(names, pool, postings, &self.programs),
             prefixes: put_table(names, pool, postings, &self.prefixes),
+            exact: put_table(names, pool, postings, &self.exact),
+            patterns: put_posting(postings, &self.patterns),
+            pattern_dfa: match self.pattern_dfa.is_empty() {
+                true => Span::default(),
+                false => crate::dfa::put(dfas, &self.pattern_dfa),
+            },
         }
     }
 }
@@ -133,6 +170,9 @@ pub struct Query<'q> {
     pub step: Step,
     /// The normalized tool name.
     pub tool: &'q ToolName,
+    /// The tool name as the harness sent it (for event steps, the matched
+    /// field value), which `hooks.yaml` matchers also try.
+    pub raw_tool: &'q str,
     /// Programs of the shell command when the tool is `bash`.
     pub programs: &'q [String],
     /// Every `bash.<cli>` alternative matches, whatever its cli: the command may run a
@@ -154,6 +194,10 @@ pub enum Via<'a> {
     AnyProgram(&'a str),
     /// A prefix alternative: `mcp` or `mcp__<server>`.
     Prefix(&'a str),
+    /// A literal `hooks.yaml` matcher name.
+    Exact(&'a str),
+    /// A `hooks.yaml` matcher regex.
+    Pattern,
 }
 
 /// A rule whose matcher matches a query.
@@ -221,6 +265,30 @@ impl<'a> Index<'a> {
         Ok(None)
     }
 
+    /// The second phase: the rules whose regex matcher matches one of
+    /// `names` whole.
+    fn push_patterns(
+        &self,
+        tables: &StepRecord,
+        names: &[&str],
+        hits: &mut Vec<Hit<'a>>,
+    ) -> Result<(), Error> {
+        let dfa = self.dfa(tables.pattern_dfa)?;
+        let mut rules = Vec::new();
+        self.push_posting(tables.patterns, Via::Pattern, &mut rules)?;
+        if dfa.pattern_len() != rules.len() {
+            return Err(Error::corrupt("pattern DFA and its rules differ"));
+        }
+        let mut matched = PatternSet::new(dfa.pattern_len());
+        for name in names {
+            let input = Input::new(name).anchored(Anchored::Yes);
+            dfa.try_which_overlapping_matches(&input, &mut matched)
+                .map_err(|e| Error::corrupt(format!("pattern DFA: {e}")))?;
+        }
+        hits.extend(matched.iter().map(|id| rules[id.as_usize()]));
+        Ok(())
+    }
+
     /// Pushes the posting of every name in `table`, as [`Via::AnyProgram`].
     fn push_every(&self, table: TableRef, hits: &mut Vec<Hit<'a>>) -> Result<(), Error> {
         let (first, capacity) = (table.first.get() as usize, table.capacity.get() as usize);
@@ -239,7 +307,14 @@ impl<'a> Index<'a> {
         let tables: &StepRecord = self.steps.record(usize::from(step.code()))?;
         let mut hits = Vec::new();
         self.push_posting(tables.any, Via::Any, &mut hits)?;
-        for table in [tables.names, tables.programs, tables.prefixes] {
+        self.push_posting(tables.patterns, Via::Pattern, &mut hits)?;
+        if tables.pattern_dfa.range().1 != 0 {
+            let dfa = self.dfa(tables.pattern_dfa)?;
+            if dfa.pattern_len() != tables.patterns.range().1 {
+                return Err(Error::corrupt("pattern DFA and its rules differ"));
+            }
+        }
+        for table in [tables.names, tables.programs, tables.prefixes, tables.exact] {
             let (first, capacity) = (table.first.get() as usize, table.capacity.get() as usize);
             if capacity != 0 && !capacity.is_power_of_two() {
                 return Err(Error::corrupt("table capacity"));
@@ -287,6 +362,19 @@ impl<'a> Index<'a> {
             if let Some((label, posting)) = self.table_get(tables.prefixes, prefix)? {
                 self.push_posting(posting, Via::Prefix(label), &mut hits)?;
             }
+        }
+        let names = [query.raw_tool, name];
+        let names = match query.raw_tool == name {
+            true => &names[..1],
+            false => &names[..],
+        };
+        for name in names {
+            if let Some((label, posting)) = self.table_get(tables.exact, name)? {
+                self.push_posting(posting, Via::Exact(label), &mut hits)?;
+            }
+        }
+        if tables.pattern_dfa.range().1 != 0 {
+            self.push_patterns(tables, names, &mut hits)?;
         }
         hits.sort_by_key(|hit| hit.rule);
         hits.dedup_by_key(|hit| hit.rule);

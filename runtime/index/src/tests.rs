@@ -63,6 +63,7 @@ fn sample() -> IndexData {
         names: vec![("edit".into(), vec![4]), ("write".into(), vec![5])],
         programs: vec![("git".into(), vec![1, 3])],
         prefixes: vec![("mcp__gh".into(), vec![2])],
+        ..StepData::default()
     };
     pre.names
         .extend((0..50).map(|i| (format!("tool{i}"), vec![4])));
@@ -145,6 +146,7 @@ fn sample() -> IndexData {
             message: "Cluster writes go through GitOps.".into(),
             cadence: 2,
         }],
+        hooks: Vec::new(),
     }
 }
 
@@ -311,6 +313,7 @@ fn runs(
     let query = Query {
         step,
         tool: &tool,
+        raw_tool: tool.as_str(),
         programs: &programs,
         any_program: false,
     };
@@ -384,6 +387,7 @@ fn lookups() {
         .candidates(&Query {
             step: Step::Pre,
             tool: &bash,
+            raw_tool: bash.as_str(),
             programs: &["git".into()],
             any_program: false,
         })
@@ -397,6 +401,7 @@ fn lookups() {
         .candidates(&Query {
             step: Step::Pre,
             tool: &bash,
+            raw_tool: bash.as_str(),
             programs: &[],
             any_program: true,
         })
@@ -414,6 +419,7 @@ fn lookups() {
     let not_bash = Query {
         step: Step::Pre,
         tool: &edit,
+        raw_tool: edit.as_str(),
         programs: &[],
         any_program: true,
     };
@@ -558,6 +564,7 @@ fn references_out_of_range_are_corruption_not_panics() {
     let query = Query {
         step: Step::Pre,
         tool: &bash,
+        raw_tool: bash.as_str(),
         programs: &[],
         any_program: false,
     };
@@ -644,4 +651,69 @@ fn finders_find_every_match_with_their_own_dfas() {
     let spans = filter.finders[0].find_all(text).unwrap();
     let found: Vec<&str> = spans.iter().map(|&(s, e)| &text[s..e]).collect();
     assert_eq!(found, ["Because", "xx", "which means", "BECAUSE"]);
+}
+
+#[test]
+fn hook_matchers_find_names_exactly_and_by_pattern_and_inputs_search() {
+    let mut data = sample();
+    let pre = &mut data.steps[usize::from(Step::Pre.code())];
+    pre.exact = vec![("Bash".into(), vec![3])];
+    pre.patterns = vec![2];
+    let names = dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .start_kind(StartKind::Anchored)
+                .match_kind(regex_automata::MatchKind::All),
+        )
+        .build_many(&["(?:mcp__.*)$"])
+        .unwrap();
+    pre.pattern_dfa = serialized(&names);
+    let input = dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .start_kind(StartKind::Anchored)
+                .starts_for_each_pattern(true),
+        )
+        .build_many(&[r"(?s:.)*?(?:rm +-rf)", r"(?s:.)*?(?:^/etc/)"])
+        .unwrap();
+    data.hooks = vec![HookData {
+        rule: 2,
+        spec: "{}".into(),
+        input: serialized(&input),
+    }];
+    let file = aligned(&data.to_bytes());
+    let index = file.index().unwrap();
+    index.verify_all().unwrap();
+    let query = |raw: &str, normalized: &str| {
+        let tool = ToolName::new(normalized);
+        let q = Query {
+            step: Step::Pre,
+            tool: &tool,
+            raw_tool: raw,
+            programs: &[],
+            any_program: false,
+        };
+        let hits = index.candidates(&q).unwrap();
+        hits.into_iter()
+            .map(|h| (h.rule, h.via))
+            .collect::<Vec<_>>()
+    };
+    assert!(query("Bash", "bash").contains(&(3, Via::Exact("Bash"))));
+    // Case-sensitive, and tried on both names.
+    assert!(!query("bash", "bash")
+        .iter()
+        .any(|(_, v)| matches!(v, Via::Exact(_))));
+    assert!(query("run_shell_command", "Bash").contains(&(3, Via::Exact("Bash"))));
+    assert!(query("mcp__other__x", "mcp__other__x").contains(&(2, Via::Pattern)));
+    assert!(!query("xmcp__gh", "xmcp__gh")
+        .iter()
+        .any(|(_, v)| *v == Via::Pattern));
+    let hook = index.hook(2).unwrap().unwrap();
+    let matcher = hook.input.unwrap();
+    assert!(matcher.is_match(0, "sudo rm  -rf /").unwrap());
+    assert!(!matcher.is_match(0, "ls").unwrap());
+    assert!(matcher.is_match(1, "/etc/hosts").unwrap());
+    assert!(!matcher.is_match(1, "x/etc/hosts").unwrap());
+    assert!(matcher.is_match(2, "x").is_err());
+    assert!(index.hook(1).unwrap().is_none());
 }

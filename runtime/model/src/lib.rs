@@ -20,6 +20,7 @@
 mod alternative;
 mod error;
 mod event;
+mod hook;
 mod layer;
 mod permission;
 mod rule;
@@ -31,6 +32,7 @@ mod trust;
 pub use crate::alternative::Alternative;
 pub use crate::error::{Error, ErrorKind};
 pub use crate::event::{Event, Step};
+pub use crate::hook::{HookAction, HookSpec, InputPattern, Requires};
 pub use crate::layer::LayerKind;
 pub use crate::permission::Permission;
 pub use crate::rule::{FilterAction, FilterField, FilterMode, RuleKind, Runner};

@@ -11,6 +11,11 @@ pub enum RuleKind {
     /// An `enforcements.json` entry: a message added as context on a
     /// cadence of matching calls, inside the hook process.
     Enforcement,
+    /// A hook of a `hooks.yaml` group: a shell command (Claude Code's
+    /// contract) or a prompt judged by the classifier.
+    HooksYaml,
+    /// A `HOOK.md` hook: its command run with the moltis contract.
+    HookMd,
 }
 
 impl RuleKind {
@@ -20,16 +25,21 @@ impl RuleKind {
             RuleKind::Condition => "condition",
             RuleKind::Filter => "filter",
             RuleKind::Enforcement => "enforcement",
+            RuleKind::HooksYaml => "hook",
+            RuleKind::HookMd => "hook",
         }
     }
 
     /// The rule format it was read from, as `list` and `explain` name it
-    /// (**contract**, SPEC §9): `conditions`, `filter`, `enforcement`.
+    /// (**contract**, SPEC §9): `conditions`, `filter`, `hooks.yaml`,
+    /// `HOOK.md`, `enforcement`.
     pub fn format(self) -> &'static str {
         match self {
             RuleKind::Condition => "conditions",
             RuleKind::Filter => "filter",
             RuleKind::Enforcement => "enforcement",
+            RuleKind::HooksYaml => "hooks.yaml",
+            RuleKind::HookMd => "HOOK.md",
         }
     }
 
@@ -44,6 +54,8 @@ impl RuleKind {
             0 => Some(RuleKind::Condition),
             1 => Some(RuleKind::Filter),
             2 => Some(RuleKind::Enforcement),
+            3 => Some(RuleKind::HooksYaml),
+            4 => Some(RuleKind::HookMd),
             _ => None,
         }
     }
@@ -60,6 +72,8 @@ pub enum Runner {
     Direct,
     /// Not a process (filters).
     None,
+    /// A command line: `sh -c <command>` (hooks.yaml and `HOOK.md` hooks).
+    Shell,
 }
 
 impl Runner {
@@ -75,6 +89,7 @@ impl Runner {
             1 => Some(Runner::Python),
             2 => Some(Runner::Direct),
             3 => Some(Runner::None),
+            4 => Some(Runner::Shell),
             _ => None,
         }
     }
@@ -221,7 +236,13 @@ mod tests {
             Runner::from_code(Runner::Direct.code()),
             Some(Runner::Direct)
         );
-        for kind in [RuleKind::Condition, RuleKind::Filter, RuleKind::Enforcement] {
+        for kind in [
+            RuleKind::Condition,
+            RuleKind::Filter,
+            RuleKind::Enforcement,
+            RuleKind::HooksYaml,
+            RuleKind::HookMd,
+        ] {
             assert_eq!(RuleKind::from_code(kind.code()), Some(kind));
         }
         assert_eq!(RuleKind::from_code(3), None);

@@ -245,6 +245,52 @@ pub(crate) fn nonsense(reply: &str) -> Failure {
     Failure::Nonsense(start)
 }
 
+/// A `prompt` hook's question (**contract**, SPEC §9): its rule, the event
+/// and the payload the hook was called with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PromptQuestion {
+    /// The hook's `prompt`: the rule to judge the event against.
+    pub prompt: String,
+    /// The event, in Claude Code's spelling.
+    pub event: String,
+    /// The payload, as a command hook would read it.
+    pub payload: serde_json::Value,
+}
+
+/// A judge's answer to a [`PromptQuestion`]: `ok: false` blocks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// Whether the event may go on.
+    pub ok: bool,
+    /// Why, when the judge says.
+    pub reason: Option<String>,
+}
+
+impl Verdict {
+    /// The verdict in a judge's reply text: the whole text as
+    /// `{"ok": bool, "reason"?: string}`, else the slice from its first
+    /// `{` to its last `}` (BioRouter's reading: fences and prose around
+    /// one object are fine). `ok` must be a JSON boolean.
+    pub fn read(text: &str) -> Option<Verdict> {
+        let text = text.trim();
+        let parse = |s: &str| -> Option<Verdict> {
+            let value: serde_json::Value = serde_json::from_str(s).ok()?;
+            Some(Verdict {
+                ok: value.get("ok")?.as_bool()?,
+                reason: value
+                    .get("reason")
+                    .and_then(serde_json::Value::as_str)
+                    .filter(|r| !r.trim().is_empty())
+                    .map(String::from),
+            })
+        };
+        parse(text).or_else(|| {
+            let (start, end) = (text.find('{')?, text.rfind('}')?);
+            (start < end).then(|| parse(&text[start..=end])).flatten()
+        })
+    }
+}
+
 /// Something that answers yes or no.
 pub trait Classifier: Sync {
     /// Asks `question` of `model` (`None`: the provider's default), giving
@@ -259,26 +305,52 @@ pub trait Classifier: Sync {
         model: Option<&str>,
         deadline: Deadline,
     ) -> Result<Answer, Unavailable>;
+
+    /// Judges a `prompt` hook's `question` with `model` (`None`: the
+    /// provider's default), giving up at `deadline`.
+    ///
+    /// # Errors
+    ///
+    /// [`Unavailable`] for every way of getting no verdict; a provider
+    /// that cannot judge prompt hooks has none.
+    fn verdict(
+        &self,
+        question: &PromptQuestion,
+        model: Option<&str>,
+        deadline: Deadline,
+    ) -> Result<Verdict, Unavailable> {
+        let _ = (question, model, deadline);
+        Err(Unavailable::NotConfigured)
+    }
 }
 
 /// The provider `settings` configure: the command when
 /// `HOOKDEX_CLASSIFIER_CMD` is set, else the endpoint when
 /// `HOOKDEX_CLASSIFIER_URL` is, else none.
 pub fn provider(settings: &Settings) -> Option<Box<dyn Classifier>> {
+    provider_with_timeout(settings, settings.classifier.timeout)
+}
+
+/// [`provider`] with `timeout` per question in place of
+/// `HOOKDEX_CLASSIFIER_TIMEOUT_SEC` (a `prompt` hook's own `timeout`).
+pub fn provider_with_timeout(
+    settings: &Settings,
+    timeout: Duration,
+) -> Option<Box<dyn Classifier>> {
     let classifier = &settings.classifier;
     if let Some(command) = &classifier.command {
         let cwd = settings.exec.cwd.clone();
         return Some(Box::new(CommandClassifier::new(
             command.clone(),
             cwd,
-            classifier.timeout,
+            timeout,
         )));
     }
     let url = classifier.url.as_ref()?;
     Some(Box::new(HttpClassifier::new(
         url.clone(),
         classifier.key.clone(),
-        classifier.timeout,
+        timeout,
     )))
 }
 

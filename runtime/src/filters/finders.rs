@@ -276,6 +276,8 @@ pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>,
                     clear_env: env.is_some(),
                     env: env.unwrap_or_default(),
                     mandatory: file.layer == LayerKind::Managed,
+                    cwd: None,
+                    timeout: None,
                 }
             })
             .collect();

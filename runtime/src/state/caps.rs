@@ -10,8 +10,6 @@
 //! parallel hook processes of one session count every block once. Only
 //! calls where a rule fired touch a counter: "in a row" means among those.
 
-use std::io::{Read, Seek, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -137,30 +135,10 @@ impl Caps {
 
     /// Reads the count at `path`, writes `change`'s new count, under `flock`.
     fn update<T>(&self, path: &Path, change: impl FnOnce(u32) -> (u32, T)) -> std::io::Result<T> {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&self.dir)?;
-        let mut file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-            .open(path)?;
-        if !file.metadata()?.is_file() {
-            return Err(std::io::Error::other("not a regular file"));
-        }
-        file.lock()?;
-        let mut text = String::new();
-        (&mut file).take(32).read_to_string(&mut text)?;
-        let (count, out) = change(text.trim().parse().unwrap_or(0));
-        file.rewind()?;
-        file.set_len(0)?;
-        writeln!(file, "{count}")?;
-        file.unlock()?;
-        Ok(out)
+        crate::state::update_locked(&self.dir, path, |text| {
+            let (count, out) = change(text.trim().parse().unwrap_or(0));
+            (format!("{count}\n"), out)
+        })
     }
 
     /// Removes counters nothing wrote to for [`SESSION_TTL`]; best effort,

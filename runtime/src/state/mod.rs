@@ -41,6 +41,7 @@
 //!   that each writer enforces ([`answers`]).
 
 pub mod answers;
+pub mod breaker;
 pub mod caps;
 pub mod rounds;
 pub mod stash;
@@ -65,6 +66,43 @@ pub(crate) fn read_small(path: &Path, max: u64) -> Option<String> {
     let mut text = String::new();
     file.take(max + 1).read_to_string(&mut text).ok()?;
     (text.len() as u64 <= max).then_some(text)
+}
+
+/// Reads the small record at `path` (in `dir`, created `0700`), writes
+/// what `change` makes of its text, under `flock` on the file (the locking
+/// story's "must not be lost" case). The file is opened `0600`, never
+/// through a link, and only as a regular file.
+pub(crate) fn update_locked<T>(
+    dir: &Path,
+    path: &Path,
+    change: impl FnOnce(&str) -> (String, T),
+) -> std::io::Result<T> {
+    use std::io::{Seek, Write};
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    file.lock()?;
+    let mut text = String::new();
+    (&mut file).take(256).read_to_string(&mut text)?;
+    let (new, out) = change(&text);
+    file.rewind()?;
+    file.set_len(0)?;
+    file.write_all(new.as_bytes())?;
+    file.unlock()?;
+    Ok(out)
 }
 
 /// 32 hex digits naming `parts` (a session, a key), each length-prefixed

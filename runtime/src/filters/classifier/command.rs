@@ -17,7 +17,9 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::{nonsense, Answer, Classifier, Failure, Provider, Question, Unavailable};
+use super::{
+    nonsense, Answer, Classifier, Failure, PromptQuestion, Provider, Question, Unavailable, Verdict,
+};
 use crate::exec::{self, Deadline, ExecConfig, Finish, Stdin};
 
 /// Asks a command.
@@ -50,11 +52,42 @@ impl Classifier for CommandClassifier {
         model: Option<&str>,
         deadline: Deadline,
     ) -> Result<Answer, Unavailable> {
-        let stdin = Stdin::new(payload(question, model).to_string().into_bytes());
+        self.exchange(payload(question, model), model, deadline, reply)
+    }
+
+    fn verdict(
+        &self,
+        question: &PromptQuestion,
+        model: Option<&str>,
+        deadline: Deadline,
+    ) -> Result<Verdict, Unavailable> {
+        let asked = json!({
+            "kind": "prompt",
+            "prompt": question.prompt,
+            "event": question.event,
+            "payload": question.payload,
+            "model": model,
+        });
+        let read = |stdout: &[u8]| Verdict::read(std::str::from_utf8(stdout).ok()?);
+        self.exchange(asked, model, deadline, read)
+    }
+}
+
+impl CommandClassifier {
+    /// Runs the command with `asked` on stdin and reads its stdout with
+    /// `read`; every other way it ends is [`Unavailable`].
+    fn exchange<T>(
+        &self,
+        asked: Value,
+        model: Option<&str>,
+        deadline: Deadline,
+        read: impl Fn(&[u8]) -> Option<T>,
+    ) -> Result<T, Unavailable> {
+        let stdin = Stdin::new(asked.to_string().into_bytes());
         let args = [OsString::from("-c"), OsString::from(&self.command)];
         let run = exec::run_program("sh", &args, &self.config, deadline, &stdin);
         let failure = match run.finish {
-            Finish::Exited(0) => match reply(&run.stdout) {
+            Finish::Exited(0) => match read(&run.stdout) {
                 Some(answer) => return Ok(answer),
                 None => nonsense(&String::from_utf8_lossy(&run.stdout)),
             },

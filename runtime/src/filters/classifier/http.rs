@@ -20,7 +20,9 @@ use ureq::http::Uri;
 use ureq::tls::{RootCerts, TlsConfig};
 use ureq::Agent;
 
-use super::{nonsense, Answer, Classifier, Failure, Provider, Question, Unavailable};
+use super::{
+    nonsense, Answer, Classifier, Failure, PromptQuestion, Provider, Question, Unavailable, Verdict,
+};
 use crate::exec::Deadline;
 use crate::settings::Secret;
 
@@ -121,22 +123,58 @@ impl Classifier for HttpClassifier {
         model: Option<&str>,
         deadline: Deadline,
     ) -> Result<Answer, Unavailable> {
+        let body = request(question, model);
+        self.exchange(&body, model, deadline, first_word)
+    }
+
+    fn verdict(
+        &self,
+        question: &PromptQuestion,
+        model: Option<&str>,
+        deadline: Deadline,
+    ) -> Result<Verdict, Unavailable> {
+        let mut body = json!({
+            "messages": [
+                {"role": "system", "content": format!("{JUDGE_PROMPT}\n\nRule:\n{}", question.prompt)},
+                {"role": "user", "content": format!("Event:\n{}", question.payload)},
+            ],
+        });
+        if let Some(model) = model {
+            body["model"] = Value::from(model);
+        }
+        self.exchange(&body, model, deadline, Verdict::read)
+    }
+}
+
+/// The judge instructions of a `prompt` hook, before its rule.
+pub const JUDGE_PROMPT: &str = "You are a hook judge for an AI coding agent. Decide whether the \
+event below breaks the rule that follows. Answer with one JSON object only: {\"ok\": true} when \
+the rule allows it or does not apply, or {\"ok\": false, \"reason\": \"...\"} when it breaks it.";
+
+impl HttpClassifier {
+    /// Posts `body` within the deadline and reads the reply's content
+    /// with `read`; every other way it ends is [`Unavailable`].
+    fn exchange<T>(
+        &self,
+        body: &Value,
+        model: Option<&str>,
+        deadline: Deadline,
+        read: impl Fn(&str) -> Option<T>,
+    ) -> Result<T, Unavailable> {
         let budget = deadline
             .remaining()
             .map_or(self.timeout, |left| left.min(self.timeout));
         if budget.is_zero() {
             return Err(Unavailable::PastDeadline);
         }
-        let body = request(question, model).to_string();
-        let answer = self
-            .post(body.as_bytes(), budget)
+        self.post(body.to_string().as_bytes(), budget)
             .and_then(|reply| content(&reply).ok_or_else(|| nonsense(&reply)))
-            .and_then(|text| first_word(&text).ok_or_else(|| nonsense(&text)));
-        answer.map_err(|failure| Unavailable::Failed {
-            provider: self.provider(),
-            model: model.map(str::to_string),
-            failure,
-        })
+            .and_then(|text| read(&text).ok_or_else(|| nonsense(&text)))
+            .map_err(|failure| Unavailable::Failed {
+                provider: self.provider(),
+                model: model.map(str::to_string),
+                failure,
+            })
     }
 }
 
