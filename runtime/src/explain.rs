@@ -1,5 +1,6 @@
 //! Why each rule fires or not for one call, as data: the lookup's rules
-//! that run, narrowed by filter `paths` globs, plus a reason for every other
+//! that run, narrowed by filter `paths` globs and by a hook's own events,
+//! `input_matcher`, requirements and breaker, plus a reason for every other
 //! rule (other step, overridden, untrusted, disabled, matcher missed, no
 //! glob matched), from the same [`RunVerdict`] the hook uses and the
 //! matcher alternatives the index stores.
@@ -7,11 +8,29 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
+use std::ffi::OsString;
+
 use hookdex_index::{Error, Index, Layer, Query, Rule, Via};
-use hookdex_model::{Alternative, LayerKind, RunVerdict, Switches, Trust};
+use hookdex_model::{Alternative, Event, LayerKind, RuleKind, RunVerdict, Switches, Trust};
+use serde_json::Value;
 
 use crate::filters::paths::{self, Globs, PathVerdict};
 use crate::lookup;
+use crate::state::breaker::Breakers;
+
+/// What a call carries besides its query that `hooks.yaml` and `HOOK.md`
+/// hooks match on: the event, the tool input, and, for `HOOK.md`, the
+/// environment its requirements read and the breakers.
+pub struct HookProbe<'a> {
+    /// The event of the call.
+    pub event: Event,
+    /// Its tool input.
+    pub tool_input: &'a Value,
+    /// The breakers of `$HOOKDEX_HOME`.
+    pub breakers: Breakers,
+    /// Reads the environment.
+    pub var: &'a dyn Fn(&str) -> Option<OsString>,
+}
 
 /// One rule's verdict.
 #[derive(Clone, Debug)]
@@ -43,16 +62,17 @@ pub fn explain<'a>(
     managed: Option<&Index<'a>>,
     query: &Query<'_>,
     paths: &[Option<&str>],
+    probe: &HookProbe<'_>,
     trust: &Trust,
     switches: Switches,
 ) -> Result<(Vec<Verdict<'a>>, u64), Error> {
-    let (mut verdicts, lookup_ns) = explain_one(index, query, paths, trust, switches)?;
+    let (mut verdicts, lookup_ns) = explain_one(index, query, paths, probe, trust, switches)?;
     if let Some(managed) = managed {
         let switches = Switches {
             managed_apart: false,
             ..switches
         };
-        let (apart, _) = explain_one(managed, query, paths, trust, switches)?;
+        let (apart, _) = explain_one(managed, query, paths, probe, trust, switches)?;
         let apart = apart
             .into_iter()
             .filter(|v| v.layer.kind == LayerKind::Managed);
@@ -70,6 +90,7 @@ fn explain_one<'a>(
     index: &Index<'a>,
     query: &Query<'_>,
     paths: &[Option<&str>],
+    probe: &HookProbe<'_>,
     trust: &Trust,
     switches: Switches,
 ) -> Result<(Vec<Verdict<'a>>, u64), Error> {
@@ -81,6 +102,24 @@ fn explain_one<'a>(
     for hit in fired {
         let rule = index.rule(hit.rule)?;
         let layer = index.layer(usize::from(rule.layer))?;
+        if matches!(rule.kind, RuleKind::HooksYaml | RuleKind::HookMd) {
+            let (fires, why) = hook_verdict(index, &rule, probe)?;
+            let why = match fires {
+                true => format!("{}; {why}", via_text(hit.via)),
+                false => why,
+            };
+            let verdict = Verdict {
+                rule,
+                layer,
+                fires,
+                why,
+            };
+            match fires {
+                true => verdicts.push(verdict),
+                false => missed.push(verdict),
+            }
+            continue;
+        }
         match path_verdict(index, hit.rule, paths)? {
             Some(Err(reason)) => missed.push(Verdict {
                 why: reason,
@@ -142,6 +181,35 @@ fn explain_one<'a>(
         });
     }
     Ok((verdicts, lookup_ns))
+}
+
+/// Whether a hook the tables found fires, and the hook with why (its
+/// name and line; or its events, its `input_matcher`, a requirement or its
+/// breaker, when it does not).
+fn hook_verdict(
+    index: &Index<'_>,
+    rule: &Rule<'_>,
+    probe: &HookProbe<'_>,
+) -> Result<(bool, String), Error> {
+    let (spec, missed) = match crate::hooks::fires(index, rule.id, probe.event, probe.tool_input)? {
+        Ok(spec) => (spec, None),
+        Err((spec, why)) => (spec, Some(why)),
+    };
+    let name = format!(
+        "{} (line {})",
+        crate::hooks::display(rule.kind, &spec),
+        spec.line
+    );
+    let held = match (rule.kind, &missed) {
+        (RuleKind::HookMd, None) => {
+            crate::hooks::held(&spec, rule.file, &probe.breakers, probe.var)
+        }
+        _ => None,
+    };
+    Ok(match missed.or(held) {
+        None => (true, name),
+        Some(why) => (false, format!("{name}: {why}")),
+    })
 }
 
 /// For a filter with `paths`: `Ok(the glob set that matched the first

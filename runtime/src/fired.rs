@@ -124,9 +124,10 @@ where
                     let rule = index.rule(hit.rule)?;
                     let hook = match rule.kind {
                         RuleKind::HooksYaml | RuleKind::HookMd => {
-                            match crate::hooks::fires(index, hit.rule, payload)? {
-                                Some(spec) => Some(Box::new(spec)),
-                                None => continue,
+                            let (event, input) = (payload.event, &payload.tool_input);
+                            match crate::hooks::fires(index, hit.rule, event, input)? {
+                                Ok(spec) => Some(Box::new(spec)),
+                                Err(_) => continue,
                             }
                         }
                         _ => None,

@@ -32,17 +32,18 @@ fn explain_call(target: Target, args: CallArgs, json: bool) -> CmdResult {
     };
     let landing = args.landing(&call)?;
     let paths: Vec<Option<&str>> = landing.iter().map(Option::as_deref).collect();
+    let input = args.input()?;
     let (verdicts, lookup_ns) = explain(
         &index,
         managed_index.as_ref(),
         &call.query(settings.shell_strict),
         &paths,
+        &args.probe(&settings, &input),
         &trust,
         settings.switches(),
     )
     .map_err(err)?;
     // With --input, what each firing filter's finders flag in it.
-    let input = args.input()?;
     let mut traces = Vec::with_capacity(verdicts.len());
     for v in &verdicts {
         let traced = match (&args.input, v.fires, v.rule.kind) {

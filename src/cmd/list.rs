@@ -1,12 +1,14 @@
 //! `hookdex list [--step S] [--tool N] [--command C] [--path P] [--json]`.
 
 use hookdex_index::Index;
-use hookdex_model::{LayerKind, RunVerdict, Step, Target, Trust};
+use hookdex_model::{HookAction, HookSpec, LayerKind, RuleKind, RunVerdict, Step, Target, Trust};
 use hookdex_runtime::explain::explain;
+use hookdex_runtime::hooks;
 use hookdex_runtime::lint::Warning;
 use hookdex_runtime::list::list;
 use hookdex_runtime::load::{self, Verify};
 use hookdex_runtime::settings::Settings;
+use hookdex_runtime::state::breaker::{Breakers, Gate};
 use serde_json::{json, Value};
 
 use super::{current_settings, invalid_json, open, print_json, warnings_json, CallArgs, CmdResult};
@@ -57,12 +59,29 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
             Ok(filter.map(|f| (f.mode.as_str(), f.action.as_str(), f.max_rounds)))
         })
         .collect::<Result<_, String>>()?;
+    // Each hook's spec, with why it is held back here (HOOK.md), if it is.
+    let breakers = Breakers::new(&settings.view.home, settings.breaker_cooldown);
+    let var = |name: &str| std::env::var_os(name);
+    let hook_specs: Vec<Option<(HookSpec, Option<String>)>> = active
+        .iter()
+        .map(|(r, _)| {
+            if !matches!(r.kind, RuleKind::HooksYaml | RuleKind::HookMd) {
+                return Ok(None);
+            }
+            let spec = hooks::spec(&index, r.id).map_err(err)?;
+            let held = match r.kind {
+                RuleKind::HookMd => hooks::held(&spec, r.file, &breakers, &var),
+                _ => None,
+            };
+            Ok(Some((spec, held)))
+        })
+        .collect::<Result<_, String>>()?;
     if json {
         let mut out = json!({
             "layers": layers.iter().map(|(l, trusted)| json!({
                 "label": l.label, "dir": l.dir, "count": l.count, "trusted": trusted,
             })).collect::<Vec<_>>(),
-            "active": active.iter().zip(&filters).map(|((r, verdict), filter)| {
+            "active": active.iter().zip(&filters).zip(&hook_specs).map(|(((r, verdict), filter), hook)| {
                 let mut rule = json!({
                     "file": r.file,
                     "layer": layers[usize::from(r.layer)].0.label,
@@ -78,6 +97,10 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
                 }
                 if let Ok(Some(e)) = index.enforcement(r.id) {
                     rule["enforcement"] = json!({"id": e.id, "cadence": e.cadence, "message": e.message});
+                }
+                if let Some((spec, held)) = hook {
+                    rule["line"] = json!(spec.line);
+                    rule["hook"] = hook_json(r.kind, spec, held.as_deref(), &breakers, r.file);
                 }
                 rule
             }).collect::<Vec<_>>(),
@@ -121,13 +144,30 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
     if active.is_empty() {
         println!("  (none)");
     }
-    for ((rule, verdict), filter) in active.iter().zip(&filters) {
+    for (((rule, verdict), filter), hook) in active.iter().zip(&filters).zip(&hook_specs) {
         let layer = &layers[usize::from(rule.layer)].0;
-        let filter = match (filter, index.enforcement(rule.id)) {
-            (Some((mode, action, max_rounds)), _) => {
+        let filter = match (filter, index.enforcement(rule.id), hook) {
+            (Some((mode, action, max_rounds)), _, _) => {
                 format!("  (filter: mode {mode}, action {action}, max_rounds {max_rounds})")
             }
-            (None, Ok(Some(e))) => format!("  (enforcement {}: cadence {})", e.id, e.cadence),
+            (None, Ok(Some(e)), _) => format!("  (enforcement {}: cadence {})", e.id, e.cadence),
+            (None, _, Some((spec, held))) => {
+                let kind = match spec.action {
+                    HookAction::Command { .. } => "command",
+                    HookAction::Prompt { .. } => "prompt",
+                };
+                let held = held
+                    .as_ref()
+                    .map(|why| format!("; not run now: {why}"))
+                    .unwrap_or_default();
+                format!(
+                    ":{}  ({} {}: {kind}, {}{held})",
+                    spec.line,
+                    rule.kind.format(),
+                    spec.label,
+                    spec.source_event
+                )
+            }
             _ => String::new(),
         };
         let held = match verdict {
@@ -206,11 +246,13 @@ fn fires(
     };
     let landing = args.landing(&call)?;
     let paths: Vec<Option<&str>> = landing.iter().map(Option::as_deref).collect();
+    let input = args.input()?;
     let (verdicts, _) = explain(
         index,
         managed_index.as_ref(),
         &call.query(settings.shell_strict),
         &paths,
+        &args.probe(settings, &input),
         trust,
         settings.switches(),
     )
@@ -220,4 +262,45 @@ fn fires(
         .filter(|v| v.fires)
         .map(|v| json!({"file": v.rule.file, "layer": v.layer.label, "why": v.why}))
         .collect())
+}
+
+/// A hook as `list --json` shows it: what it runs, on which events, its
+/// matchers and requirements, and (`HOOK.md`) its breaker and why it is
+/// held back here, if it is.
+fn hook_json(
+    kind: RuleKind,
+    spec: &HookSpec,
+    held: Option<&str>,
+    breakers: &Breakers,
+    file: &str,
+) -> Value {
+    let (action, what) = match &spec.action {
+        HookAction::Command { command } => ("command", json!({"command": command})),
+        HookAction::Prompt { prompt, model } => {
+            ("prompt", json!({"prompt": prompt, "model": model}))
+        }
+    };
+    let mut hook = json!({
+        "label": spec.label,
+        "line": spec.line,
+        "type": action,
+        "event": spec.source_event,
+        "events": spec.events,
+        "timeout_s": spec.timeout_ms as f64 / 1000.0,
+        "matcher": spec.matcher,
+        "input_matcher": spec.input.iter().map(|p| json!({"field": p.field, "regex": p.regex})).collect::<Vec<_>>(),
+        "held": held,
+    });
+    if let (Some(object), Value::Object(what)) = (hook.as_object_mut(), what) {
+        object.extend(what);
+    }
+    if kind == RuleKind::HookMd {
+        hook["requires"] =
+            json!({"os": spec.requires.os, "bins": spec.requires.bins, "env": spec.requires.env});
+        hook["breaker"] = match breakers.status(file) {
+            Gate::Closed(failures) => json!({"open": false, "failures": failures}),
+            Gate::Open { until_ms } => json!({"open": true, "until_ms": until_ms}),
+        };
+    }
+    hook
 }

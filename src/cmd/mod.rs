@@ -64,6 +64,24 @@ impl CallArgs {
         Ok(input)
     }
 
+    /// What the call's hooks match on besides the query: its event (the
+    /// step's own), `input` and this process's environment.
+    pub fn probe<'a>(
+        &self,
+        settings: &Settings,
+        input: &'a Value,
+    ) -> hookdex_runtime::explain::HookProbe<'a> {
+        hookdex_runtime::explain::HookProbe {
+            event: self.step.event(),
+            tool_input: input,
+            breakers: hookdex_runtime::state::breaker::Breakers::new(
+                &settings.view.home,
+                settings.breaker_cooldown,
+            ),
+            var: &|name| std::env::var_os(name),
+        }
+    }
+
     /// Where the call's texts land, as a filter's `paths` see them: each
     /// text's file (a patch's files, each), or the `--path` given when the
     /// input offers no text.

@@ -16,7 +16,8 @@ use std::time::Duration;
 
 use hookdex_harness::Payload;
 use hookdex_index::Index;
-use hookdex_model::{HookAction, HookSpec, LayerKind, RuleKind, Runner};
+use hookdex_model::{Event, HookAction, HookSpec, LayerKind, RuleKind, Runner};
+use serde_json::Value;
 
 use crate::call::Call;
 use crate::exec::{self, Deadline, Job, Stdin};
@@ -25,9 +26,9 @@ use crate::outcome::Outcome;
 use crate::settings::Settings;
 use crate::state::breaker::{Breakers, Gate};
 
-/// The spec of hook rule `rule` when it fires for `payload`: it answers
-/// the payload's event and its `input_matcher`, if any, matches the tool
-/// input. `None` when it does not fire.
+/// The spec of hook rule `rule` when it fires for a call at `event` with
+/// `tool_input`: it answers the event and its `input_matcher`, if any,
+/// matches the input. `Err(spec, why)` when it does not fire.
 ///
 /// # Errors
 ///
@@ -35,24 +36,69 @@ use crate::state::breaker::{Breakers, Gate};
 pub fn fires(
     index: &Index<'_>,
     rule: u32,
-    payload: &Payload,
-) -> Result<Option<HookSpec>, hookdex_index::Error> {
+    event: Event,
+    tool_input: &Value,
+) -> Result<Result<HookSpec, (HookSpec, String)>, hookdex_index::Error> {
+    let spec = spec(index, rule)?;
+    if !spec.answers(event) {
+        let why = format!("answers {} only", spec.events.join(", "));
+        return Ok(Err((spec, why)));
+    }
+    if let Some(matcher) = &index.hook(rule)?.and_then(|h| h.input) {
+        if !input::matches(&spec.input, matcher, tool_input) {
+            let entries: Vec<String> = spec
+                .input
+                .iter()
+                .map(|p| match &p.field {
+                    Some(field) => format!("{field}: {}", p.regex),
+                    None => p.regex.clone(),
+                })
+                .collect();
+            let why = format!("input_matcher `{}` does not match", entries.join(", "));
+            return Ok(Err((spec, why)));
+        }
+    }
+    Ok(Ok(spec))
+}
+
+/// The spec of hook rule `rule`.
+///
+/// # Errors
+///
+/// When its record is missing, damaged or does not parse.
+pub fn spec(index: &Index<'_>, rule: u32) -> Result<HookSpec, hookdex_index::Error> {
     let Some(hook) = index.hook(rule)? else {
         return Err(hookdex_index::Error::corrupt(format!(
             "hook rule {rule} has no hook record"
         )));
     };
-    let spec: HookSpec = serde_json::from_str(hook.spec)
-        .map_err(|e| hookdex_index::Error::corrupt(format!("hook rule {rule}: {e}")))?;
-    if !spec.answers(payload.event) {
-        return Ok(None);
+    serde_json::from_str(hook.spec)
+        .map_err(|e| hookdex_index::Error::corrupt(format!("hook rule {rule}: {e}")))
+}
+
+/// Why a `HOOK.md` hook that fires would be skipped now: a requirement
+/// that does not hold, or its breaker open. `None` when it runs.
+pub fn held(
+    spec: &HookSpec,
+    file: &str,
+    breakers: &Breakers,
+    var: &dyn Fn(&str) -> Option<OsString>,
+) -> Option<String> {
+    if let Some(unmet) = moltis::unmet(&spec.requires, var) {
+        return Some(format!("not eligible here: requires {unmet}"));
     }
-    if let Some(matcher) = &hook.input {
-        if !input::matches(&spec.input, matcher, &payload.tool_input) {
-            return Ok(None);
-        }
+    match breakers.status(file) {
+        Gate::Open { until_ms } => Some(breaker_open(until_ms)),
+        Gate::Closed(_) => None,
     }
-    Ok(Some(spec))
+}
+
+fn breaker_open(until_ms: u64) -> String {
+    let left = until_ms.saturating_sub(crate::log::now_ms()).div_ceil(1000);
+    format!(
+        "its breaker is open after {} failures in a row ({left} s left)",
+        crate::state::breaker::THRESHOLD
+    )
 }
 
 /// The name a hook goes by in the log, the answer and `explain`.
@@ -124,11 +170,8 @@ pub fn run(call: &HookCall<'_>, rules: &[&Fired]) -> Done {
                 continue;
             }
             if let Gate::Open { until_ms } = breakers.admit(&breaker_key(rule)) {
-                let left = until_ms.saturating_sub(crate::log::now_ms()) / 1000;
-                done.notes.push(format!(
-                    "{name}: skipped, its breaker is open after {} failures in a row ({left} s left)",
-                    crate::state::breaker::THRESHOLD
-                ));
+                done.notes
+                    .push(format!("{name}: skipped, {}", breaker_open(until_ms)));
                 continue;
             }
         }
