@@ -2,6 +2,7 @@
 # install.sh does, and a scratch tree with N rules (the same mix as
 # benches/lookup.rs), exporting the hookdex variables.
 # Usage: . benches/fixture.sh; bin=$(release_binary); make_fixture DIR N
+#        hooks_yaml FILE N   (N hooks.yaml groups, the same kind of mix)
 
 # Builds the release binary as installed and prints its path (under
 # CARGO_TARGET_DIR when that is set, as cargo puts it there).
@@ -33,4 +34,30 @@ make_fixture() {
   export HOME="$root/user" HOOKDEX_HOME="$root/home" HOOKDEX_CACHE_DIR="$root/cache"
   export HOOKDEX_MANAGED_DIR="$root/managed"
   unset HOOKDEX_BUNDLE HOOKDEX_PROFILES CONDITIONS_TRUSTED_OWNERS
+}
+
+# N hooks.yaml groups for other tools than a plain shell call: literal MCP
+# tool names, alternations, one in ten a regex (all of a step's regexes
+# share one DFA), post groups and input matchers on tools the call is not.
+hooks_yaml() {
+  local file=$1 n=$2 i
+  {
+    echo "hooks:"
+    echo "  PreToolUse:"
+    for ((i = 0; i < n; i++)); do
+      case $((i % 10)) in
+        0|1|2|3) echo "    - matcher: mcp__srv$((i % 100))__tool$i" ;;
+        4|5|6) echo "    - matcher: \"Tool$i|Edit$i\"" ;;
+        7) echo "    - matcher: \"mcp__srvp${i}__.*\"" ;;
+        8) printf '    - matcher: Write%s\n      input_matcher: {file_path: "^/etc/%s"}\n' "$i" "$i" ;;
+        *) continue ;;
+      esac
+      echo "      hooks: [{type: command, command: \"exit 0\"}]"
+    done
+    echo "  PostToolUse:"
+    for ((i = 9; i < n; i += 10)); do
+      echo "    - matcher: Bash$i"
+      echo "      hooks: [{type: command, command: \"exit 0\"}]"
+    done
+  } > "$file"
 }

@@ -15,6 +15,8 @@
 # difference between the builds.
 #
 # Usage: benches/hook-process.sh [RULES] [CALLS_PER_ROUND] [ROUNDS]
+#   The "nothing fires" call is also timed on a second tree: the same
+#   rules and RULES hooks.yaml groups (SPEC §9: within 10% of the first).
 #   PEER=1 installs the peer into target/peer-venv first (from PyPI).
 #   BASELINE=/path/to/hookdex adds another build of hookdex (an older commit)
 #   to the same run, on the same index tree.
@@ -32,6 +34,10 @@ fi
 root=$(mktemp -d "${TMPDIR:-/tmp}/hookdex-process.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 make_fixture "$root" "$n"
+# The second tree: the same condition files, and N hooks.yaml groups.
+home_yaml=$root/home-yaml
+cp -r "$HOOKDEX_HOME" "$home_yaml"
+hooks_yaml "$home_yaml/hooks.yaml" "$n"
 built=$bin
 cp "$built" "$root/hookdex"
 bin=$root/hookdex
@@ -48,6 +54,7 @@ fi
 mkdir -p "$HOME/.agentihooks" && ln -s "$HOOKDEX_HOME/conditions" "$HOME/.agentihooks/conditions"
 cd "$root/repo"
 "$bin" compile >/dev/null
+HOOKDEX_HOME=$home_yaml "$bin" compile >/dev/null
 
 payload() {
   printf '{"session_id":"s","transcript_path":"%s/t.jsonl","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"%s"},"tool_use_id":"t"}' \
@@ -65,10 +72,11 @@ edit() {
 edit src/main.rs edit_elsewhere
 edit web/components/Seats.tsx edit_front_end
 
-# name|payload|calls per round|command
+# name|payload|calls per round|command[|HOOKDEX_HOME]
 entries=(
   "bare process (/bin/true)|nothing|$calls|/bin/true"
   "hookdex hook, nothing fires|nothing|$calls|$bin hook --target claude"
+  "nothing fires, and $n hooks.yaml groups|nothing|$calls|$bin hook --target claude|$home_yaml"
   "hookdex hook, one bash condition fires|one|$calls|$bin hook --target claude"
   "hookdex hook, an Edit no filter's paths admit|edit_elsewhere|$calls|$bin hook --target claude"
   "hookdex hook, a front-end Edit, no classifier|edit_front_end|$calls|$bin hook --target claude"
@@ -86,10 +94,11 @@ fi
 
 # Timed with bash's own clock ($EPOCHREALTIME, microseconds): no process
 # is started to read it.
-declare -a names inputs counts cmds
+declare -a names inputs counts cmds homes
 for entry in "${entries[@]}"; do
-  IFS='|' read -r name input count cmd <<<"$entry"
+  IFS='|' read -r name input count cmd home <<<"$entry"
   names+=("$name") inputs+=("$root/$input.json") counts+=("$count") cmds+=("$cmd")
+  homes+=("${home:-$HOOKDEX_HOME}")
 done
 declare -A samples
 for ((r = 0; r < rounds; r++)); do
@@ -98,7 +107,7 @@ for ((r = 0; r < rounds; r++)); do
     for e in "${!names[@]}"; do
       ((i < counts[e])) || continue
       start=$EPOCHREALTIME
-      ${cmds[e]} <"${inputs[e]}" >/dev/null 2>&1 || true
+      HOOKDEX_HOME=${homes[e]} ${cmds[e]} <"${inputs[e]}" >/dev/null 2>&1 || true
       end=$EPOCHREALTIME
       sums[e]=$(( ${sums[e]:-0} + ${end/[.,]/} - ${start/[.,]/} ))
     done

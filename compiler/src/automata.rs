@@ -140,6 +140,29 @@ pub fn name_patterns(matchers: &[String]) -> Result<Vec<u8>, String> {
     serialize(&dfa)
 }
 
+/// The literal prefixes one of which every text `regex` matches (from its
+/// start) begins with, as the step's gate in front of its pattern DFA;
+/// `None` when it has no finite set of non-empty ones (`.*shell`).
+pub fn literal_prefixes(regex: &str) -> Option<Vec<String>> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let hir = regex_syntax::parse(regex).ok()?;
+    let seq = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
+    let mut prefixes = Vec::new();
+    for literal in seq.literals()? {
+        let bytes = literal.as_bytes();
+        // A prefix cut inside a character keeps its whole characters.
+        let valid = match std::str::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).ok()?,
+        };
+        if valid.is_empty() || valid.contains('\n') {
+            return None;
+        }
+        prefixes.push(valid.to_string());
+    }
+    (!prefixes.is_empty()).then_some(prefixes)
+}
+
 /// Compiles a hook's `input_matcher` regexes into one DFA with a start of
 /// its own per pattern: searching pattern `i` anchored finds whether
 /// `regexes[i]` matches anywhere in a text (each is `(?s:.)*?(?:…)`).
@@ -211,6 +234,19 @@ mod tests {
         let (at, err) = glob_sets(&["*.rs".into(), "a[".into()]).unwrap_err();
         assert_eq!(at, 1);
         assert!(err.to_string().contains("`a[`"), "{err}");
+    }
+
+    #[test]
+    fn regex_matchers_have_literal_prefixes_where_they_can() {
+        assert_eq!(
+            literal_prefixes("mcp__github__.*"),
+            Some(vec!["mcp__github__".into()])
+        );
+        let both = literal_prefixes("developer__(shell|text_editor)").unwrap();
+        assert_eq!(both, ["developer__shell", "developer__text_editor"]);
+        assert_eq!(literal_prefixes(".*shell"), None);
+        assert_eq!(literal_prefixes("a?b"), Some(vec!["ab".into(), "b".into()]));
+        assert_eq!(literal_prefixes("(x|)y*"), None);
     }
 
     #[test]

@@ -75,6 +75,16 @@ pub fn build(rules: &[Resolved]) -> Tables {
         .into_iter()
         .map(|acc| {
             let regexes: Vec<String> = acc.patterns.iter().map(|(_, p)| p.clone()).collect();
+            let pattern_gate = regexes
+                .iter()
+                .map(|r| automata::literal_prefixes(r))
+                .collect::<Option<Vec<Vec<String>>>>()
+                .map(|all| {
+                    let mut gate: Vec<String> = all.into_iter().flatten().collect();
+                    gate.sort();
+                    gate.dedup();
+                    gate
+                });
             let (patterns, pattern_dfa) = match regexes.is_empty() {
                 true => (Vec::new(), Vec::new()),
                 false => match automata::name_patterns(&regexes) {
@@ -93,6 +103,7 @@ pub fn build(rules: &[Resolved]) -> Tables {
                 programs: acc.programs.into_iter().collect(),
                 prefixes: acc.prefixes.into_iter().collect(),
                 exact: acc.exact.into_iter().collect(),
+                pattern_gate: pattern_gate.filter(|_| !patterns.is_empty()),
                 patterns,
                 pattern_dfa,
             }

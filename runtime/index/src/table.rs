@@ -42,9 +42,12 @@ pub(crate) struct StepRecord {
     patterns: Span,
     /// The DFA over every regex matcher of the step (empty: none).
     pattern_dfa: Span,
+    /// The literal prefixes one of which every match of those regexes
+    /// starts with, `\n`-separated; none when some regex has none.
+    pattern_gate: StrRef,
 }
 
-const _: () = assert!(std::mem::size_of::<StepRecord>() == 56);
+const _: () = assert!(std::mem::size_of::<StepRecord>() == 64);
 
 #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
 #[repr(C)]
@@ -76,6 +79,11 @@ pub struct StepData {
     /// An anchored DFA (native-endian serialized, `MatchKind::All`) over
     /// the step's regex matchers, each `(?:regex)$`; empty when none.
     pub pattern_dfa: Vec<u8>,
+    /// The literal prefixes one of which every name those regexes match
+    /// starts with (`mcp__github__` of `mcp__github__.*`): a name that has
+    /// none of them skips the DFA, so its load is paid only by calls it may
+    /// match. `None` when some regex has no such prefix.
+    pub pattern_gate: Option<Vec<String>>,
 }
 
 /// Where a step's tables are written.
@@ -158,6 +166,7 @@ impl StepData {
                 true => Span::default(),
                 false => crate::dfa::put(dfas, &self.pattern_dfa),
             },
+            pattern_gate: pool.put_opt(self.pattern_gate.as_ref().map(|g| g.join("\n")).as_deref()),
         }
     }
 }
@@ -263,6 +272,17 @@ impl<'a> Index<'a> {
             at = (at + 1) & (capacity - 1);
         }
         Ok(None)
+    }
+
+    /// Whether one of `names` starts with a prefix of the step's gate (or
+    /// the step has no gate): only then can a regex matcher match.
+    fn may_match(&self, tables: &StepRecord, names: &[&str]) -> Result<bool, Error> {
+        Ok(match self.opt_str(&tables.pattern_gate)? {
+            None => true,
+            Some(gate) => gate
+                .split('\n')
+                .any(|prefix| names.iter().any(|name| name.starts_with(prefix))),
+        })
     }
 
     /// The second phase: the rules whose regex matcher matches one of
@@ -373,7 +393,7 @@ impl<'a> Index<'a> {
                 self.push_posting(posting, Via::Exact(label), &mut hits)?;
             }
         }
-        if tables.pattern_dfa.range().1 != 0 {
+        if tables.pattern_dfa.range().1 != 0 && self.may_match(tables, names)? {
             self.push_patterns(tables, names, &mut hits)?;
         }
         hits.sort_by_key(|hit| hit.rule);

@@ -716,4 +716,21 @@ fn hook_matchers_find_names_exactly_and_by_pattern_and_inputs_search() {
     assert!(!matcher.is_match(1, "x/etc/hosts").unwrap());
     assert!(matcher.is_match(2, "x").is_err());
     assert!(index.hook(1).unwrap().is_none());
+    // A gate of prefixes none of the names has skips the DFA.
+    data.steps[usize::from(Step::Pre.code())].pattern_gate = Some(vec!["zz".into()]);
+    let gated = aligned(&data.to_bytes());
+    let index = gated.index().unwrap();
+    let tool = ToolName::new("mcp__other__x");
+    let q = Query {
+        step: Step::Pre,
+        tool: &tool,
+        raw_tool: tool.as_str(),
+        programs: &[],
+        any_program: false,
+    };
+    assert!(!index
+        .candidates(&q)
+        .unwrap()
+        .iter()
+        .any(|h| h.via == Via::Pattern));
 }
