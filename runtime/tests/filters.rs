@@ -114,6 +114,15 @@ fn explain_narrows_filters_by_paths() {
             None,
             &query,
             &[path],
+            &hookdex_runtime::explain::HookProbe {
+                event: Step::Pre.event(),
+                tool_input: &serde_json::Value::Null,
+                breakers: hookdex_runtime::state::breaker::Breakers::new(
+                    std::path::Path::new("/nonexistent"),
+                    std::time::Duration::from_secs(60),
+                ),
+                var: &|_| None,
+            },
             &Trust::NoOrigin,
             Switches::ALL,
         )
