@@ -127,7 +127,7 @@ fn a_field_map_matches_every_field_and_a_missing_field_never() {
         &s.home().join("hooks.yaml"),
         "hooks:\n  PreToolUse:\n    - matcher: \"Write|Edit\"\n      input_matcher:\n        file_path: \"^/etc/\"\n        content: \"*\"\n      hooks:\n        - type: command\n          command: \"echo 'no edits under /etc' >&2; exit 2\"\n",
     );
-    let mut write_to = |path: &str, content: Option<&str>| {
+    let write_to = |path: &str, content: Option<&str>| {
         let mut payload = fixture(&s, "claude-pre-write");
         payload["tool_input"]["file_path"] = json!(path);
         match content {
