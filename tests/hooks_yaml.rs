@@ -398,3 +398,41 @@ fn explain_says_which_matcher_let_a_hook_through_or_not() {
         ex.0
     );
 }
+
+#[test]
+fn a_group_on_the_normalized_name_guards_every_harness_in_its_reply_shape() {
+    let s = Scratch::new();
+    write(
+        &s.home().join("hooks.yaml"),
+        "hooks:\n  PreToolUse:\n    - matcher: bash\n      input_matcher: {command: \"^kubectl (delete|apply)\"}\n      hooks: [{type: command, command: \"echo 'kubectl writes go through GitOps' >&2; exit 2\"}]\n  Stop:\n    - hooks: [{type: command, command: \"echo '{\\\"decision\\\": \\\"block\\\", \\\"reason\\\": \\\"run the tests\\\"}'\"}]\n",
+    );
+    let reason = "kubectl writes go through GitOps";
+    for target in TARGETS {
+        let reply = hook(
+            &s,
+            target,
+            &pre_bash(&s, target, "kubectl delete pod web-0"),
+        );
+        let want = match target {
+            "claude" | "codex" => json!({"hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }}),
+            "copilot" => json!({"permissionDecision": "deny", "permissionDecisionReason": reason}),
+            _ => json!({"decision": "deny", "reason": reason}),
+        };
+        assert_eq!(reply, want, "{target}");
+        let read = hook(&s, target, &pre_bash(&s, target, "kubectl get pods"));
+        assert_eq!(read, Value::Null, "{target}");
+        let payload = fixture(&s, &format!("{target}-stop"));
+        let event = (target == "copilot").then_some("agentStop");
+        let stop = hook_bytes(&s, target, event, payload.to_string().as_bytes()).reply;
+        let want = match target {
+            "gemini" => json!({"decision": "deny", "reason": "run the tests"}),
+            "cursor" => json!({"followup_message": "run the tests"}),
+            _ => json!({"decision": "block", "reason": "run the tests"}),
+        };
+        assert_eq!(stop, want, "{target}");
+    }
+}
