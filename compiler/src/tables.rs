@@ -5,15 +5,15 @@
 
 use std::collections::BTreeMap;
 
-use hookdex_index::StepData;
+use hookdex_index::{PatternSetData, StepData};
 use hookdex_model::{Alternative, Step};
 
 use crate::automata;
 use crate::formats::NameMatcher;
 use crate::resolve::Resolved;
 
-/// The step tables, and the rules left out of them with the reason: the
-/// regex matchers of a step that together exceed the automaton limit.
+/// The step tables, and the rules left out of them with the reason: a
+/// regex matcher too large for an automaton on its own.
 pub struct Tables {
     /// One [`StepData`] per step, indexed by step code.
     pub steps: Vec<StepData>,
@@ -73,43 +73,63 @@ pub fn build(rules: &[Resolved]) -> Tables {
     let mut left_out = Vec::new();
     let steps = acc
         .into_iter()
-        .map(|acc| {
-            let regexes: Vec<String> = acc.patterns.iter().map(|(_, p)| p.clone()).collect();
-            let pattern_gate = regexes
+        .map(|acc| StepData {
+            pattern_sets: pattern_sets(&acc.patterns, &mut left_out),
+            any: acc.any,
+            names: acc.names.into_iter().collect(),
+            programs: acc.programs.into_iter().collect(),
+            prefixes: acc.prefixes.into_iter().collect(),
+            exact: acc.exact.into_iter().collect(),
+        })
+        .collect();
+    Tables { steps, left_out }
+}
+
+/// The regex matchers `(rule, regex)` of one step in as few DFAs as fit
+/// the automaton limit: all in one when they do, else each half apart, and
+/// so on; a regex too large on its own goes to `left_out`. One source's
+/// regexes can thus never push another's (the managed layer's) out.
+fn pattern_sets(
+    patterns: &[(u32, String)],
+    left_out: &mut Vec<(u32, String)>,
+) -> Vec<PatternSetData> {
+    if patterns.is_empty() {
+        return Vec::new();
+    }
+    let regexes: Vec<String> = patterns.iter().map(|(_, p)| p.clone()).collect();
+    match automata::name_patterns(&regexes) {
+        Ok(dfa) => {
+            let gate = regexes
                 .iter()
                 .map(|r| automata::literal_prefixes(r))
                 .collect::<Option<Vec<Vec<String>>>>()
                 .map(|all| {
                     let mut gate: Vec<String> = all.into_iter().flatten().collect();
                     gate.sort();
-                    gate.dedup();
+                    // Sorted, a prefix comes right before what it covers.
+                    gate.dedup_by(|longer, shorter| longer.starts_with(shorter.as_str()));
                     gate
                 });
-            let (patterns, pattern_dfa) = match regexes.is_empty() {
-                true => (Vec::new(), Vec::new()),
-                false => match automata::name_patterns(&regexes) {
-                    Ok(dfa) => (acc.patterns.iter().map(|(id, _)| *id).collect(), dfa),
-                    Err(reason) => {
-                        left_out.extend(acc.patterns.iter().map(|(id, _)| {
-                            (*id, format!("the step's matcher regexes together are too large for an automaton: {reason}"))
-                        }));
-                        (Vec::new(), Vec::new())
-                    }
-                },
-            };
-            StepData {
-                any: acc.any,
-                names: acc.names.into_iter().collect(),
-                programs: acc.programs.into_iter().collect(),
-                prefixes: acc.prefixes.into_iter().collect(),
-                exact: acc.exact.into_iter().collect(),
-                pattern_gate: pattern_gate.filter(|_| !patterns.is_empty()),
-                patterns,
-                pattern_dfa,
-            }
-        })
-        .collect();
-    Tables { steps, left_out }
+            vec![PatternSetData {
+                rules: patterns.iter().map(|(id, _)| *id).collect(),
+                dfa,
+                gate,
+            }]
+        }
+        Err(reason) if patterns.len() == 1 => {
+            left_out.push((
+                patterns[0].0,
+                format!("the matcher is too large for an automaton: {reason}"),
+            ));
+            Vec::new()
+        }
+        Err(_) => {
+            let (low, high) = patterns.split_at(patterns.len() / 2);
+            let mut sets = pattern_sets(low, left_out);
+            sets.extend(pattern_sets(high, left_out));
+            sets
+        }
+    }
 }
 
 #[cfg(test)]
@@ -138,6 +158,27 @@ mod tests {
             overridden_by,
             shadowed_by_directory: shadowed,
         }
+    }
+
+    #[test]
+    fn regex_matchers_split_into_sets_that_build_and_only_a_bad_one_is_left_out() {
+        let patterns: Vec<(u32, String)> =
+            [(0, "mcp__a__.*"), (1, "("), (2, "x.*y"), (3, "Ed(it)?")]
+                .iter()
+                .map(|(id, p)| (*id, p.to_string()))
+                .collect();
+        let mut left_out = Vec::new();
+        let sets = pattern_sets(&patterns, &mut left_out);
+        let rules: Vec<u32> = sets.iter().flat_map(|s| s.rules.clone()).collect();
+        assert_eq!(rules, [0, 2, 3]);
+        assert_eq!(left_out.len(), 1);
+        assert_eq!(left_out[0].0, 1);
+        let together = pattern_sets(
+            &[(5, "mcp__a__.*".into()), (6, "Ed(it)?".into())],
+            &mut left_out,
+        );
+        assert_eq!(together.len(), 1);
+        assert_eq!(together[0].gate, Some(vec!["Ed".into(), "mcp__a__".into()]));
     }
 
     #[test]

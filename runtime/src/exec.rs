@@ -57,8 +57,9 @@ pub struct Job {
     /// own folder).
     pub cwd: Option<PathBuf>,
     /// Its own timeout (a `hooks.yaml` or `HOOK.md` hook's `timeout`), in
-    /// place of `CONDITIONS_TIMEOUT_SEC` and the hook's deadline: its
-    /// author chose it for this command.
+    /// place of `CONDITIONS_TIMEOUT_SEC`. The hook's deadline still ends
+    /// it: past that the harness would stop waiting, and the answers of
+    /// every other rule of the call would be lost with it.
     pub timeout: Option<Duration>,
 }
 
@@ -378,7 +379,7 @@ fn run_one(
             Deadline(None),
             own.unwrap_or(config.timeout).max(DEFAULT_TIMEOUT),
         ),
-        (false, Some(own)) => (Deadline(None), own),
+        (false, Some(own)) => (deadline, own),
         (false, None) => (deadline, config.timeout),
     };
     if deadline.passed() {

@@ -103,7 +103,7 @@ fn explain_one<'a>(
         let rule = index.rule(hit.rule)?;
         let layer = index.layer(usize::from(rule.layer))?;
         if matches!(rule.kind, RuleKind::HooksYaml | RuleKind::HookMd) {
-            let (fires, why) = hook_verdict(index, &rule, probe)?;
+            let (fires, why) = hook_verdict(index, &rule, &layer, probe)?;
             let why = match fires {
                 true => format!("{}; {why}", via_text(hit.via)),
                 false => why,
@@ -189,6 +189,7 @@ fn explain_one<'a>(
 fn hook_verdict(
     index: &Index<'_>,
     rule: &Rule<'_>,
+    layer: &Layer<'_>,
     probe: &HookProbe<'_>,
 ) -> Result<(bool, String), Error> {
     let (spec, missed) = match crate::hooks::fires(index, rule.id, probe.event, probe.tool_input)? {
@@ -196,8 +197,8 @@ fn hook_verdict(
         Err((spec, why)) => (spec, Some(why)),
     };
     let name = format!(
-        "{} (line {})",
-        crate::hooks::display(rule.kind, &spec),
+        "{}, line {}",
+        crate::hooks::display(rule.kind, &spec, layer.label),
         spec.line
     );
     let held = match (rule.kind, &missed) {

@@ -47,7 +47,7 @@ impl Fired {
     /// name, a hook's source and label.
     pub fn name(&self) -> String {
         match &self.hook {
-            Some(spec) => crate::hooks::display(self.kind, spec),
+            Some(spec) => crate::hooks::display(self.kind, spec, &self.layer_label),
             None => self.file_name.clone(),
         }
     }

@@ -48,11 +48,12 @@ pub struct Scanned {
 /// An event map: event name to its groups, each value with its place.
 type Events = BTreeMap<String, Spanned<serde_json::Value>>;
 
-/// The file with a top-level `hooks:`.
+/// The file with a top-level `hooks:`; an opt-in that is not a boolean is
+/// no opt-in (BioRouter's `as_bool`), and never costs the file its hooks.
 #[derive(Deserialize)]
 struct Wrapped {
     #[serde(default)]
-    allow_project_hooks: Option<bool>,
+    allow_project_hooks: Option<serde_json::Value>,
     hooks: Events,
 }
 
@@ -104,7 +105,7 @@ pub fn scan(path: &Path, root: &Path) -> Scanned {
     let read = serde_saphyr::from_str_with_options::<Events>(&text, options()).and_then(|top| {
         match top.contains_key("hooks") {
             true => serde_saphyr::from_str_with_options::<Wrapped>(&text, options())
-                .map(|w| (w.hooks, w.allow_project_hooks)),
+                .map(|w| (w.hooks, w.allow_project_hooks.and_then(|v| v.as_bool()))),
             false => Ok((top, None)),
         }
     });

@@ -70,6 +70,7 @@ impl IndexData {
             invalid.extend_from_slice(bad.record(&mut pool).as_bytes());
         }
         let (mut steps, mut names, mut postings) = (Vec::new(), Vec::new(), Vec::new());
+        let mut pattern_sets = Vec::new();
         let (mut filters, mut finders, mut globs, mut dfas) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let empty = StepData::default();
@@ -80,6 +81,7 @@ impl IndexData {
                 names: &mut names,
                 postings: &mut postings,
                 dfas: &mut dfas,
+                pattern_sets: &mut pattern_sets,
             };
             steps.extend_from_slice(data.record(&mut tables).as_bytes());
         }
@@ -131,6 +133,7 @@ impl IndexData {
             (SectionId::OutFilterBytes, &out_filter_bytes),
             (SectionId::Enforcements, &enforcements),
             (SectionId::Hooks, &hooks),
+            (SectionId::PatternSets, &pattern_sets),
         ])
     }
 }

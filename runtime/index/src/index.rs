@@ -37,6 +37,7 @@ pub struct Index<'a> {
     pub(crate) out_filter_bytes: Section<'a>,
     pub(crate) enforcements: Section<'a>,
     pub(crate) hooks: Section<'a>,
+    pub(crate) pattern_sets: Section<'a>,
     /// DFAs validated so far, by offset in the DFA section.
     pub(crate) dfas: RefCell<HashMap<usize, Dfa>>,
 }
@@ -89,6 +90,7 @@ impl<'a> Index<'a> {
             out_filter_bytes: next()?,
             enforcements: next()?,
             hooks: next()?,
+            pattern_sets: next()?,
             dfas: RefCell::new(HashMap::new()),
         };
         for small in [&index.meta, &index.paths, &index.layers, &index.steps] {
@@ -178,6 +180,7 @@ impl<'a> Index<'a> {
             &self.out_filter_bytes,
             &self.enforcements,
             &self.hooks,
+            &self.pattern_sets,
         ] {
             section.verify_all()?;
         }

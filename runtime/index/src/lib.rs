@@ -97,7 +97,7 @@ pub use crate::meta::{Meta, MetaData};
 pub use crate::outfilter::{OutFilter, OutFilterData};
 pub use crate::path::{Freshness, PathEntry, Stamp, StampKind};
 pub use crate::rule::{Rule, RuleData};
-pub use crate::table::{Hit, Query, StepData, Via};
+pub use crate::table::{Hit, PatternSetData, Query, StepData, Via};
 
 #[cfg(test)]
 mod tests;

@@ -53,11 +53,13 @@ pub enum SectionId {
     Enforcements = 18,
     /// `hooks.yaml` and `HOOK.md` hooks.
     Hooks = 19,
+    /// The regex matcher sets of every step's `hooks.yaml` groups.
+    PatternSets = 20,
 }
 
 impl SectionId {
     /// Every section, in file order.
-    pub const ALL: [SectionId; 19] = [
+    pub const ALL: [SectionId; 20] = [
         SectionId::Meta,
         SectionId::Strings,
         SectionId::Paths,
@@ -77,6 +79,7 @@ impl SectionId {
         SectionId::OutFilterBytes,
         SectionId::Enforcements,
         SectionId::Hooks,
+        SectionId::PatternSets,
     ];
 }
 

@@ -5,9 +5,10 @@
 //! a few probes whatever the number of rules.
 //!
 //! What is not a literal, a `hooks.yaml` matcher that is a real regex, is
-//! the second phase: one DFA per step over every such matcher, run on the
-//! tool's names only when the step has one, so a step without them pays
-//! nothing for them.
+//! the second phase: a few DFAs per step over such matchers (as many as
+//! fit, usually one), each behind a gate of the literal prefixes its
+//! matches start with, run on the tool's names only when one has such a
+//! prefix, so a call pays for them only when they could match.
 
 use hookdex_model::{Step, ToolName};
 use regex_automata::dfa::Automaton;
@@ -38,16 +39,25 @@ pub(crate) struct StepRecord {
     /// `hooks.yaml` matcher names, compared case-sensitively with both the
     /// harness's tool name and the normalized one.
     exact: TableRef,
-    /// The rules of the pattern DFA's patterns, in pattern order.
-    patterns: Span,
-    /// The DFA over every regex matcher of the step (empty: none).
-    pattern_dfa: Span,
-    /// The literal prefixes one of which every match of those regexes
-    /// starts with, `\n`-separated; none when some regex has none.
-    pattern_gate: StrRef,
+    /// Records of the pattern-sets section.
+    pattern_sets: Span,
 }
 
-const _: () = assert!(std::mem::size_of::<StepRecord>() == 64);
+const _: () = assert!(std::mem::size_of::<StepRecord>() == 48);
+
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct PatternSetRecord {
+    /// The rules of the DFA's patterns, in pattern order.
+    rules: Span,
+    /// The DFA.
+    dfa: Span,
+    /// The literal prefixes one of which every match of the set's regexes
+    /// starts with, `\n`-separated; none when some regex has none.
+    gate: StrRef,
+}
+
+const _: () = assert!(std::mem::size_of::<PatternSetRecord>() == 24);
 
 #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
 #[repr(C)]
@@ -74,16 +84,23 @@ pub struct StepData {
     pub prefixes: Vec<(String, Vec<u32>)>,
     /// Literal `hooks.yaml` matcher names, case-sensitive, and their rules.
     pub exact: Vec<(String, Vec<u32>)>,
-    /// The rule of each pattern of [`StepData::pattern_dfa`], in pattern order.
-    pub patterns: Vec<u32>,
+    /// The step's regex matchers, in as many sets as their DFAs need.
+    pub pattern_sets: Vec<PatternSetData>,
+}
+
+/// Some of a step's regex matchers, under one DFA.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PatternSetData {
+    /// The rule of each pattern of the DFA, in pattern order.
+    pub rules: Vec<u32>,
     /// An anchored DFA (native-endian serialized, `MatchKind::All`) over
-    /// the step's regex matchers, each `(?:regex)$`; empty when none.
-    pub pattern_dfa: Vec<u8>,
+    /// the regexes, each `(?:regex)$`.
+    pub dfa: Vec<u8>,
     /// The literal prefixes one of which every name those regexes match
     /// starts with (`mcp__github__` of `mcp__github__.*`): a name that has
     /// none of them skips the DFA, so its load is paid only by calls it may
     /// match. `None` when some regex has no such prefix.
-    pub pattern_gate: Option<Vec<String>>,
+    pub gate: Option<Vec<String>>,
 }
 
 /// Where a step's tables are written.
@@ -92,6 +109,7 @@ pub(crate) struct TableSections<'s> {
     pub(crate) names: &'s mut Vec<u8>,
     pub(crate) postings: &'s mut Vec<u8>,
     pub(crate) dfas: &'s mut Vec<u8>,
+    pub(crate) pattern_sets: &'s mut Vec<u8>,
 }
 
 /// Appends `ids` to the postings section.
@@ -154,19 +172,24 @@ impl StepData {
             names,
             postings,
             dfas,
+            pattern_sets,
         } = out;
+        let first = pattern_sets.len() / std::mem::size_of::<PatternSetRecord>();
+        for set in &self.pattern_sets {
+            let record = PatternSetRecord {
+                rules: put_posting(postings, &set.rules),
+                dfa: crate::dfa::put(dfas, &set.dfa),
+                gate: pool.put_opt(set.gate.as_ref().map(|g| g.join("\n")).as_deref()),
+            };
+            pattern_sets.extend_from_slice(record.as_bytes());
+        }
         StepRecord {
             any: put_posting(postings, &self.any),
             names: put_table(names, pool, postings, &self.names),
             programs: put_table(names, pool, postings, &self.programs),
             prefixes: put_table(names, pool, postings, &self.prefixes),
             exact: put_table(names, pool, postings, &self.exact),
-            patterns: put_posting(postings, &self.patterns),
-            pattern_dfa: match self.pattern_dfa.is_empty() {
-                true => Span::default(),
-                false => crate::dfa::put(dfas, &self.pattern_dfa),
-            },
-            pattern_gate: pool.put_opt(self.pattern_gate.as_ref().map(|g| g.join("\n")).as_deref()),
+            pattern_sets: Span::new(first, self.pattern_sets.len()),
         }
     }
 }
@@ -274,10 +297,18 @@ impl<'a> Index<'a> {
         Ok(None)
     }
 
-    /// Whether one of `names` starts with a prefix of the step's gate (or
-    /// the step has no gate): only then can a regex matcher match.
-    fn may_match(&self, tables: &StepRecord, names: &[&str]) -> Result<bool, Error> {
-        Ok(match self.opt_str(&tables.pattern_gate)? {
+    /// The pattern sets of `tables`.
+    fn pattern_sets(&self, tables: &StepRecord) -> Result<Vec<&'a PatternSetRecord>, Error> {
+        let (first, count) = tables.pattern_sets.range();
+        (first..first.saturating_add(count))
+            .map(|i| self.pattern_sets.record(i))
+            .collect()
+    }
+
+    /// Whether one of `names` starts with a prefix of the set's gate (or
+    /// the set has no gate): only then can one of its regexes match.
+    fn may_match(&self, set: &PatternSetRecord, names: &[&str]) -> Result<bool, Error> {
+        Ok(match self.opt_str(&set.gate)? {
             None => true,
             Some(gate) => gate
                 .split('\n')
@@ -289,13 +320,13 @@ impl<'a> Index<'a> {
     /// `names` whole.
     fn push_patterns(
         &self,
-        tables: &StepRecord,
+        set: &PatternSetRecord,
         names: &[&str],
         hits: &mut Vec<Hit<'a>>,
     ) -> Result<(), Error> {
-        let dfa = self.dfa(tables.pattern_dfa)?;
+        let dfa = self.dfa(set.dfa)?;
         let mut rules = Vec::new();
-        self.push_posting(tables.patterns, Via::Pattern, &mut rules)?;
+        self.push_posting(set.rules, Via::Pattern, &mut rules)?;
         if dfa.pattern_len() != rules.len() {
             return Err(Error::corrupt("pattern DFA and its rules differ"));
         }
@@ -327,12 +358,12 @@ impl<'a> Index<'a> {
         let tables: &StepRecord = self.steps.record(usize::from(step.code()))?;
         let mut hits = Vec::new();
         self.push_posting(tables.any, Via::Any, &mut hits)?;
-        self.push_posting(tables.patterns, Via::Pattern, &mut hits)?;
-        if tables.pattern_dfa.range().1 != 0 {
-            let dfa = self.dfa(tables.pattern_dfa)?;
-            if dfa.pattern_len() != tables.patterns.range().1 {
+        for set in self.pattern_sets(tables)? {
+            self.push_posting(set.rules, Via::Pattern, &mut hits)?;
+            if self.dfa(set.dfa)?.pattern_len() != set.rules.range().1 {
                 return Err(Error::corrupt("pattern DFA and its rules differ"));
             }
+            self.opt_str(&set.gate)?;
         }
         for table in [tables.names, tables.programs, tables.prefixes, tables.exact] {
             let (first, capacity) = (table.first.get() as usize, table.capacity.get() as usize);
@@ -393,8 +424,10 @@ impl<'a> Index<'a> {
                 self.push_posting(posting, Via::Exact(label), &mut hits)?;
             }
         }
-        if tables.pattern_dfa.range().1 != 0 && self.may_match(tables, names)? {
-            self.push_patterns(tables, names, &mut hits)?;
+        for set in self.pattern_sets(tables)? {
+            if self.may_match(set, names)? {
+                self.push_patterns(set, names, &mut hits)?;
+            }
         }
         hits.sort_by_key(|hit| hit.rule);
         hits.dedup_by_key(|hit| hit.rule);

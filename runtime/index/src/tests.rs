@@ -658,7 +658,6 @@ fn hook_matchers_find_names_exactly_and_by_pattern_and_inputs_search() {
     let mut data = sample();
     let pre = &mut data.steps[usize::from(Step::Pre.code())];
     pre.exact = vec![("Bash".into(), vec![3])];
-    pre.patterns = vec![2];
     let names = dense::Builder::new()
         .configure(
             dense::Config::new()
@@ -667,7 +666,11 @@ fn hook_matchers_find_names_exactly_and_by_pattern_and_inputs_search() {
         )
         .build_many(&["(?:mcp__.*)$"])
         .unwrap();
-    pre.pattern_dfa = serialized(&names);
+    pre.pattern_sets = vec![PatternSetData {
+        rules: vec![2],
+        dfa: serialized(&names),
+        gate: None,
+    }];
     let input = dense::Builder::new()
         .configure(
             dense::Config::new()
@@ -717,7 +720,7 @@ fn hook_matchers_find_names_exactly_and_by_pattern_and_inputs_search() {
     assert!(matcher.is_match(2, "x").is_err());
     assert!(index.hook(1).unwrap().is_none());
     // A gate of prefixes none of the names has skips the DFA.
-    data.steps[usize::from(Step::Pre.code())].pattern_gate = Some(vec!["zz".into()]);
+    data.steps[usize::from(Step::Pre.code())].pattern_sets[0].gate = Some(vec!["zz".into()]);
     let gated = aligned(&data.to_bytes());
     let index = gated.index().unwrap();
     let tool = ToolName::new("mcp__other__x");

@@ -245,7 +245,7 @@ mod tests {
         ] {
             assert_eq!(RuleKind::from_code(kind.code()), Some(kind));
         }
-        assert_eq!(RuleKind::from_code(3), None);
+        assert_eq!(RuleKind::from_code(5), None);
         for mode in [
             FilterMode::Finders,
             FilterMode::Classifier,

@@ -10,8 +10,10 @@ use hookdex_model::InputPattern;
 use serde_json::Value;
 
 /// Whether every entry of `patterns` (pattern `i` of `matcher` being entry
-/// `i`) matches `input`. A search that gives up (a Unicode word boundary
-/// next to non-ASCII text) is no match.
+/// `i`) matches `input`. Where the DFA gives up (a Unicode word boundary,
+/// once the search has read a non-ASCII character), the entry's regex is
+/// compiled and searched in full: a guard must not miss a call because of
+/// an accent elsewhere in it.
 pub fn matches(patterns: &[InputPattern], matcher: &InputMatcher, input: &Value) -> bool {
     if input.is_null() {
         return false;
@@ -21,7 +23,12 @@ pub fn matches(patterns: &[InputPattern], matcher: &InputMatcher, input: &Value)
             None => Some(input),
             Some(path) => field(input, path),
         };
-        value.is_some_and(|value| matcher.is_match(at, &text(value)).unwrap_or(false))
+        value.is_some_and(|value| {
+            let text = text(value);
+            matcher.is_match(at, &text).unwrap_or_else(|_| {
+                regex_automata::meta::Regex::new(&pattern.regex).is_ok_and(|re| re.is_match(&*text))
+            })
+        })
     })
 }
 

@@ -101,11 +101,13 @@ fn breaker_open(until_ms: u64) -> String {
     )
 }
 
-/// The name a hook goes by in the log, the answer and `explain`.
-pub fn display(kind: RuleKind, spec: &HookSpec) -> String {
+/// The name a hook goes by in the log, the answer and `explain`: its
+/// format, label and layer, which no other hook of the call shares (each
+/// layer has one `hooks.yaml`, and one `HOOK.md` hook of a name).
+pub fn display(kind: RuleKind, spec: &HookSpec, layer: &str) -> String {
     match kind {
-        RuleKind::HookMd => format!("HOOK.md {}", spec.label),
-        _ => format!("hooks.yaml {}", spec.label),
+        RuleKind::HookMd => format!("HOOK.md {} ({layer})", spec.label),
+        _ => format!("hooks.yaml {} ({layer})", spec.label),
     }
 }
 
@@ -144,6 +146,7 @@ enum Task<'r> {
         stdin: Stdin,
     },
     Prompt {
+        name: String,
         spec: &'r HookSpec,
         prompt: &'r str,
         model: Option<&'r str>,
@@ -157,11 +160,12 @@ pub fn run(call: &HookCall<'_>, rules: &[&Fired]) -> Done {
     let breakers = Breakers::new(&settings.view.home, settings.breaker_cooldown);
     let bypass = call.payload.permission_mode.as_deref() == Some("bypassPermissions");
     let mut tasks = Vec::new();
+    let mut held_back = Vec::new();
     for rule in rules {
         let Some(spec) = rule.hook.as_deref() else {
             continue;
         };
-        let name = display(rule.kind, spec);
+        let name = rule.name();
         if rule.kind == RuleKind::HookMd {
             if let Some(unmet) = moltis::unmet(&spec.requires, call.var) {
                 done.notes.push(format!(
@@ -170,13 +174,18 @@ pub fn run(call: &HookCall<'_>, rules: &[&Fired]) -> Done {
                 continue;
             }
             if let Gate::Open { until_ms } = breakers.admit(&breaker_key(rule)) {
-                done.notes
-                    .push(format!("{name}: skipped, {}", breaker_open(until_ms)));
+                // A guard off is news for the agent and the person, not only the log.
+                let skipped = Outcome {
+                    failure: Some(breaker_open(until_ms)),
+                    ..Outcome::default()
+                };
+                held_back.push((name, skipped));
                 continue;
             }
         }
         let task = match &spec.action {
             HookAction::Prompt { prompt, model } => Task::Prompt {
+                name: name.clone(),
                 spec,
                 prompt,
                 model: model.as_deref(),
@@ -221,6 +230,7 @@ pub fn run(call: &HookCall<'_>, rules: &[&Fired]) -> Done {
         done.outcomes.push((name.clone(), outcome));
         done.notes.extend(notes);
     }
+    done.outcomes.extend(held_back);
     done
 }
 
@@ -274,10 +284,11 @@ fn perform(
             }
         }
         Task::Prompt {
+            name,
             spec,
             prompt,
             model,
-        } => prompt::judge(call, spec, prompt, *model),
+        } => prompt::judge(call, name, spec, prompt, *model),
     }
 }
 

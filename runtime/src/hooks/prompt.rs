@@ -6,23 +6,22 @@
 //! after it and at Stop). No provider, a failing one or one slower than
 //! the hook's timeout (default 30 s): the call passes, and the log says why.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hookdex_model::HookSpec;
 
-use crate::exec::Deadline;
 use crate::filters::classifier::{self, PromptQuestion};
-use crate::hooks::{claude, display, Shared};
+use crate::hooks::{claude, Shared};
 use crate::outcome::Outcome;
 
 /// Judges prompt hook `spec` (its rule `prompt`, asking `model`) for `call`.
 pub fn judge(
     call: &Shared<'_>,
+    name: &str,
     spec: &HookSpec,
     prompt: &str,
     model: Option<&str>,
 ) -> (Outcome, Vec<String>) {
-    let name = display(hookdex_model::RuleKind::HooksYaml, spec);
     let timeout = Duration::from_millis(spec.timeout_ms);
     let settings = call.settings;
     let Some(provider) = classifier::provider_with_timeout(settings, timeout) else {
@@ -35,7 +34,7 @@ pub fn judge(
         payload: claude::stdin(call.payload, call.call),
     };
     let model = model.or(settings.classifier.models.first().map(String::as_str));
-    let deadline = Deadline::after(Instant::now(), timeout);
+    let deadline = call.deadline.within(timeout);
     match provider.verdict(&question, model, deadline) {
         Ok(verdict) if verdict.ok => (Outcome::default(), Vec::new()),
         Ok(verdict) => {

@@ -116,7 +116,9 @@ impl Breakers {
         if record.failures < THRESHOLD {
             return (Gate::Closed(record.failures), record);
         }
-        if record.tripped_at_ms == 0 {
+        // Never stamped, or stamped in the future (a clock set back, a
+        // planted record): the cooldown starts now, so it always ends.
+        if record.tripped_at_ms == 0 || record.tripped_at_ms > now {
             record.tripped_at_ms = now;
         }
         let until_ms = record.tripped_at_ms.saturating_add(self.cooldown_ms());
@@ -151,6 +153,20 @@ mod tests {
         // Another hook has its own breaker; a hook that never failed writes nothing.
         breakers.record("/other", false);
         assert!(!breakers.path("/other").exists());
+    }
+
+    #[test]
+    fn a_stamp_in_the_future_still_ends_one_cooldown_from_now() {
+        let home = tempfile::tempdir().unwrap();
+        let breakers = Breakers::new(home.path(), Duration::from_millis(200));
+        std::fs::create_dir_all(&breakers.dir).unwrap();
+        std::fs::write(breakers.path("/h"), format!("3 {}\n", u64::MAX - 5)).unwrap();
+        let Gate::Open { until_ms } = breakers.admit("/h") else {
+            panic!("open")
+        };
+        assert!(until_ms <= crate::log::now_ms() + 200);
+        std::thread::sleep(Duration::from_millis(250));
+        assert_eq!(breakers.admit("/h"), Gate::Closed(0));
     }
 
     #[test]
