@@ -1,0 +1,86 @@
+//! Whether a prompt asks for a rule change (SPEC §13, the seeds' phrases):
+//! a verb (`set`, `add`, `create`, `update`, `remove`) followed within a few
+//! words by what it changes (`condition`, `filter`, `classifier`,
+//! `enforcement`, singular or plural), as in "set a condition", "create a
+//! new condition", "set a ui slop filter"; not negated by `don't`, `do
+//! not`, `never` or `no` in the few words before the verb.
+
+/// Verbs that ask for a change.
+const VERBS: &[&str] = &["set", "add", "create", "update", "remove"];
+/// What they must change.
+const OBJECTS: &[&str] = &["condition", "filter", "classifier", "enforcement"];
+/// Words that negate a verb shortly after them.
+const NEGATIONS: &[&str] = &["don't", "dont", "not", "never", "no"];
+/// How many words may sit between the verb and its object.
+const BETWEEN: usize = 3;
+/// How many words before the verb a negation reaches.
+const NEGATION_REACH: usize = 3;
+
+/// Whether `prompt` asks, unnegated, for a condition, filter, classifier or
+/// enforcement to be set, added, created, updated or removed.
+pub fn asks_for_change(prompt: &str) -> bool {
+    let words = words(prompt);
+    words.iter().enumerate().any(|(at, word)| {
+        VERBS.contains(&word.as_str())
+            && words[at + 1..]
+                .iter()
+                .take(BETWEEN + 1)
+                .any(|w| is_object(w))
+            && !words[at.saturating_sub(NEGATION_REACH)..at]
+                .iter()
+                .any(|w| NEGATIONS.contains(&w.as_str()))
+    })
+}
+
+fn is_object(word: &str) -> bool {
+    let singular = word.strip_suffix('s').unwrap_or(word);
+    OBJECTS.contains(&singular)
+}
+
+/// The prompt's words, lowercased, apostrophes kept (typographic ones read
+/// as `'`).
+fn words(prompt: &str) -> Vec<String> {
+    prompt
+        .to_lowercase()
+        .replace(['\u{2019}', '\u{2018}'], "'")
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_seeds_phrases_arm_and_negated_ones_do_not() {
+        let arming = [
+            "set a condition: after every kubectl apply, remind me the change must go through GitOps",
+            "Add a condition that blocks rm -rf",
+            "create a new condition for the deploy script",
+            "update the condition so it allows git log",
+            "remove the condition ls_formatter",
+            "set a ui slop filter",
+            "Please REMOVE the classifier filters.",
+            "add an enforcement for kubectl",
+        ];
+        for prompt in arming {
+            assert!(asks_for_change(prompt), "{prompt}");
+        }
+        let not_arming = [
+            "don't add a condition",
+            "do not set a filter",
+            "Don’t create a new condition",
+            "never remove the condition",
+            "no, don't update the conditions",
+            "what does the condition do?",
+            "set the timeout to 5 and then we talk about a condition later today",
+            "fix the filtering of the list",
+            "",
+        ];
+        for prompt in not_arming {
+            assert!(!asks_for_change(prompt), "{prompt}");
+        }
+    }
+}
