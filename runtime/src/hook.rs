@@ -100,6 +100,24 @@ pub fn hook(
             (p, call)
         })
         .collect();
+    // The gate comes before every rule, and no rule can override it.
+    if let Some(reason) = crate::gate::on_event(&settings, &payload, &calls, var) {
+        let mut answer = hookdex_harness::Answer {
+            decision: Some(hookdex_model::Permission::Deny),
+            reasons: vec![reason],
+            deciders: vec!["hookdex gate".into()],
+            ..Default::default()
+        };
+        let reply = reply(
+            target,
+            &payload,
+            &calls[0].1.tool.name,
+            &mut answer,
+            settings.reply,
+        );
+        log.write(&["hookdex gate"], Some("deny"), &answer.log);
+        return reply;
+    }
     let fired = match fired_rules(&settings, &calls, Verify::Lazy) {
         Ok(fired) => fired,
         Err(reason) => {

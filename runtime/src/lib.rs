@@ -26,6 +26,7 @@ pub mod exec;
 pub mod explain;
 pub mod filters;
 pub mod fired;
+pub mod gate;
 pub mod hook;
 pub mod hooks;
 pub mod lint;

@@ -145,6 +145,9 @@ pub struct Settings {
     /// `HOOKDEX_BREAKER_COOLDOWN_SEC`: how long a `HOOK.md` hook whose
     /// breaker opened stays off (default 60 s).
     pub breaker_cooldown: Duration,
+    /// The gate (SPEC §13) is on unless `HOOKDEX_GATE=off` (or `0`,
+    /// `false`, `no`): for machines where people edit rules by hand.
+    pub gate_enabled: bool,
 }
 
 /// Every variable that configures the hook (read here and by the
@@ -174,6 +177,7 @@ pub const VARIABLES: &[&str] = &[
     "HOOKDEX_OUTFILTERS",
     "HOOKDEX_ALLOW_PROJECT_HOOKS",
     "HOOKDEX_BREAKER_COOLDOWN_SEC",
+    "HOOKDEX_GATE",
 ];
 
 /// Variables the hook reads that are secrets: never in [`VARIABLES`], so
@@ -272,6 +276,7 @@ impl Settings {
             directory_env: Settings::read_directory_env(&var),
             classifier,
             ledger,
+            gate_enabled: !off("HOOKDEX_GATE"),
             breaker_cooldown: seconds("HOOKDEX_BREAKER_COOLDOWN_SEC")
                 .unwrap_or(crate::state::breaker::DEFAULT_COOLDOWN),
             managed_owner: view.managed_owner(),

@@ -141,6 +141,11 @@ pub struct Command {
     /// runs under `xargs` or `parallel`, as an alias's value, as a `hash -p`
     /// name, or from a brace expansion cut short.
     pub more: bool,
+    /// The files its redirections write (`>`, `>>`, `>|`, `&>`, `<>`, and
+    /// `>&` to a name rather than a descriptor), quotes removed, in order.
+    /// A redirection with no command (`> file`) is a command whose
+    /// `program` is empty.
+    pub writes: Vec<String>,
 }
 
 /// The programs of a command line ([`split`]).
@@ -319,8 +324,8 @@ enum Tok {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Redir {
-    /// A file or fd target.
-    Target,
+    /// A file or fd target, which the command writes or only reads.
+    Target { writes: bool },
     /// `<<<`: the target is a here-string.
     HereString,
     /// `<<` or `<<-`: the target is a delimiter and a body follows the next newline.
@@ -600,6 +605,7 @@ impl<'a> Scanner<'a> {
         let heredoc_base = self.heredocs.len();
         let pipe_in = self.pipe_in.take();
         let mut here_strings = Vec::new();
+        let mut writes = Vec::new();
         let mut tok = first;
         loop {
             match tok {
@@ -626,7 +632,14 @@ impl<'a> Scanner<'a> {
                             });
                         }
                         Redir::HereString => here_strings.push((s, e)),
-                        Redir::Target => {}
+                        Redir::Target { writes: true } => {
+                            let target = cook(&self.src[s..e]).text;
+                            // `>&2`, `2>&-`: a descriptor, not a file.
+                            if !target.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+                                writes.push(target.into_owned());
+                            }
+                        }
+                        Redir::Target { writes: false } => {}
                     },
                     other => {
                         tok = other;
@@ -638,7 +651,11 @@ impl<'a> Scanner<'a> {
             tok = self.token();
         }
         self.inner_stdin = false;
+        let recorded = self.commands.as_ref().map_or(0, Vec::len);
         self.resolve(base);
+        if !writes.is_empty() {
+            self.attach_writes(recorded, base, writes);
+        }
         let n = self.words.len();
         let program = (base..n).find(|&k| !is_assignment(self.raw(k)));
         let reader = match self.stdin_code.take() {
@@ -761,6 +778,26 @@ impl<'a> Scanner<'a> {
             command.unknown.push(command.args.len());
         }
         command.args.push(text.into_owned());
+    }
+
+    /// Gives the files a simple command's redirections write to the first
+    /// command recorded for it since `recorded` (the outermost: `sudo tee`
+    /// gives `tee` them), or to a command of no program when it has none.
+    fn attach_writes(&mut self, recorded: usize, base: usize, writes: Vec<String>) {
+        let at = self.words.get(base).map_or(self.pos, |w| w.0);
+        let Some(commands) = &mut self.commands else {
+            return;
+        };
+        match commands.get_mut(recorded) {
+            Some((_, command)) => command.writes.extend(writes),
+            None => commands.push((
+                at,
+                Command {
+                    writes,
+                    ..Command::default()
+                },
+            )),
+        }
     }
 
     /// Records `command`, found at source offset `at`, when commands are asked for.
@@ -1489,9 +1526,9 @@ impl<'a> Scanner<'a> {
                 b';' if next == b';' && self.byte(self.pos + 2) == b'&' => (3, Tok::CaseEnd),
                 b';' if next == b';' || next == b'&' => (2, Tok::CaseEnd),
                 b'&' if next == b'>' && self.byte(self.pos + 2) == b'>' => {
-                    (3, Tok::Redir(Redir::Target))
+                    (3, Tok::Redir(Redir::Target { writes: true }))
                 }
-                b'&' if next == b'>' => (2, Tok::Redir(Redir::Target)),
+                b'&' if next == b'>' => (2, Tok::Redir(Redir::Target { writes: true })),
                 b'|' if next == b'&' => (2, Tok::Pipe),
                 b'&' | b'|' if next == b'&' || next == b'|' => (2, Tok::Sep),
                 b'|' => (1, Tok::Pipe),
@@ -1551,8 +1588,9 @@ impl<'a> Scanner<'a> {
             (b'<', b'<', b'<') => (3, Redir::HereString),
             (b'<', b'<', b'-') => (3, Redir::HereDoc { strip_tabs: true }),
             (b'<', b'<', _) => (2, Redir::HereDoc { strip_tabs: false }),
-            (b'<', b'&' | b'>', _) | (b'>', b'>' | b'&' | b'|', _) => (2, Redir::Target),
-            _ => (1, Redir::Target),
+            (b'<', b'&', _) => (2, Redir::Target { writes: false }),
+            (b'<', b'>', _) | (b'>', b'>' | b'&' | b'|', _) => (2, Redir::Target { writes: true }),
+            _ => (1, Redir::Target { writes: c == b'>' }),
         };
         self.pos += len;
         Tok::Redir(kind)

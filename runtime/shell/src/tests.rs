@@ -885,3 +885,30 @@ fn every_program_has_a_command() {
         }
     }
 }
+
+#[test]
+fn redirections_that_write_are_the_commands_writes() {
+    let writes = |line: &str| -> Vec<(String, Vec<String>)> {
+        super::commands(line)
+            .into_iter()
+            .filter(|c| !c.writes.is_empty())
+            .map(|c| (c.program, c.writes))
+            .collect()
+    };
+    let w = |p: &str, f: &[&str]| {
+        (
+            p.to_string(),
+            f.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(writes("echo x > a.sh"), [w("echo", &["a.sh"])]);
+    assert_eq!(
+        writes("cat <in >>'out file' 2>&1"),
+        [w("cat", &["out file"])]
+    );
+    assert_eq!(writes("ls &> log; ls 2>&- ; ls >&2"), [w("ls", &["log"])]);
+    assert_eq!(writes("> .hookdex/x"), [w("", &[".hookdex/x"])]);
+    assert_eq!(writes("sudo tee x <> y"), [w("tee", &["y"])]);
+    assert_eq!(writes("bash -c 'printf a >| z'"), [w("printf", &["z"])]);
+    assert!(writes("cat < file | grep x").is_empty());
+}

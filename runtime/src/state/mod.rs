@@ -43,6 +43,7 @@
 pub mod answers;
 pub mod breaker;
 pub mod caps;
+pub mod gate;
 pub mod rounds;
 pub mod stash;
 pub mod stats;
