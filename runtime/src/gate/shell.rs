@@ -14,7 +14,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::sources::{resolve_in, RuleSources};
+use super::sources::{resolve_in, Named, RuleSources};
 
 /// Programs that only read whatever their arguments name.
 const READERS: &[&str] = &[
@@ -91,7 +91,7 @@ pub fn writes_rule_source(
     let mut at: Option<PathBuf> = Some(cwd.to_path_buf());
     let mut touching = false;
     for simple in hookdex_shell::commands(command) {
-        let resolve = |word: &str, at: &Option<PathBuf>| -> Option<PathBuf> {
+        let resolve = |word: &str, at: &Option<PathBuf>| -> Option<Named> {
             let word = expand(word, cwd, var)?;
             match (Path::new(&word).is_absolute(), at) {
                 (true, _) => Some(resolve_in(Path::new("/"), &word)),
@@ -110,7 +110,7 @@ pub fn writes_rule_source(
         if program == "cd" {
             at = match simple.args.iter().find(|a| !a.starts_with('-')) {
                 Some(dir) if simple.unknown.is_empty() || expand(dir, cwd, var).is_some() => {
-                    resolve(dir, &at)
+                    resolve(dir, &at).map(|named| named.real.unwrap_or(named.lexical))
                 }
                 Some(_) => None,
                 None => var("HOME").map(PathBuf::from),
@@ -153,14 +153,15 @@ pub fn writes_rule_source(
     None
 }
 
-/// The words of an argument a program may take as a path: itself, and
-/// what follows `=` in `--option=value`.
+/// The words of an argument a program may take as a path: itself unless
+/// it is an option, and what follows `=` in `--option=value`.
 fn words_of(arg: &str) -> impl Iterator<Item = &str> {
     let value = arg
         .strip_prefix("--")
         .and_then(|rest| rest.split_once('='))
         .map(|(_, v)| v);
-    std::iter::once(arg).chain(value).filter(|w| !w.is_empty())
+    let word = (!arg.starts_with('-')).then_some(arg);
+    word.into_iter().chain(value).filter(|w| !w.is_empty())
 }
 
 fn has_any(args: &[String], flags: &[&str]) -> bool {

@@ -17,10 +17,30 @@ use std::path::{Component, Path, PathBuf};
 use hookdex_compiler::View;
 
 /// The rule sources of one view.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct RuleSources {
-    /// Folders and files that are rule sources whole.
+    /// Folders and files that are rule sources whole, as the view names them.
     roots: Vec<PathBuf>,
+    /// The same, through their links: read only for a path that went
+    /// through a link itself.
+    real: std::cell::OnceCell<Vec<PathBuf>>,
+}
+
+/// A path a call names: as written (made absolute, `.` and `..` taken
+/// lexically), and where it leads when a link is on its way.
+#[derive(Clone, Debug)]
+pub struct Named {
+    /// The path as written.
+    pub lexical: PathBuf,
+    /// Where it leads through the links on its way, when there is one.
+    pub real: Option<PathBuf>,
+}
+
+impl Named {
+    /// How the path is shown.
+    pub fn display(&self) -> std::path::Display<'_> {
+        self.real.as_ref().unwrap_or(&self.lexical).display()
+    }
 }
 
 impl RuleSources {
@@ -41,19 +61,42 @@ impl RuleSources {
             roots.push(bundle.join("enforcements.json"));
         }
         roots.extend(view.rtk_user_filters.clone());
-        let roots = roots.iter().map(|r| resolved(r)).collect();
-        RuleSources { roots }
+        RuleSources {
+            roots: roots.iter().map(|r| lexical(r)).collect(),
+            real: std::cell::OnceCell::new(),
+        }
     }
 
-    /// Whether `path` (absolute, resolved) is a rule source or lies in one.
-    pub fn touches(&self, path: &Path) -> bool {
-        self.roots.iter().any(|root| path.starts_with(root)) || by_name(path)
+    fn real_roots(&self) -> &[PathBuf] {
+        self.real.get_or_init(|| {
+            self.roots
+                .iter()
+                .map(|r| through_links(r).unwrap_or_else(|| r.clone()))
+                .collect()
+        })
+    }
+
+    /// Whether `path` is a rule source or lies in one.
+    pub fn touches(&self, path: &Named) -> bool {
+        let inside =
+            |p: &Path, roots: &[PathBuf]| roots.iter().any(|r| p.starts_with(r)) || by_name(p);
+        inside(&path.lexical, &self.roots)
+            || path
+                .real
+                .as_ref()
+                .is_some_and(|real| inside(real, &self.roots) || inside(real, self.real_roots()))
     }
 
     /// Whether `path` is a folder that holds a rule source of the view (or
     /// is one): what removing, moving or relinking it takes along.
-    pub fn holds(&self, path: &Path) -> bool {
-        self.touches(path) || self.roots.iter().any(|root| root.starts_with(path))
+    pub fn holds(&self, path: &Named) -> bool {
+        let holds = |p: &Path, roots: &[PathBuf]| roots.iter().any(|r| r.starts_with(p));
+        self.touches(path)
+            || holds(&path.lexical, &self.roots)
+            || path
+                .real
+                .as_ref()
+                .is_some_and(|real| holds(real, self.real_roots()))
     }
 }
 
@@ -81,16 +124,33 @@ fn by_name(path: &Path) -> bool {
     })
 }
 
-/// `path` made absolute against `cwd`, `.` and `..` taken lexically, and
-/// the longest part of it that exists resolved through its links: where
-/// a write to it lands.
-pub fn resolve_in(cwd: &Path, path: &str) -> PathBuf {
-    let joined = cwd.join(path);
-    resolved(&joined)
+/// `path` as `cwd` names it: absolute, `.` and `..` taken lexically, and,
+/// when one of the parts of it below `cwd` that exist is a link, where it
+/// leads. One `lstat` per part, stopping at the first that does not exist.
+pub fn resolve_in(cwd: &Path, path: &str) -> Named {
+    let lexical = lexical(&cwd.join(path));
+    let below = lexical.strip_prefix(cwd).ok();
+    let mut linked = below.is_none() && Path::new(path).is_absolute();
+    if let Some(below) = below {
+        let mut at = cwd.to_path_buf();
+        for part in below.components() {
+            at.push(part);
+            match std::fs::symlink_metadata(&at) {
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    linked = true;
+                    break;
+                }
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+    }
+    let real = linked.then(|| through_links(&lexical)).flatten();
+    Named { lexical, real }
 }
 
-/// `path` with its existing part's links resolved (see [`resolve_in`]).
-fn resolved(path: &Path) -> PathBuf {
+/// `path` with `.` and `..` taken lexically.
+fn lexical(path: &Path) -> PathBuf {
     let mut clean = PathBuf::new();
     for component in path.components() {
         match component {
@@ -101,22 +161,26 @@ fn resolved(path: &Path) -> PathBuf {
             other => clean.push(other),
         }
     }
-    let mut existing = clean.clone();
+    clean
+}
+
+/// Where `path` leads through its links: its longest existing part
+/// resolved, the rest as written; `None` when that is the path itself.
+fn through_links(path: &Path) -> Option<PathBuf> {
+    let mut existing = path.to_path_buf();
     let mut rest = Vec::new();
     while !existing.as_os_str().is_empty() {
         if let Ok(real) = existing.canonicalize() {
-            return rest
+            let real = rest
                 .iter()
                 .rev()
                 .fold(real, |p, part: &std::ffi::OsString| p.join(part));
+            return (real != path).then_some(real);
         }
-        match existing.file_name() {
-            Some(name) => rest.push(name.to_os_string()),
-            None => break,
-        }
+        rest.push(existing.file_name()?.to_os_string());
         existing.pop();
     }
-    clean
+    None
 }
 
 #[cfg(test)]
