@@ -93,6 +93,9 @@ enum Command {
         /// Harness whose view to list.
         #[arg(long, value_parser = parse_target)]
         target: Option<Target>,
+        /// Show the gate's state for this session.
+        #[arg(long)]
+        session: Option<String>,
     },
     /// Say, rule by rule, whether it fires for a call and why.
     Explain {
@@ -117,6 +120,9 @@ enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// Show the gate's state for this session.
+        #[arg(long)]
+        session: Option<String>,
     },
     /// Write a harness's hook settings (merging into what is there) and state.json.
     Init {
@@ -337,8 +343,10 @@ fn run() -> c_int {
             path,
             json,
             target,
+            session,
         } => cmd::list::run(
             default_target(target),
+            session.as_deref(),
             step,
             tool.map(|tool| cmd::CallArgs {
                 tool,
@@ -357,8 +365,10 @@ fn run() -> c_int {
             step,
             target,
             json,
+            session,
         } => cmd::explain::run(
             default_target(target),
+            session.as_deref(),
             cmd::CallArgs {
                 tool,
                 command,

@@ -234,3 +234,28 @@ fn shell_lines_are_judged_as_bash_runs_them() {
         }
     }
 }
+
+#[test]
+fn list_and_explain_show_the_gate_of_a_session() {
+    let mut s = Scratch::new();
+    prompt(&s, "a", "add a condition for kubectl");
+    assert_eq!(s.list(&["--session", "a"])["gate"]["state"], "open");
+    assert_eq!(s.list(&["--session", "b"])["gate"]["state"], "closed");
+    let ex = s.explain(&[
+        "--tool",
+        "Bash",
+        "--command",
+        "rm -rf .hookdex",
+        "--session",
+        "b",
+    ]);
+    let why = ex.0["gate"]["changes_rules"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(why.contains("`rm` may change"), "{}", ex.0);
+    let ex = s.explain(&["--tool", "Bash", "--command", "ls .hookdex"]);
+    assert!(ex.0["gate"]["changes_rules"].is_null(), "{}", ex.0);
+    s.set_env("HOOKDEX_GATE", "off");
+    assert_eq!(s.list(&[])["gate"]["state"], "off");
+}

@@ -466,7 +466,11 @@ fn a_word_boundary_guard_is_not_blinded_by_an_accent_elsewhere() {
         &s.home().join("hooks.yaml"),
         "hooks:\n  PreToolUse:\n    - matcher: Bash\n      input_matcher: \"\\\\brm\\\\b\"\n      hooks: [{type: command, command: \"echo 'no rm' >&2; exit 2\"}]\n",
     );
-    for command in ["echo é >/dev/null; rm -rf /", "rm -rf / # café", "rm -rf /"] {
+    for command in [
+        "echo é >/dev/null; rm -rf build",
+        "rm -rf build # café",
+        "rm -rf build",
+    ] {
         let reply = hook(&s, "claude", &pre_bash(&s, "claude", command));
         assert_eq!(reason(&reply), "no rm", "{command}: {reply}");
     }

@@ -10,12 +10,12 @@ use serde_json::json;
 use super::{current_settings, open, print_json, CallArgs, CmdResult};
 
 /// Explains every rule's verdict for one call.
-pub fn run(target: Target, args: CallArgs, json: bool) -> CmdResult {
+pub fn run(target: Target, session: Option<&str>, args: CallArgs, json: bool) -> CmdResult {
     // Finder scripts run for --input; nothing they start outlives explain.
-    super::supervised(|| explain_call(target, args, json))
+    super::supervised(|| explain_call(target, session, args, json))
 }
 
-fn explain_call(target: Target, args: CallArgs, json: bool) -> CmdResult {
+fn explain_call(target: Target, session: Option<&str>, args: CallArgs, json: bool) -> CmdResult {
     let call = args.call(target)?;
     let settings = current_settings(target);
     let (file, state) = open(&settings);
@@ -43,6 +43,18 @@ fn explain_call(target: Target, args: CallArgs, json: bool) -> CmdResult {
         settings.switches(),
     )
     .map_err(err)?;
+    // What the gate, which comes before every rule, says of the call.
+    let mut gate = super::gate_json(&settings, session);
+    let sources = hookdex_runtime::gate::sources::RuleSources::of(&settings.view);
+    let changes = hookdex_runtime::gate::changes_rules(
+        &args.tool,
+        &input,
+        &call,
+        &settings.exec.cwd,
+        &sources,
+        &|name| std::env::var_os(name),
+    );
+    gate["changes_rules"] = json!(changes);
     // With --input, what each firing filter's finders flag in it.
     let mut traces = Vec::with_capacity(verdicts.len());
     for v in &verdicts {
@@ -95,6 +107,7 @@ fn explain_call(target: Target, args: CallArgs, json: bool) -> CmdResult {
             "step": call.step.as_str(),
             "target": target.as_str(),
             "trust": trust.to_string(),
+            "gate": gate,
             "index": {
                 "fresh": state.is_fresh(),
                 "state": state.describe(),
@@ -142,6 +155,13 @@ fn explain_call(target: Target, args: CallArgs, json: bool) -> CmdResult {
         call.step.as_str(),
         call.step.event().as_str()
     );
+    let changes = match gate["changes_rules"].as_str() {
+        Some(why) => {
+            format!(" · this call changes rule sources ({why}): denied while the gate is closed")
+        }
+        None => String::new(),
+    };
+    println!("gate      {}{changes}", super::gate_line(&gate));
     println!(
         "index     {} · lookup {:.1} µs",
         state.describe(),

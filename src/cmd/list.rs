@@ -14,7 +14,13 @@ use serde_json::{json, Value};
 use super::{current_settings, invalid_json, open, print_json, warnings_json, CallArgs, CmdResult};
 
 /// Lists layers, active rules, invalid files and warnings; with a call, what fires.
-pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: bool) -> CmdResult {
+pub fn run(
+    target: Target,
+    session: Option<&str>,
+    step: Option<Step>,
+    call: Option<CallArgs>,
+    json: bool,
+) -> CmdResult {
     let settings = current_settings(target);
     let (file, _state) = open(&settings);
     let err = |e: hookdex_index::Error| e.to_string();
@@ -123,6 +129,7 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
         if let Some(fires) = fires {
             out["fires"] = Value::Array(fires);
         }
+        out["gate"] = super::gate_json(&settings, session);
         print_json(&out);
         return Ok(0);
     }
@@ -140,6 +147,10 @@ pub fn run(target: Target, step: Option<Step>, call: Option<CallArgs>, json: boo
             layer.label, layer.count, layer.dir
         );
     }
+    println!(
+        "\ngate: {}",
+        super::gate_line(&super::gate_json(&settings, session))
+    );
     println!("\nactive rules, in execution order");
     if active.is_empty() {
         println!("  (none)");

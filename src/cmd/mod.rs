@@ -153,3 +153,36 @@ pub fn supervised<T>(work: impl FnOnce() -> T) -> T {
     hookdex_runtime::procs::sweep();
     done
 }
+
+/// The gate of `session` as `list` and `explain` show it (SPEC §13): off
+/// (`HOOKDEX_GATE=off`), or open until a time, or closed.
+pub fn gate_json(settings: &Settings, session: Option<&str>) -> Value {
+    use hookdex_runtime::state::gate::{GateState, Gates};
+    if !settings.gate_enabled {
+        return json!({"enabled": false, "session": session, "state": "off"});
+    }
+    match session.map(|s| Gates::new(&settings.view.home).state(s)) {
+        Some(GateState::Open { until_ms }) => {
+            json!({"enabled": true, "session": session, "state": "open", "until_ms": until_ms})
+        }
+        Some(GateState::Closed) => json!({"enabled": true, "session": session, "state": "closed"}),
+        None => json!({"enabled": true, "session": null, "state": null}),
+    }
+}
+
+/// [`gate_json`] as one line.
+pub fn gate_line(gate: &Value) -> String {
+    match (gate["state"].as_str(), gate["session"].as_str()) {
+        (Some("off"), _) => {
+            "off (HOOKDEX_GATE=off): rule sources can be changed by any call".into()
+        }
+        (Some("open"), Some(session)) => format!(
+            "open for session {session} until the turn ends (at most until {} ms since the epoch)",
+            gate["until_ms"]
+        ),
+        (Some("closed"), Some(session)) => {
+            format!("closed for session {session}: rule sources change only when the person asks")
+        }
+        _ => "on (`--session ID` shows a session's state)".into(),
+    }
+}

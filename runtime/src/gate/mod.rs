@@ -64,9 +64,16 @@ pub fn on_event(
         Event::PreToolUse => {
             let sources = RuleSources::of(&settings.view);
             let cwd = &settings.exec.cwd;
-            let why = calls
-                .iter()
-                .find_map(|(single, call)| changes_rules(single, call, cwd, &sources, var))?;
+            let why = calls.iter().find_map(|(single, call)| {
+                changes_rules(
+                    &single.tool_name,
+                    &single.tool_input,
+                    call,
+                    cwd,
+                    &sources,
+                    var,
+                )
+            })?;
             match gates().state(session) {
                 GateState::Open { .. } => None,
                 GateState::Closed => Some(denial(&why)),
@@ -85,15 +92,16 @@ pub fn denial(why: &str) -> String {
     )
 }
 
-/// Why one call changes a rule source, if it does.
-fn changes_rules(
-    payload: &Payload,
+/// Why one call (of the tool `raw` as the harness names it, with `input`)
+/// changes a rule source, if it does; `explain` asks it too.
+pub fn changes_rules(
+    raw: &str,
+    input: &Value,
     call: &Call,
     cwd: &Path,
     sources: &RuleSources,
     var: &dyn Fn(&str) -> Option<OsString>,
 ) -> Option<String> {
-    let raw = payload.tool_name.as_str();
     if let Some(tool) = GATED_TOOLS
         .iter()
         .find(|t| raw == **t || raw.ends_with(&format!("_{t}")) || raw.ends_with(&format!("-{t}")))
@@ -113,18 +121,12 @@ fn changes_rules(
         return None;
     }
     let mut paths: Vec<String> = call.path.iter().cloned().collect();
-    paths.extend(patch_paths(&payload.tool_input));
+    paths.extend(patch_paths(input));
     paths
         .iter()
         .map(|p| resolve_in(cwd, p))
         .find(|p| sources.touches(p))
-        .map(|p| {
-            format!(
-                "`{}` writes {}, a rule source",
-                payload.tool_name,
-                p.display()
-            )
-        })
+        .map(|p| format!("`{raw}` writes {}, a rule source", p.display()))
 }
 
 /// The files a patch (Codex's `apply_patch`, in `command`, `input` or
