@@ -18,7 +18,9 @@ pub mod formats;
 mod resolve;
 pub mod sources;
 mod tables;
+mod validate;
 
 pub use crate::compile::{compile, Compiled};
 pub use crate::error::{RuleError, RuleErrorKind};
 pub use crate::sources::{Scope, View, SYSTEM_MANAGED_DIR};
+pub use crate::validate::validate_file;
