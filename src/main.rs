@@ -176,6 +176,13 @@ enum Command {
         #[command(subcommand)]
         command: FilterCommand,
     },
+    /// Serve the condition tools over MCP on stdio (condition_set,
+    /// condition_clear, condition_list, condition_show, enforcement_set).
+    Mcp {
+        /// Harness whose view the tools work on.
+        #[arg(long, value_parser = parse_target)]
+        target: Option<Target>,
+    },
     /// Print the body of one active rule (by key, file name or name).
     Show {
         /// The rule.
@@ -379,6 +386,7 @@ fn run() -> c_int {
             json,
         ),
         Command::Show { name, target } => cmd::show::run(default_target(target), &name),
+        Command::Mcp { target } => hookdex_mcp::serve(default_target(target)).map(|()| 0),
         Command::Test { files, json } => cmd::test::run(&files, json),
         Command::Exec { command } => cmd::outputs::exec(&command),
         Command::Expand { key } => cmd::outputs::expand(&key),

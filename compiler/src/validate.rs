@@ -8,7 +8,7 @@ use hookdex_model::{RuleKind, Runner};
 
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::filename::{classify, FileClass};
-use crate::formats::{filter, hook_md, hooks_yaml, syntax};
+use crate::formats::{enforcements, filter, hook_md, hooks_yaml, syntax};
 
 /// Checks the rule file `file_name` with `text` as its body.
 ///
@@ -29,6 +29,9 @@ pub fn validate_file(file_name: &str, text: &str) -> Result<(), RuleError> {
             Err(error)
         }
     };
+    if file_name == enforcements::FILE {
+        return first(enforcements::scan(&path, scratch.path()).invalid);
+    }
     if file_name == hooks_yaml::FILE {
         return first(hooks_yaml::scan(&path, scratch.path()).invalid);
     }
@@ -79,8 +82,17 @@ mod tests {
         assert!(err.to_string().contains("pre-x.sh"), "{err}");
         assert!(validate_file("pre-edit-ui.filter.yaml", "mode: classifier\n").is_ok());
         let err = validate_file("pre-edit-ui.filter.yaml", "mode: sometimes\n").unwrap_err();
-        assert!(err.to_string().contains("unknown variant `sometimes`"), "{err}");
+        assert!(
+            err.to_string().contains("unknown variant `sometimes`"),
+            "{err}"
+        );
         assert!(validate_file("hooks.yaml", "hooks:\n  Nope: []\n").is_err());
+        assert!(validate_file("enforcements.json", r#"[{"id": "a", "message": "m"}]"#).is_ok());
+        assert!(validate_file(
+            "enforcements.json",
+            r#"[{"id": "a", "message": "m", "cadence": 0}]"#
+        )
+        .is_err());
         assert!(validate_file(
             "HOOK.md",
             "+++\nname = \"x\"\nevents = [\"BeforeToolCall\"]\ncommand = \"true\"\n+++\n"
