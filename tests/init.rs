@@ -251,7 +251,12 @@ fn each_harness_gets_its_own_file_and_shape_at_both_scopes() {
                 expected["version"] = json!(1);
                 assert!(text.starts_with("{\n  \"version\": 1,"), "{text}");
             }
-            assert_eq!(read_json(&path), expected, "{} {scope}", h.target);
+            assert_eq!(
+                without_mcp(read_json(&path)),
+                expected,
+                "{} {scope}",
+                h.target
+            );
             assert_in_order(&text, &[h.pre, "hook --target", h.post, "hook --target"]);
             assert_eq!(read_json(&state), json!({}));
         }
@@ -300,7 +305,12 @@ fn foreign_keys_and_hooks_survive_in_order() {
             if !h.grouped {
                 expected["version"] = json!(1);
             }
-            assert_eq!(read_json(&path), expected, "{} {scope}", h.target);
+            assert_eq!(
+                without_mcp(read_json(&path)),
+                expected,
+                "{} {scope}",
+                h.target
+            );
             let ours = format!("hook --target {}", h.target);
             assert_in_order(
                 &text,
@@ -834,4 +844,60 @@ fn a_users_own_handler_that_wraps_hookdex_is_kept_as_written() {
         stop[1].ends_with("hookdex hook --target claude"),
         "{settings}"
     );
+}
+
+#[test]
+fn init_registers_the_mcp_server_with_every_harness_keeping_other_servers() {
+    let s = Scratch::new();
+    let claude = s.path("home/.claude.json");
+    std::fs::write(
+        &claude,
+        r#"{"mcpServers": {"github": {"command": "gh-mcp"}}, "theme": "dark"}"#,
+    )
+    .unwrap();
+    for target in ["claude", "codex", "gemini", "copilot", "cursor"] {
+        assert_success(&s.run(&["init", "--target", target]), &["init", target]);
+    }
+    let json = |rel: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(s.path(rel)).unwrap()).unwrap()
+    };
+    let claude = json("home/.claude.json");
+    assert_eq!(claude["theme"], "dark");
+    assert_eq!(claude["mcpServers"]["github"]["command"], "gh-mcp");
+    let server = &claude["mcpServers"]["hookdex"];
+    assert_eq!(
+        server["args"],
+        serde_json::json!(["mcp", "--target", "claude"])
+    );
+    assert_eq!(server["type"], "stdio");
+    assert!(server["command"].as_str().unwrap().ends_with("hookdex"));
+    for (rel, target) in [
+        ("home/.gemini/settings.json", "gemini"),
+        ("home/.copilot/mcp-config.json", "copilot"),
+        ("home/.cursor/mcp.json", "cursor"),
+    ] {
+        let file = json(rel);
+        assert_eq!(file["mcpServers"]["hookdex"]["args"][2], target, "{rel}");
+    }
+    let codex = std::fs::read_to_string(s.path("home/.codex/config.toml")).unwrap();
+    assert!(
+        codex.contains("[mcp_servers.hookdex]")
+            && codex.contains(r#"args = ["mcp", "--target", "codex"]"#),
+        "{codex}"
+    );
+    // Run again: nothing changes.
+    let again = s.run(&["init", "--target", "claude"]);
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains("unchanged"),
+        "{again:?}"
+    );
+}
+
+/// A settings object without hookdex's MCP server (Gemini CLI keeps its
+/// servers in the hooks' own file).
+fn without_mcp(mut settings: Value) -> Value {
+    if let Some(object) = settings.as_object_mut() {
+        object.remove("mcpServers");
+    }
+    settings
 }

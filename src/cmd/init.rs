@@ -11,7 +11,7 @@ mod settings_file;
 use std::path::{Path, PathBuf};
 
 use hookdex_compiler::sources::{find_repo_root, state};
-use hookdex_harness::{codex_trust_entries, harness, record_codex_trust, HookSettings};
+use hookdex_harness::{codex_trust_entries, harness, record_codex_trust, HookSettings, McpFormat};
 use hookdex_model::{Event, Step, Target};
 use hookdex_runtime::settings::Settings;
 
@@ -129,15 +129,36 @@ pub fn run(
             &wired_events(target, &cwd),
         )
         .map_err(|e| format!("{}: {e}", settings.path.display()))?;
+    // `hookdex mcp`, registered where the harness takes its MCP servers
+    // (Gemini keeps them in the hooks' file, Codex in config.toml).
+    let mcp_path = mcp_path(hooks, scope, &cwd)?;
+    let mut mcp = None;
+    if let McpFormat::Json { .. } = hooks.mcp.format {
+        let doc = match mcp_path == settings.path {
+            true => &mut settings,
+            false => mcp.insert(Doc::load(mcp_path)?),
+        };
+        hooks
+            .mcp
+            .install_json(&mut doc.root, exe, target, &env)
+            .map_err(|e| format!("{}: {e}", doc.path.display()))?;
+    }
     let mut state = Doc::load(Settings::from_env(target, &cwd).view.state_path())?;
     state::link(&mut state.root, target, bundle.as_deref(), &profiles)
         .map_err(|e| format!("{}: {e}", state.path.display()))?;
     let codex = match target {
-        Target::Codex => Some(codex_config(hooks, scope, &settings, &command, trust)?),
+        Target::Codex => {
+            let (mut config, notes) = codex_config(hooks, scope, &settings, &command, trust)?;
+            codex_mcp(&mut config.doc, exe, &env);
+            Some((config, notes))
+        }
         _ => None,
     };
 
-    for doc in [&settings, &state] {
+    for doc in [Some(&settings), Some(&state), mcp.as_ref()]
+        .into_iter()
+        .flatten()
+    {
         report(doc.save()?, &doc.path);
     }
     if let Some((config, notes)) = codex {
@@ -175,6 +196,62 @@ pub fn run(
         _ => {}
     }
     Ok(0)
+}
+
+/// Where `init` registers `hookdex mcp` for the harness of `settings`:
+/// the project's file in project scope when the harness reads one, else
+/// the user's.
+fn mcp_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<PathBuf, String> {
+    let mcp = &settings.mcp;
+    match (scope, mcp.project) {
+        (Scope::Project, Some(project)) => Ok(find_repo_root(cwd)
+            .unwrap_or_else(|| cwd.to_path_buf())
+            .join(project)),
+        _ => {
+            let moved = mcp.user_dir_var.and_then(|(var, file)| {
+                let dir = std::env::var_os(var).filter(|d| !d.is_empty())?;
+                Some(Path::new(&dir).join(file))
+            });
+            let path = match moved {
+                Some(path) => path,
+                None => {
+                    let home = std::env::var_os("HOME")
+                        .filter(|h| !h.is_empty())
+                        .ok_or("HOME is not set")?;
+                    Path::new(&home).join(mcp.user)
+                }
+            };
+            std::path::absolute(path).map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// `[mcp_servers.hookdex]` in Codex's `config.toml`: `hookdex mcp`, with
+/// hookdex's variables, keeping every other server.
+fn codex_mcp(doc: &mut toml_edit::DocumentMut, exe: &str, env: &[(String, String)]) {
+    let servers = doc
+        .entry("mcp_servers")
+        .or_insert_with(|| {
+            let mut table = toml_edit::Table::new();
+            table.set_implicit(true);
+            toml_edit::Item::Table(table)
+        })
+        .as_table_like_mut();
+    let Some(servers) = servers else {
+        return;
+    };
+    let mut server = toml_edit::Table::new();
+    server.insert("command", toml_edit::value(exe));
+    let args: toml_edit::Array = ["mcp", "--target", "codex"].into_iter().collect();
+    server.insert("args", toml_edit::value(args));
+    if !env.is_empty() {
+        let mut vars = toml_edit::InlineTable::new();
+        for (k, v) in env {
+            vars.insert(k, v.as_str().into());
+        }
+        server.insert("env", toml_edit::value(vars));
+    }
+    servers.insert("hookdex", toml_edit::Item::Table(server));
 }
 
 /// `path` with its deepest existing ancestor resolved (symlinks, `..`), the

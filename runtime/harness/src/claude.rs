@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use crate::answer::Answer;
 use crate::payload::Payload;
 use crate::reply::{output_text, Capabilities, Reply};
-use crate::settings::{HookSettings, Layout};
+use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, Shape};
 
 /// Claude Code.
@@ -71,6 +71,14 @@ impl Harness for Claude {
                 Event::PostToolUseFailure,
             ],
             handler_env: false,
+            mcp: McpRegistration {
+                user: ".claude.json",
+                user_dir_var: None,
+                project: Some(".mcp.json"),
+                format: McpFormat::Json {
+                    kind: Some("stdio"),
+                },
+            },
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::answer::Answer;
 use crate::claude::{render, BareAllow};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
-use crate::settings::{HookSettings, Layout};
+use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, Shape};
 
 /// OpenAI Codex CLI.
@@ -87,6 +87,12 @@ impl Harness for Codex {
             },
             events: &[Event::PreToolUse, Event::PostToolUse],
             handler_env: false,
+            mcp: McpRegistration {
+                user: ".codex/config.toml",
+                user_dir_var: None,
+                project: None,
+                format: McpFormat::CodexToml,
+            },
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::claude::{self, BareAllow};
 use crate::mcp::{servers_in, McpScope};
 use crate::payload::Payload;
 use crate::reply::{output_text, Ask, Capabilities, Reply};
-use crate::settings::{HookSettings, Layout};
+use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, Shape};
 
 /// GitHub Copilot CLI and coding agent.
@@ -133,6 +133,14 @@ impl Harness for Copilot {
             // 1.0.102 sends postToolUse for a failed command too.
             events: &[Event::PreToolUse, Event::PostToolUse],
             handler_env: false,
+            mcp: McpRegistration {
+                user: ".copilot/mcp-config.json",
+                user_dir_var: Some(("COPILOT_HOME", "mcp-config.json")),
+                project: None,
+                format: McpFormat::Json {
+                    kind: Some("local"),
+                },
+            },
         }
     }
 }

@@ -12,7 +12,7 @@ use crate::answer::Answer;
 use crate::mcp::{servers_in, McpScope, Server};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
-use crate::settings::{HookSettings, Layout};
+use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, Shape};
 
 /// Cursor.
@@ -109,6 +109,12 @@ impl Harness for Cursor {
             layout: Layout::Cursor,
             events: &[Event::PreToolUse, Event::PostToolUse],
             handler_env: false,
+            mcp: McpRegistration {
+                user: ".cursor/mcp.json",
+                user_dir_var: None,
+                project: Some(".cursor/mcp.json"),
+                format: McpFormat::Json { kind: None },
+            },
         }
     }
 }

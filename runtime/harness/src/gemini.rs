@@ -17,7 +17,7 @@ use crate::answer::Answer;
 use crate::mcp::{servers_in, McpScope};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
-use crate::settings::{HookSettings, Layout};
+use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, Shape};
 
 /// Google Gemini CLI.
@@ -129,6 +129,12 @@ impl Harness for Gemini {
             // a hook's environment loses every variable Gemini does not
             // know; the handler's own `env` is applied after that.
             handler_env: true,
+            mcp: McpRegistration {
+                user: ".gemini/settings.json",
+                user_dir_var: None,
+                project: Some(".gemini/settings.json"),
+                format: McpFormat::Json { kind: None },
+            },
         }
     }
 }

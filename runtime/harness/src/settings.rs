@@ -28,6 +28,84 @@ pub struct HookSettings {
     /// Whether the handler carries hookdex's variables in its own `env`
     /// (for a harness that strips them from a hook's environment).
     pub(crate) handler_env: bool,
+    /// Where the harness takes its MCP servers, for `hookdex mcp`.
+    pub mcp: McpRegistration,
+}
+
+/// Where a harness lists its MCP servers, and how.
+#[derive(Debug)]
+pub struct McpRegistration {
+    /// The file under `$HOME` (user scope).
+    pub user: &'static str,
+    /// The variable that moves the harness's directory, and the file
+    /// under it (Copilot's `COPILOT_HOME`).
+    pub user_dir_var: Option<(&'static str, &'static str)>,
+    /// The file under the repository root (project scope), if the harness
+    /// reads one; without, the user file serves both.
+    pub project: Option<&'static str>,
+    /// How a server is written there.
+    pub format: McpFormat,
+}
+
+/// How a harness spells one MCP server.
+#[derive(Debug, PartialEq, Eq)]
+pub enum McpFormat {
+    /// `mcpServers.<name> = {"command", "args", "env"}`, with `"type"` when
+    /// the harness wants one (`stdio` for Claude Code, `local` for Copilot
+    /// CLI, which also takes the tools to allow).
+    Json {
+        /// The `type` the entry carries, if any.
+        kind: Option<&'static str>,
+    },
+    /// Codex's `config.toml`: `[mcp_servers.<name>]` with `command`,
+    /// `args` and `env`.
+    CodexToml,
+}
+
+impl McpRegistration {
+    /// Puts hookdex's server, run as `exe mcp --target <target>` with `env`,
+    /// into a JSON settings `root`, keeping every other server and key.
+    ///
+    /// # Errors
+    ///
+    /// When `mcpServers` is there and is not an object.
+    pub fn install_json(
+        &self,
+        root: &mut Map<String, Value>,
+        exe: &str,
+        target: Target,
+        env: &[(String, String)],
+    ) -> Result<(), SettingsError> {
+        let McpFormat::Json { kind } = self.format else {
+            return Ok(());
+        };
+        let wrong = |key: &str| SettingsError {
+            key: key.into(),
+            expected: "an object",
+        };
+        let servers = root
+            .entry("mcpServers")
+            .or_insert_with(|| Value::Object(Map::new()))
+            .as_object_mut()
+            .ok_or_else(|| wrong("mcpServers"))?;
+        let env: Map<String, Value> = env
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect();
+        let mut entry = json!({
+            "command": exe,
+            "args": ["mcp", "--target", target.as_str()],
+            "env": env,
+        });
+        if let Some(kind) = kind {
+            entry["type"] = json!(kind);
+            if kind == "local" {
+                entry["tools"] = json!(["*"]);
+            }
+        }
+        servers.insert("hookdex".into(), entry);
+        Ok(())
+    }
 }
 
 /// How a harness lists the handlers of one event.
