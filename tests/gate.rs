@@ -117,6 +117,23 @@ fn every_harness_file_tool_into_a_rule_source_is_denied_and_no_rule_allows_it() 
         denied_by_gate(&hook(&s, "codex", &codex)),
         "codex apply_patch"
     );
+    // Cursor's Delete tool, and its MCP calls, which name the tool in their input.
+    let mut delete = fixture(&s, "cursor-pre-write");
+    delete["tool_name"] = json!("Delete");
+    delete["tool_input"] = json!({"path": target});
+    assert!(
+        denied_by_gate(&hook(&s, "cursor", &delete)),
+        "cursor Delete"
+    );
+    let mut mcp = fixture(&s, "cursor-pre-write");
+    mcp["tool_name"] = json!("MCP");
+    mcp["tool_input"] = json!({"server": "hookdex", "tool": "condition_set", "arguments": {}});
+    assert!(denied_by_gate(&hook(&s, "cursor", &mcp)), "cursor MCP");
+    // A shell tool's own directory is where its relative paths are.
+    let mut exec = fixture(&s, "codex-pre-exec");
+    exec["tool_input"] = json!({"command": ["truncate", "-s", "0", "pre-bash-guard.sh"],
+        "workdir": s.repo.join(".hookdex/conditions")});
+    assert!(denied_by_gate(&hook(&s, "codex", &exec)), "codex workdir");
     // Anything else the same rule allows.
     let reply = hook(
         &s,
@@ -162,6 +179,26 @@ const DENIED: &[&str] = &[
     "truncate -s 0 .hookdex/conditions/pre-bash-guard.sh",
     "cd .hookdex/conditions && echo x > new.sh",
     "cd src && cd ../.hookdex && rm conditions/pre-bash-guard.sh",
+    // What an attack found: globs, braces, variables, substitutions.
+    "rm -f .hook*/conditions/*",
+    "rm -f .hookde?/conditions/pre-bash-guard.sh",
+    "rm -f .hook{dex,x}/conditions/pre-bash-guard.sh",
+    "rm -rf .[!.]*",
+    "echo 'exit 0' > .hook*/conditions/pre-bash-guard.sh",
+    "x=.hookdex; rm -f $x/conditions/pre-bash-guard.sh",
+    "rm -f $(echo .hookdex)/conditions/pre-bash-guard.sh",
+    "for f in .hookdex/conditions/*; do rm -f \"$f\"; done",
+    "echo .hookdex/conditions/pre-bash-guard.sh | xargs rm -f",
+    "find . -path '*guard*' -exec rm {} +",
+    // Writers that looked like readers, and attached values.
+    "sed -Ei 's/exit 2/exit 0/' .hookdex/conditions/pre-bash-guard.sh",
+    "sort -uo .hookdex/conditions/pre-bash-guard.sh /dev/null",
+    "uniq /dev/null .hookdex/conditions/pre-bash-guard.sh",
+    "dd if=/dev/null of=.hookdex/conditions/pre-bash-guard.sh 2>/dev/null",
+    "cp -t.hookdex/conditions /etc/hostname",
+    // The cd model.
+    "cd .hookdex/conditions && cd /tmp && cd - >/dev/null && rm -f pre-bash-guard.sh",
+    "cd no-such-dir 2>/dev/null; rm -f .hookdex/conditions/pre-bash-guard.sh",
 ];
 
 const PASSED: &[&str] = &[
@@ -172,6 +209,9 @@ const PASSED: &[&str] = &[
     "find .hookdex -name '*.sh'",
     "wc -l .hookdex/conditions/pre-bash-guard.sh > src/count.txt",
     "rm -rf src/build && cd src && echo y > out.txt",
+    "rm -f src/*.o src/build/*.tmp",
+    "rsync -a ./src/ /tmp/hookdex-gate-rsync/",
+    "ln -sf ../README src/readme-link",
 ];
 
 fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>, u32)> {
@@ -214,6 +254,9 @@ fn shell_lines_are_judged_as_bash_runs_them() {
         for line in lines {
             // The gate's verdict, through the hook, on a fresh rule folder.
             let _ = std::fs::remove_dir_all(s.repo.join(".hookdex"));
+            // `rm -rf .[!.]*` takes `.git` along too.
+            std::fs::create_dir_all(s.repo.join(".git")).unwrap();
+            std::fs::write(s.repo.join(".git/config"), "[core]\n").unwrap();
             condition(&s.hookdex_dir(), "pre-bash-guard.sh", guard);
             std::fs::create_dir_all(s.repo.join("src/build")).unwrap();
             let reply = hook(&s, "claude", &pre_bash(&s, "claude", line));

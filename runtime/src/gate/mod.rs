@@ -50,14 +50,20 @@ pub fn on_event(
     let gates = || Gates::new(&settings.view.home);
     let session = payload.session_id.as_deref().unwrap_or_default();
     match payload.event {
+        // Each prompt of the person decides: one that asks opens the gate
+        // for its turn, any other closes it (a turn the person interrupted
+        // sends no Stop). A call that names no session opens nothing.
         Event::UserPromptSubmit => {
             let prompt = payload.raw.get("prompt").and_then(Value::as_str);
-            if prompt.is_some_and(phrase::asks_for_change) {
-                let _ = gates().open(session);
+            match prompt.is_some_and(phrase::asks_for_change) && !session.is_empty() {
+                true => {
+                    let _ = gates().open(session);
+                }
+                false => gates().close(session),
             }
             None
         }
-        Event::Stop => {
+        Event::Stop | Event::SessionEnd => {
             gates().close(session);
             None
         }
@@ -102,21 +108,34 @@ pub fn changes_rules(
     sources: &RuleSources,
     var: &dyn Fn(&str) -> Option<OsString>,
 ) -> Option<String> {
-    if let Some(tool) = GATED_TOOLS
-        .iter()
-        .find(|t| raw == **t || raw.ends_with(&format!("_{t}")) || raw.ends_with(&format!("-{t}")))
-    {
+    let gated = |name: &str| {
+        GATED_TOOLS.iter().find(|t| {
+            name == **t || name.ends_with(&format!("_{t}")) || name.ends_with(&format!("-{t}"))
+        })
+    };
+    // Cursor names every MCP call `MCP`, the tool in its input.
+    let mcp_tool = input
+        .get("tool")
+        .and_then(Value::as_str)
+        .filter(|_| call.tool.name.is_mcp());
+    if let Some(tool) = gated(raw).or_else(|| mcp_tool.and_then(gated)) {
         return Some(format!("`{tool}` changes the rules"));
     }
     let tool = &call.tool.name;
     if tool.is_bash() {
         let command = call.command.as_deref()?;
+        // The shell tool's own directory (Codex `workdir`, Gemini `dir_path`).
+        let workdir = ["workdir", "dir_path", "cwd"]
+            .iter()
+            .find_map(|key| input.get(*key).and_then(Value::as_str))
+            .map(|dir| resolve_in(cwd, dir).lexical);
+        let cwd = workdir.as_deref().unwrap_or(cwd);
         return shell::writes_rule_source(command, cwd, sources, var)
             .map(|why| format!("this command changes a rule source: {why}"));
     }
     if !matches!(
         tool.as_str(),
-        "write" | "edit" | "multiedit" | "notebookedit"
+        "write" | "edit" | "multiedit" | "notebookedit" | "delete"
     ) {
         return None;
     }
@@ -131,7 +150,7 @@ pub fn changes_rules(
 
 /// The files a patch (Codex's `apply_patch`, in `command`, `input` or
 /// `patch`) adds, updates, deletes or moves to.
-fn patch_paths(input: &Value) -> Vec<String> {
+pub(crate) fn patch_paths(input: &Value) -> Vec<String> {
     let body = ["command", "input", "patch"]
         .iter()
         .find_map(|key| match input.get(*key)? {

@@ -9,26 +9,53 @@
 const VERBS: &[&str] = &["set", "add", "create", "update", "remove"];
 /// What they must change.
 const OBJECTS: &[&str] = &["condition", "filter", "classifier", "enforcement"];
-/// Words that negate a verb shortly after them.
-const NEGATIONS: &[&str] = &["don't", "dont", "not", "never", "no"];
+/// Words that negate a verb after them in the same sentence.
+const NEGATIONS: &[&str] = &[
+    "don't",
+    "dont",
+    "n't",
+    "not",
+    "never",
+    "no",
+    "shouldn't",
+    "won't",
+    "wont",
+    "avoid",
+    "without",
+    "stop",
+    "can't",
+    "cannot",
+];
+/// Words one of which must sit between the verb and its object, as in
+/// every phrase of the seeds ("set a condition", "update the filter"):
+/// "cannot update condition variable" in pasted output asks for nothing.
+const DETERMINERS: &[&str] = &[
+    "a", "an", "the", "new", "this", "that", "my", "our", "another", "these", "those", "some",
+];
 /// How many words may sit between the verb and its object.
-const BETWEEN: usize = 3;
-/// How many words before the verb a negation reaches.
-const NEGATION_REACH: usize = 3;
+const BETWEEN: usize = 4;
 
 /// Whether `prompt` asks, unnegated, for a condition, filter, classifier or
 /// enforcement to be set, added, created, updated or removed.
 pub fn asks_for_change(prompt: &str) -> bool {
-    let words = words(prompt);
+    prompt
+        .split(['.', '!', '?', ';', '\n'])
+        .any(|sentence| sentence_asks(&words(sentence)))
+}
+
+fn sentence_asks(words: &[String]) -> bool {
     words.iter().enumerate().any(|(at, word)| {
-        VERBS.contains(&word.as_str())
-            && words[at + 1..]
-                .iter()
-                .take(BETWEEN + 1)
-                .any(|w| is_object(w))
-            && !words[at.saturating_sub(NEGATION_REACH)..at]
-                .iter()
-                .any(|w| NEGATIONS.contains(&w.as_str()))
+        if !VERBS.contains(&word.as_str()) {
+            return false;
+        }
+        let after = &words[at + 1..];
+        let Some(object) = after.iter().take(BETWEEN + 1).position(|w| is_object(w)) else {
+            return false;
+        };
+        after[..object]
+            .iter()
+            .any(|w| DETERMINERS.contains(&w.as_str()))
+            && !words[..at].iter().any(|w| NEGATIONS.contains(&w.as_str()))
     })
 }
 
@@ -43,7 +70,7 @@ fn words(prompt: &str) -> Vec<String> {
     prompt
         .to_lowercase()
         .replace(['\u{2019}', '\u{2018}'], "'")
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'))
         .filter(|w| !w.is_empty())
         .map(String::from)
         .collect()
@@ -74,6 +101,13 @@ mod tests {
             "Don’t create a new condition",
             "never remove the condition",
             "no, don't update the conditions",
+            "I don't want you to ever add a condition",
+            "Never, under any circumstances, add a condition",
+            "you shouldn't add a condition",
+            "do n't add a condition",
+            "error: cannot update condition variable",
+            "what does add_condition do?",
+            "set up CI conditions",
             "what does the condition do?",
             "set the timeout to 5 and then we talk about a condition later today",
             "fix the filtering of the list",

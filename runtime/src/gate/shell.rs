@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 
 use super::sources::{resolve_in, Named, RuleSources};
 
-/// Programs that only read whatever their arguments name.
+/// Programs that only read whatever their arguments name (none of them
+/// takes an output file or writes in place).
 const READERS: &[&str] = &[
     "ls",
     "cat",
@@ -34,7 +35,6 @@ const READERS: &[&str] = &[
     "wc",
     "du",
     "tree",
-    "diff",
     "cmp",
     "md5sum",
     "sha1sum",
@@ -50,7 +50,6 @@ const READERS: &[&str] = &[
     "printf",
     "bat",
     "jq",
-    "yq",
     "cd",
     "true",
     "false",
@@ -58,12 +57,9 @@ const READERS: &[&str] = &[
     "type",
     "nl",
     "od",
-    "xxd",
     "hexdump",
     "strings",
     "column",
-    "sort",
-    "uniq",
     "cut",
     "tr",
     "comm",
@@ -71,14 +67,24 @@ const READERS: &[&str] = &[
     "paste",
     "fold",
     "expand",
-    "awk",
 ];
 
-/// Programs that remove, move or relink what they name: a folder that
-/// holds a rule source counts for them.
-const MOVERS: &[&str] = &[
-    "rm", "rmdir", "mv", "ln", "unlink", "chmod", "chown", "chgrp", "rsync",
-];
+/// Programs that remove what they name: a folder that holds a rule source
+/// counts for them (for `mv`, its sources; for `chmod -R` and the like,
+/// what it recurses into).
+const REMOVERS: &[&str] = &["rm", "rmdir", "unlink", "mv", "find"];
+
+/// Programs that change a whole folder tree when given `-R`.
+const RECURSIVE: &[&str] = &["chmod", "chown", "chgrp"];
+
+/// Git commands that change the working tree from git's own data, with no
+/// path to read: they count as touching every rule source in the
+/// repository (`git clean -fdx` removes an untracked `.hookdex/`).
+const GIT_TREE_WRITERS: &[&str] = &["clean", "stash", "reset", "restore", "apply", "am"];
+
+/// The most simple commands the gate follows in one line: past them it
+/// cannot tell in time, and a line that long is denied while it is closed.
+pub const MAX_COMMANDS: usize = 2000;
 
 /// Why the line changes a rule source, or `None` when it does not.
 pub fn writes_rule_source(
@@ -88,52 +94,91 @@ pub fn writes_rule_source(
     var: &dyn Fn(&str) -> Option<OsString>,
 ) -> Option<String> {
     let split = hookdex_shell::split(command);
+    let commands = hookdex_shell::commands(command);
+    if commands.len() > MAX_COMMANDS {
+        return Some(format!(
+            "it runs more than {MAX_COMMANDS} commands, more than the gate follows: run it in parts"
+        ));
+    }
+    // Where the line is: `None` once a `cd` goes where the text cannot tell.
     let mut at: Option<PathBuf> = Some(cwd.to_path_buf());
+    let cdpath = command.contains("CDPATH") || var("CDPATH").is_some_and(|v| !v.is_empty());
     let mut touching = false;
-    for simple in hookdex_shell::commands(command) {
-        let resolve = |word: &str, at: &Option<PathBuf>| -> Option<Named> {
-            let word = expand(word, cwd, var)?;
-            match (Path::new(&word).is_absolute(), at) {
-                (true, _) => Some(resolve_in(Path::new("/"), &word)),
-                (false, Some(dir)) => Some(resolve_in(dir, &word)),
-                (false, None) => None,
-            }
+    for simple in &commands {
+        let judge = Judge {
+            cwd,
+            at: at.as_deref(),
+            sources,
+            var,
         };
         for target in &simple.writes {
-            if let Some(path) = resolve(target, &at) {
-                if sources.touches(&path) {
-                    return Some(format!("it redirects output into {}", path.display()));
-                }
+            // A redirection target is one word to bash, globs and all.
+            let found = match target.contains(['*', '?', '[', '{', '$', '`']) {
+                true => judge.unknown_word(target, Touch::Inside),
+                false => judge.word(target, Touch::Inside),
+            };
+            if let Some(why) = found {
+                return Some(format!("it redirects output into {why}"));
             }
         }
         let program = simple.program.as_str();
-        if program == "cd" {
-            at = match simple.args.iter().find(|a| !a.starts_with('-')) {
-                Some(dir) if simple.unknown.is_empty() || expand(dir, cwd, var).is_some() => {
-                    resolve(dir, &at).map(|named| named.real.unwrap_or(named.lexical))
-                }
-                Some(_) => None,
+        if program == "cd" || program == "pushd" {
+            at = match simple
+                .args
+                .iter()
+                .find(|a| !a.starts_with('-') || *a == "-")
+            {
+                Some(dir) if dir == "-" || cdpath => None,
+                Some(dir) => judge.place(dir).filter(|p| p.is_dir()),
                 None => var("HOME").map(PathBuf::from),
             };
             continue;
         }
-        let mover =
-            MOVERS.contains(&program) || (program == "find" && has_any(&simple.args, &["-delete"]));
-        let touched = simple
-            .args
-            .iter()
-            .flat_map(|arg| words_of(arg))
-            .filter_map(|word| resolve(word, &at))
-            .find(|path| match mover {
-                true => sources.holds(path),
-                false => sources.touches(path),
+        if program == "git" {
+            if let Some(why) = judge.git(&simple.args) {
+                return Some(why);
+            }
+        }
+        let recursive = RECURSIVE.contains(&program)
+            && simple.args.iter().any(|a| a == "-R" || a == "--recursive");
+        let removes = REMOVERS.contains(&program) || recursive;
+        let last = simple.args.len().saturating_sub(1);
+        let mut touched = None;
+        for (i, arg) in simple.args.iter().enumerate() {
+            // `mv a b`: b gets a file; a folder that holds one is moved only as a source.
+            let how = match (removes, program, i == last && i > 0) {
+                (true, "mv", true) => Touch::Inside,
+                (true, _, _) => Touch::Holds,
+                _ => Touch::Inside,
+            };
+            let unknown = simple.unknown.contains(&i) || (simple.more && i == last);
+            let found = words_of(arg).find_map(|word| match unknown {
+                true => judge.unknown_word(word, how),
+                false => judge.word(word, how),
             });
-        let Some(path) = touched else {
+            if found.is_some() {
+                touched = found;
+                break;
+            }
+        }
+        // Words a runner appends (`xargs rm`) may name anything.
+        if touched.is_none() && simple.more && !only_reads(program, &simple.args) {
+            touched = judge.unknown_word("", Touch::Holds);
+        }
+        if program == "apply_patch" {
+            let patch = simple.args.join("\n");
+            touched = touched.or_else(|| {
+                super::patch_paths(&serde_json::Value::String(patch))
+                    .iter()
+                    .find_map(|p| judge.word(p, Touch::Inside))
+            });
+        }
+        let Some(why) = touched else {
             continue;
         };
         touching = true;
         if !only_reads(program, &simple.args) {
-            return Some(format!("`{program}` may change {}", path.display()));
+            return Some(format!("`{program}` may change {why}"));
         }
     }
     // A program the text cannot name takes words the commands above do not
@@ -153,15 +198,162 @@ pub fn writes_rule_source(
     None
 }
 
+/// What a word must do to a rule source to count.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Touch {
+    /// Name one, or a path inside one.
+    Inside,
+    /// Or name a folder that holds one.
+    Holds,
+}
+
+/// Judges the words of one simple command.
+struct Judge<'a> {
+    cwd: &'a Path,
+    at: Option<&'a Path>,
+    sources: &'a RuleSources,
+    var: &'a dyn Fn(&str) -> Option<OsString>,
+}
+
+impl Judge<'_> {
+    /// Where `word` names, when the text tells.
+    fn named(&self, word: &str) -> Option<Named> {
+        let word = expand(word, self.cwd, self.var)?;
+        match (Path::new(&word).is_absolute(), self.at) {
+            (true, _) => Some(resolve_in(Path::new("/"), &word)),
+            (false, Some(dir)) => Some(resolve_in(dir, &word)),
+            (false, None) => None,
+        }
+    }
+
+    /// Where a `cd` to `dir` goes, logically (as bash's `cd` reads `..`).
+    fn place(&self, dir: &str) -> Option<PathBuf> {
+        self.named(dir).map(|named| named.lexical)
+    }
+
+    fn hits(&self, path: &Named, how: Touch) -> bool {
+        match how {
+            Touch::Inside => self.sources.touches(path),
+            Touch::Holds => self.sources.holds(path),
+        }
+    }
+
+    /// The rule source a known word names, shown.
+    fn word(&self, word: &str, how: Touch) -> Option<String> {
+        if let Some(path) = self.named(word) {
+            return self.hits(&path, how).then(|| path.display().to_string());
+        }
+        // After a `cd` the text cannot tell: a relative word still counts
+        // when it climbs (`../`), names a rule folder, or is a rule file's name.
+        let suspicious = word.contains("..")
+            || word.rsplit('/').next().is_some_and(|name| {
+                name == "HOOK.md" || name == "hooks.yaml" || rule_file_name(name)
+            });
+        let by_name = self.at.is_none()
+            && (suspicious || self.sources.touches(&resolve_in(Path::new("/"), word)));
+        by_name.then(|| format!("{word} (after a `cd` the text cannot tell)"))
+    }
+
+    /// The rule source a word the text cannot tell (a glob, a brace, an
+    /// expansion) may name: the literal part before its first special
+    /// character is a folder that holds or lies in one, and what follows
+    /// may match the name that leads there.
+    fn unknown_word(&self, word: &str, how: Touch) -> Option<String> {
+        let special = word
+            .find(['*', '?', '[', '{', '$', '`', '~'])
+            .unwrap_or(word.len());
+        let literal = &word[..special];
+        let dir = match literal.rfind('/') {
+            Some(slash) => &literal[..=slash],
+            None => "",
+        };
+        let pattern = &word[dir.len()..];
+        let base = match dir {
+            "" => self.at.map(|d| Named {
+                lexical: d.to_path_buf(),
+                real: None,
+            }),
+            dir => self.named(dir),
+        };
+        let shown = || format!("`{word}` (the text cannot tell what it names)");
+        let Some(base) = base else {
+            return Some(shown());
+        };
+        if self.sources.touches(&base) {
+            return Some(shown());
+        }
+        let _ = how;
+        // A pattern that starts with an expansion may name anything; a glob
+        // matches a dot folder only when it starts with `.`.
+        let leading = pattern.chars().next();
+        let may_reach = |name: &str| match leading {
+            Some('$' | '`' | '{' | '~') | None => true,
+            Some('.') => name.starts_with('.'),
+            Some(_) => !name.starts_with('.'),
+        };
+        self.sources
+            .first_names_below(&base)
+            .iter()
+            .any(|name| may_reach(name))
+            .then(shown)
+    }
+
+    /// Why a git command changes rule sources from git's own data.
+    fn git(&self, args: &[String]) -> Option<String> {
+        let sub = args.iter().find(|a| !a.starts_with('-'))?;
+        let writes = GIT_TREE_WRITERS.contains(&sub.as_str())
+            && match sub.as_str() {
+                "stash" => args
+                    .iter()
+                    .any(|a| matches!(a.as_str(), "-u" | "-a" | "--include-untracked" | "--all")),
+                "reset" => args.iter().any(|a| a == "--hard"),
+                _ => true,
+            };
+        let output = args.iter().any(|a| a.starts_with("--output"));
+        if !(writes || output) {
+            return None;
+        }
+        let here = self.at?;
+        let holds = self.sources.holds(&Named {
+            lexical: here.to_path_buf(),
+            real: None,
+        });
+        (holds || output).then(|| {
+            format!(
+                "`git {sub}` may change the rule sources of {}",
+                here.display()
+            )
+        })
+    }
+}
+
+/// Whether `name` reads as a rule file's name (`pre-bash-x.sh`).
+fn rule_file_name(name: &str) -> bool {
+    matches!(
+        hookdex_compiler::formats::filename::classify(name),
+        hookdex_compiler::formats::filename::FileClass::Rule(_)
+    )
+}
+
 /// The words of an argument a program may take as a path: itself unless
-/// it is an option, and what follows `=` in `--option=value`.
+/// it is an option, an option's attached value (`-t.hookdex`,
+/// `--output=x`), and what follows `=` in an operand (`dd of=x`).
 fn words_of(arg: &str) -> impl Iterator<Item = &str> {
-    let value = arg
+    let long = arg
         .strip_prefix("--")
         .and_then(|rest| rest.split_once('='))
         .map(|(_, v)| v);
+    let short =
+        (arg.starts_with('-') && !arg.starts_with("--") && arg.len() > 2).then(|| &arg[2..]);
+    let operand = (!arg.starts_with('-'))
+        .then(|| arg.split_once('=').map(|(_, v)| v))
+        .flatten();
     let word = (!arg.starts_with('-')).then_some(arg);
-    word.into_iter().chain(value).filter(|w| !w.is_empty())
+    word.into_iter()
+        .chain(long)
+        .chain(short)
+        .chain(operand)
+        .filter(|w| !w.is_empty())
 }
 
 fn has_any(args: &[String], flags: &[&str]) -> bool {
@@ -178,37 +370,29 @@ fn only_reads(program: &str, args: &[String]) -> bool {
                 "-fls",
             ],
         ),
-        "sed" | "perl" => !args
-            .iter()
-            .any(|a| a.starts_with("-i") || a.starts_with("--in-place")),
-        "jq" | "yq" => !args
-            .iter()
-            .any(|a| a == "-i" || a.starts_with("--in-place")),
-        "sort" => !args
-            .iter()
-            .any(|a| a.starts_with("-o") || a.starts_with("--output")),
-        // awk's own `print > file` is a write the splitter cannot see.
-        "awk" => !args.iter().any(|a| a.contains('>') || a.contains("system")),
-        "git" => matches!(
-            args.iter()
-                .find(|a| !a.starts_with('-'))
-                .map(String::as_str),
-            Some(
-                "status"
-                    | "diff"
-                    | "log"
-                    | "show"
-                    | "add"
-                    | "commit"
-                    | "push"
-                    | "blame"
-                    | "ls-files"
-                    | "grep"
-                    | "rev-parse"
-                    | "shortlog"
-                    | "describe"
-            )
-        ),
+        "git" => {
+            !args.iter().any(|a| a.starts_with("--output"))
+                && matches!(
+                    args.iter()
+                        .find(|a| !a.starts_with('-'))
+                        .map(String::as_str),
+                    Some(
+                        "status"
+                            | "diff"
+                            | "log"
+                            | "show"
+                            | "add"
+                            | "commit"
+                            | "push"
+                            | "blame"
+                            | "ls-files"
+                            | "grep"
+                            | "rev-parse"
+                            | "shortlog"
+                            | "describe"
+                    )
+                )
+        }
         "hookdex" => {
             matches!(
                 args.first().map(String::as_str),
@@ -305,6 +489,16 @@ mod tests {
             "python3 -c 'import os' .hookdex/conditions/x",
             "$EDITOR .hookdex/hooks.yaml",
             "sudo tee /etc/hookdex/conditions/pre-any-x.sh",
+            "git clean -fdx",
+            "git stash -u",
+            "git reset --hard HEAD~1",
+            "git diff --output=.hookdex/conditions/pre-bash-x.sh",
+            "perl -pi -e s/2/0/ .hookdex/conditions/pre-bash-x.sh",
+            "sed -n 'w .hookdex/conditions/x' /dev/null .hookdex/conditions/pre-bash-x.sh",
+            "tar -C.hookdex -xf /tmp/evil.tar",
+            "CDPATH=.hookdex cd conditions && rm pre-bash-guard.sh",
+            "cd \"$SOMEWHERE\" && rm -f pre-bash.rm-guard.sh",
+            "cd \"$SOMEWHERE\" && truncate -s 0 ../hh/conditions/x",
         ];
         for line in denied {
             assert!(judge(line).is_some(), "{line}");
@@ -321,9 +515,14 @@ mod tests {
             "make test 2>&1 | tail",
             "hookdex list --json",
             "prettier --write src",
+            "git stash",
+            "git checkout main",
+            "cd \"$SOMEWHERE\" && make && rm -rf build",
         ];
         for line in passed {
             assert_eq!(judge(line), None, "{line}");
         }
+        let long = "cd src; ".repeat(MAX_COMMANDS + 1);
+        assert!(judge(&long).unwrap().contains("run it in parts"));
     }
 }

@@ -100,6 +100,26 @@ impl RuleSources {
     }
 }
 
+impl RuleSources {
+    /// The names, right below `dir`, that lead to a rule source of the view
+    /// (`.hookdex` for the repository): what a glob in `dir` must match to
+    /// reach one.
+    pub fn first_names_below(&self, dir: &Named) -> Vec<String> {
+        let mut names = Vec::new();
+        let dirs = [Some(&dir.lexical), dir.real.as_ref()];
+        for dir in dirs.into_iter().flatten() {
+            for root in self.roots.iter().chain(self.real_roots()) {
+                if let Ok(rest) = root.strip_prefix(dir) {
+                    if let Some(Component::Normal(first)) = rest.components().next() {
+                        names.push(first.to_string_lossy().into_owned());
+                    }
+                }
+            }
+        }
+        names
+    }
+}
+
 /// Whether `path` is in a rule folder by its names alone: a
 /// `.claude/conditions`, `.agentihooks`, `.hookdex` or `.moltis/hooks`
 /// folder, or an `enforcements.json`.
@@ -145,7 +165,8 @@ pub fn resolve_in(cwd: &Path, path: &str) -> Named {
             }
         }
     }
-    let real = linked.then(|| through_links(&lexical)).flatten();
+    // Through a link, `..` is the kernel's: taken after the link, not before.
+    let real = linked.then(|| through_links(&cwd.join(path))).flatten();
     Named { lexical, real }
 }
 
