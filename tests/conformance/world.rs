@@ -137,14 +137,22 @@ impl World {
     pub fn install_hook(&self, hook: HookUnderTest, wrap: Option<&str>) {
         let body = match (hook, wrap) {
             (HookUnderTest::Hookdex, None) => return,
+            // `init` registers `hookdex mcp` with the harness too: the MCP
+            // server is the real one, never the hook under test (a control
+            // that read stdin would hold the harness at its MCP start-up).
             (HookUnderTest::Hookdex, Some(wrap)) => {
                 let real = self.root.join("bin/hookdex-real");
                 std::fs::rename(&self.hook_bin, &real).unwrap();
-                format!("#!/bin/sh\nHOOKDEX='{}'\n{wrap}\n", real.display())
+                format!(
+                    "#!/bin/sh\nHOOKDEX='{}'\n[ \"$1\" = mcp ] && exec \"$HOOKDEX\" \"$@\"\n{wrap}\n",
+                    real.display()
+                )
             }
-            (HookUnderTest::DoesNothing, _) => "#!/bin/sh\ncat >/dev/null\nexit 0\n".into(),
+            (HookUnderTest::DoesNothing, _) => {
+                "#!/bin/sh\n[ \"$1\" = mcp ] && exit 0\ncat >/dev/null\nexit 0\n".into()
+            }
             (HookUnderTest::DeniesEverything, _) => {
-                "#!/bin/sh\ncat >/dev/null\necho 'control hook: everything is denied' >&2\nexit 2\n"
+                "#!/bin/sh\n[ \"$1\" = mcp ] && exit 0\ncat >/dev/null\necho 'control hook: everything is denied' >&2\nexit 2\n"
                     .into()
             }
         };

@@ -276,6 +276,10 @@ impl Judge<'_> {
             dir => self.named(dir),
         };
         let shown = || format!("`{word}` (the text cannot tell what it names)");
+        // `$x/…`, `$(…)`: an expansion may be any path, absolute ones too.
+        if word.starts_with(['$', '`']) || word.is_empty() {
+            return Some(shown());
+        }
         let Some(base) = base else {
             return Some(shown());
         };
