@@ -37,15 +37,7 @@ fn kubectl_guard_denies_writes_on_every_harness() {
             target,
             &pre_bash(&s, target, "kubectl delete pod web-0"),
         );
-        let want = match target {
-            "claude" | "codex" => json!({"hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "deny",
-                "permissionDecisionReason": reason,
-            }}),
-            "copilot" => json!({"permissionDecision": "deny", "permissionDecisionReason": reason}),
-            _ => json!({"decision": "deny", "reason": reason}),
-        };
+        let want = deny_reply(target, reason);
         assert_eq!(reply, want, "{target}");
     }
 }

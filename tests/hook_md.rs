@@ -16,17 +16,6 @@ use serde_json::{json, Value};
 use common::hook::*;
 use common::*;
 
-fn has_jq() -> bool {
-    let found = std::process::Command::new("jq")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!("SKIPPED: jq is not installed; the seed's handlers read their payload with it");
-    }
-    found
-}
-
 /// Writes `<dir>/<folder>/HOOK.md` with `front` as its front matter and
 /// `handler.sh` with `handler`.
 fn hook_dir(dir: &Path, folder: &str, front: &str, handler: &str) -> PathBuf {

@@ -26,17 +26,6 @@ fn script(path: &Path, text: &str) {
     set_executable(path, true);
 }
 
-fn has_jq() -> bool {
-    let found = std::process::Command::new("jq")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!("SKIPPED: jq is not installed; the seed's scripts read their payload with it");
-    }
-    found
-}
-
 fn decision(reply: &Value) -> Option<&str> {
     reply
         .pointer("/hookSpecificOutput/permissionDecision")
@@ -413,15 +402,7 @@ fn a_group_on_the_normalized_name_guards_every_harness_in_its_reply_shape() {
             target,
             &pre_bash(&s, target, "kubectl delete pod web-0"),
         );
-        let want = match target {
-            "claude" | "codex" => json!({"hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "deny",
-                "permissionDecisionReason": reason,
-            }}),
-            "copilot" => json!({"permissionDecision": "deny", "permissionDecisionReason": reason}),
-            _ => json!({"decision": "deny", "reason": reason}),
-        };
+        let want = deny_reply(target, reason);
         assert_eq!(reply, want, "{target}");
         let read = hook(&s, target, &pre_bash(&s, target, "kubectl get pods"));
         assert_eq!(read, Value::Null, "{target}");

@@ -276,3 +276,31 @@ pub fn examples() -> Scratch {
     condition(&dir, "pre-edit+write-migrations.sh", MIGRATIONS);
     s
 }
+
+/// Whether `jq` runs here: the seeds' hook scripts read their payload with
+/// it. Says visibly when a test skips for want of it.
+pub fn has_jq() -> bool {
+    let found = std::process::Command::new("jq")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!(
+            "SKIPPED: jq is not installed; the seeds' hook scripts read their payload with it"
+        );
+    }
+    found
+}
+
+/// The reply of `target` that denies a tool call with `reason`.
+pub fn deny_reply(target: &str, reason: &str) -> Value {
+    match target {
+        "claude" | "codex" => json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }}),
+        "copilot" => json!({"permissionDecision": "deny", "permissionDecisionReason": reason}),
+        _ => json!({"decision": "deny", "reason": reason}),
+    }
+}
