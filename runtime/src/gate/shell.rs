@@ -69,6 +69,15 @@ const READERS: &[&str] = &[
     "expand",
 ];
 
+/// Programs that write or remove the files their arguments name: a word
+/// the text cannot tell counts for them only (`kubectl logs "$POD"` changes
+/// no file, `rm -rf "$DIR"` may).
+const FILE_WRITERS: &[&str] = &[
+    "rm", "rmdir", "unlink", "mv", "cp", "ln", "install", "chmod", "chown", "chgrp", "truncate",
+    "tee", "touch", "mkdir", "dd", "sed", "perl", "awk", "sort", "uniq", "rsync", "tar", "unzip",
+    "patch", "find", "shred",
+];
+
 /// Programs that remove what they name: a folder that holds a rule source
 /// counts for them (for `mv`, its sources; for `chmod -R` and the like,
 /// what it recurses into).
@@ -152,9 +161,11 @@ pub fn writes_rule_source(
                 _ => Touch::Inside,
             };
             let unknown = simple.unknown.contains(&i) || (simple.more && i == last);
-            let found = words_of(arg).find_map(|word| match unknown {
-                true => judge.unknown_word(word, how),
-                false => judge.word(word, how),
+            let writer = FILE_WRITERS.contains(&program);
+            let found = words_of(arg).find_map(|word| match (unknown, writer) {
+                (true, true) => judge.unknown_word(word, how),
+                (true, false) => None,
+                (false, _) => judge.word(word, how),
             });
             if found.is_some() {
                 touched = found;
@@ -162,7 +173,7 @@ pub fn writes_rule_source(
             }
         }
         // Words a runner appends (`xargs rm`) may name anything.
-        if touched.is_none() && simple.more && !only_reads(program, &simple.args) {
+        if touched.is_none() && simple.more && FILE_WRITERS.contains(&program) {
             touched = judge.unknown_word("", Touch::Holds);
         }
         if program == "apply_patch" {
