@@ -146,6 +146,19 @@ enum Command {
     /// Run a command and print its output shrunk by the output filter that
     /// claims it; exit with the command's code.
     Exec {
+        /// Run the command under the kernel's guard instead (Linux): every
+        /// program it or anything it starts executes is judged by the
+        /// `bash.<cli>` rules that name it, and, while the session's gate is
+        /// closed, every write into a rule source is refused; the output is
+        /// left as it is.
+        #[arg(long)]
+        guard: bool,
+        /// The harness the guarded command runs for (its rules' payloads).
+        #[arg(long, requires = "guard")]
+        target: Option<String>,
+        /// The session the guarded command belongs to.
+        #[arg(long, requires = "guard")]
+        session: Option<String>,
         /// The command and its arguments (after `--`).
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
         command: Vec<String>,
@@ -265,18 +278,33 @@ fn hook_args(args: impl Iterator<Item = OsString>) -> Option<(Target, Option<Str
     Some((target?, event))
 }
 
-/// The command of `exec -- CMD…`, read without clap for the same reason
-/// as [`hook_args`]: a `pre` rewrite puts `hookdex exec --` before every
-/// command it wraps. Only that spelling, with every word UTF-8, is taken;
-/// anything else goes to clap.
-fn exec_args(mut args: impl Iterator<Item = OsString>) -> Option<Vec<String>> {
-    if args.next()? != "exec" || args.next()? != "--" {
+/// The words of `exec [--guard [--target T] [--session S]] -- CMD…`, read
+/// without clap for the same reason as [`hook_args`]: a `pre` rewrite puts
+/// `hookdex exec` before every shell command it guards. Only that spelling,
+/// with every word UTF-8, is taken; anything else goes to clap.
+fn exec_args(mut args: impl Iterator<Item = OsString>) -> Option<cmd::outputs::ExecArgs> {
+    if args.next()? != "exec" {
         return None;
     }
-    let command = args
+    let mut exec = cmd::outputs::ExecArgs::default();
+    loop {
+        let word = args.next()?.into_string().ok()?;
+        match word.as_str() {
+            "--" => break,
+            "--guard" if !exec.guard => exec.guard = true,
+            "--target" if exec.guard && exec.target.is_none() => {
+                exec.target = Some(args.next()?.into_string().ok()?)
+            }
+            "--session" if exec.guard && exec.session.is_none() => {
+                exec.session = Some(args.next()?.into_string().ok()?)
+            }
+            _ => return None,
+        }
+    }
+    exec.command = args
         .map(|a| a.into_string().ok())
         .collect::<Option<Vec<_>>>()?;
-    (!command.is_empty()).then_some(command)
+    (!exec.command.is_empty()).then_some(exec)
 }
 
 /// The process entry point; see the module doc for why it is not `fn main`.
@@ -294,8 +322,8 @@ fn run() -> c_int {
     if let Some((target, event)) = hook_args(std::env::args_os().skip(1)) {
         return exit_code(cmd::hook::run(target, event.as_deref()));
     }
-    if let Some(command) = exec_args(std::env::args_os().skip(1)) {
-        return exit_code(cmd::outputs::exec(&command));
+    if let Some(exec) = exec_args(std::env::args_os().skip(1)) {
+        return exit_code(cmd::outputs::exec(&exec));
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -388,7 +416,17 @@ fn run() -> c_int {
         Command::Show { name, target } => cmd::show::run(default_target(target), &name),
         Command::Mcp { target } => hookdex_mcp::serve(default_target(target)).map(|()| 0),
         Command::Test { files, json } => cmd::test::run(&files, json),
-        Command::Exec { command } => cmd::outputs::exec(&command),
+        Command::Exec {
+            guard,
+            target,
+            session,
+            command,
+        } => cmd::outputs::exec(&cmd::outputs::ExecArgs {
+            guard,
+            target,
+            session,
+            command,
+        }),
         Command::Expand { key } => cmd::outputs::expand(&key),
         Command::Stats { json } => cmd::outputs::stats(json),
         Command::Filter {
@@ -481,11 +519,50 @@ mod tests {
         let by_clap = |args: &[&str]| {
             let cli = Cli::try_parse_from(std::iter::once("hookdex").chain(args.iter().copied()));
             match cli.ok()?.command {
-                Command::Exec { command } => Some(command),
+                Command::Exec {
+                    guard,
+                    target,
+                    session,
+                    command,
+                } => Some(cmd::outputs::ExecArgs {
+                    guard,
+                    target,
+                    session,
+                    command,
+                }),
                 _ => None,
             }
         };
         let table: &[(&[&str], bool)] = &[
+            (&["exec", "--guard", "--", "bash", "-c", "x"], true),
+            (
+                &[
+                    "exec",
+                    "--guard",
+                    "--target",
+                    "codex",
+                    "--session",
+                    "s",
+                    "--",
+                    "ls",
+                ],
+                true,
+            ),
+            (
+                &[
+                    "exec",
+                    "--guard",
+                    "--session",
+                    "s",
+                    "--target",
+                    "codex",
+                    "--",
+                    "ls",
+                ],
+                true,
+            ),
+            (&["exec", "--target", "codex", "--", "ls"], false),
+            (&["exec", "--guard", "--guard", "--", "ls"], false),
             (&["exec", "--", "make"], true),
             (&["exec", "--", "cargo", "build", "--release"], true),
             (&["exec", "--", "sh", "-c", "echo -- x"], true),

@@ -40,6 +40,10 @@ pub struct Fired {
     pub enforcement: Option<hookdex_index::EnforcementData>,
     /// The hook, for a `hooks.yaml` or `HOOK.md` rule.
     pub hook: Option<Box<hookdex_model::HookSpec>>,
+    /// The program through which a `bash.<cli>` alternative made the rule
+    /// fire (`None` for any other alternative): what the exec-time guard
+    /// runs ([`crate::wrap::guard`]).
+    pub program: Option<String>,
 }
 
 impl Fired {
@@ -161,6 +165,10 @@ where
                         layer_kind: layer.kind,
                         filter,
                         hook,
+                        program: match hit.via {
+                            hookdex_index::Via::Program(cli) => Some(cli.to_string()),
+                            _ => None,
+                        },
                         enforcement: index.enforcement(hit.rule)?.map(|e| {
                             hookdex_index::EnforcementData {
                                 rule: hit.rule,

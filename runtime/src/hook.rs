@@ -135,7 +135,7 @@ pub fn hook(
             let session = payload.session_id.as_deref().unwrap_or_default();
             Caps::new(&settings.view.home).reset(session, CapKind::Stop);
         }
-        return Reply::default();
+        return guarded_or_nothing(&settings, &payload, &calls, &log);
     }
     let mut ran = Ran::default();
     let mut filters = Vec::with_capacity(calls.len());
@@ -165,7 +165,7 @@ pub fn hook(
         if !ran.notes.is_empty() {
             log.write(&[], None, &ran.notes);
         }
-        return Reply::default();
+        return guarded_or_nothing(&settings, &payload, &calls, &log);
     }
     if let Some(input) = merged.updated_input.clone() {
         let (first, _) = &calls[0];
@@ -175,6 +175,9 @@ pub fn hook(
         }
     }
     hold_to_cap(&settings, &payload, &mut merged);
+    if let Some(guarded) = guard_call(&settings, &payload, &calls, &mut merged) {
+        ran.fired.push(guarded);
+    }
     merged.log.extend(ran.notes);
     let reply = reply(
         target,
@@ -187,6 +190,84 @@ pub fn hook(
     log.write(&fired, merged.decision.map(|d| d.as_str()), &merged.log);
     reply
 }
+
+/// The reply to a call where no rule had anything to say: the shell call
+/// wrapped to run under the guard where that applies, else nothing.
+fn guarded_or_nothing(
+    settings: &Settings,
+    payload: &Payload,
+    calls: &[(Payload, Call)],
+    log: &Log<'_>,
+) -> Reply {
+    let mut answer = hookdex_harness::Answer::default();
+    let Some(guarded) = guard_call(settings, payload, calls, &mut answer) else {
+        return Reply::default();
+    };
+    let reply = reply(
+        settings.view.target,
+        payload,
+        &calls[0].1.tool.name,
+        &mut answer,
+        settings.reply,
+    );
+    log.write(
+        &[&guarded],
+        answer.decision.map(|d| d.as_str()),
+        &answer.log,
+    );
+    reply
+}
+
+/// Runs a shell call under the guard where it applies (SPEC §15,
+/// [`crate::wrap::plan`]): sets `answer`'s guard input (and `allow` where
+/// the session allows everything anyway), or denies under
+/// `HOOKDEX_ENFORCE=require` where it cannot be enforced. The model is told
+/// once per session. Returns the name it goes by in the log when it did
+/// anything.
+fn guard_call(
+    settings: &Settings,
+    payload: &Payload,
+    calls: &[(Payload, Call)],
+    answer: &mut hookdex_harness::Answer,
+) -> Option<String> {
+    let [(single, call)] = calls else {
+        return None;
+    };
+    let input = answer.updated_input.as_ref().unwrap_or(&single.tool_input);
+    let exe = std::env::current_exe().ok()?;
+    let name = "hookdex guard".to_string();
+    match crate::wrap::plan::plan(settings, payload, call, answer.decision, input, &exe) {
+        crate::wrap::plan::Plan::AsIs => None,
+        crate::wrap::plan::Plan::Deny(reason) => {
+            answer.decision = Some(hookdex_model::Permission::Deny);
+            answer.reasons.insert(0, reason);
+            answer.deciders = vec![name.clone()];
+            answer.updated_input = None;
+            Some(name)
+        }
+        crate::wrap::plan::Plan::Wrap { input, allow } => {
+            if allow {
+                answer.decision = Some(hookdex_model::Permission::Allow);
+                answer.deciders = vec![name.clone()];
+            }
+            answer.guard = Some(input);
+            let session = payload.session_id.as_deref().unwrap_or_default();
+            if Caps::new(&settings.view.home).bump(session, GUARD_NOTICE) == 1 {
+                answer.contexts.push(GUARD_TOLD.into());
+            }
+            Some(name)
+        }
+    }
+}
+
+/// The counter of the once-per-session notice.
+const GUARD_NOTICE: &str = "hookdex-guard-notice";
+
+/// What the model is told, once per session, of the guard.
+const GUARD_TOLD: &str = "hookdex: shell commands in this session run under hookdex's guard. \
+A program a rule forbids fails with \"Permission denied\" wherever it runs (a script, make, an \
+interpreter), and a line \"hookdex: <rule>: <reason>\" on stderr says why; a write into rule \
+sources while they are closed fails the same way (\"hookdex: gate closed: <path>\").";
 
 /// A rewrite the conditions' merge dropped (no decision outside
 /// `bypassPermissions`) stays dropped: the filters that run next judge the
@@ -511,22 +592,22 @@ fn judge_again(
 
 /// What every condition run of one hook call shares: the harness, the
 /// settings, and the one deadline of the whole call.
-struct Judge<'s> {
-    target: Target,
-    settings: &'s Settings,
-    deadline: Deadline,
-    var: &'s dyn Fn(&str) -> Option<OsString>,
+pub(crate) struct Judge<'s> {
+    pub(crate) target: Target,
+    pub(crate) settings: &'s Settings,
+    pub(crate) deadline: Deadline,
+    pub(crate) var: &'s dyn Fn(&str) -> Option<OsString>,
 }
 
 /// What the conditions of every call of a payload did.
 #[derive(Default)]
-struct Ran {
+pub(crate) struct Ran {
     /// (condition file name, outcome) of synchronous conditions, in order.
-    outcomes: Vec<(String, Outcome)>,
+    pub(crate) outcomes: Vec<(String, Outcome)>,
     /// Every condition started, async ones included.
-    fired: Vec<String>,
+    pub(crate) fired: Vec<String>,
     /// Lines for the hook log.
-    notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 /// Runs the conditions that fire for one call: `.async` ones detached
@@ -618,7 +699,7 @@ fn runnable(fired: &[Fired]) -> Vec<&Fired> {
 /// Starts the `.async` rules of `rules` detached and runs the others, none
 /// past the call's deadline; returns each synchronous rule with its
 /// outcome, in order.
-fn run_rules(
+pub(crate) fn run_rules(
     judge: &Judge<'_>,
     payload: &Payload,
     call: &Call,

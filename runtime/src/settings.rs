@@ -148,6 +148,42 @@ pub struct Settings {
     /// The gate (SPEC §13) is on unless `HOOKDEX_GATE=off` (or `0`,
     /// `false`, `no`): for machines where people edit rules by hand.
     pub gate_enabled: bool,
+    /// `HOOKDEX_ENFORCE` (SPEC §15): whether shell calls run under the
+    /// kernel's guard.
+    pub enforce: Enforce,
+}
+
+/// `HOOKDEX_ENFORCE` (**contract**).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Enforce {
+    /// Enforce where the kernel allows, judge the text elsewhere (default;
+    /// also any value not named below).
+    #[default]
+    Auto,
+    /// Never wrap: the text is the only guard.
+    Off,
+    /// Deny a shell call that cannot be enforced, with the reason.
+    Require,
+}
+
+impl Enforce {
+    /// The mode a `HOOKDEX_ENFORCE` value names.
+    pub fn parse(value: Option<&str>) -> Enforce {
+        match value.map(str::to_ascii_lowercase).as_deref() {
+            Some("off" | "0" | "false" | "no") => Enforce::Off,
+            Some("require" | "required") => Enforce::Require,
+            _ => Enforce::Auto,
+        }
+    }
+
+    /// The value as `HOOKDEX_ENFORCE` spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Enforce::Auto => "auto",
+            Enforce::Off => "off",
+            Enforce::Require => "require",
+        }
+    }
 }
 
 /// Every variable that configures the hook (read here and by the
@@ -178,6 +214,7 @@ pub const VARIABLES: &[&str] = &[
     "HOOKDEX_ALLOW_PROJECT_HOOKS",
     "HOOKDEX_BREAKER_COOLDOWN_SEC",
     "HOOKDEX_GATE",
+    "HOOKDEX_ENFORCE",
 ];
 
 /// Variables the hook reads that are secrets: never in [`VARIABLES`], so
@@ -277,6 +314,7 @@ impl Settings {
             classifier,
             ledger,
             gate_enabled: !off("HOOKDEX_GATE"),
+            enforce: Enforce::parse(text("HOOKDEX_ENFORCE").as_deref()),
             breaker_cooldown: seconds("HOOKDEX_BREAKER_COOLDOWN_SEC")
                 .unwrap_or(crate::state::breaker::DEFAULT_COOLDOWN),
             managed_owner: view.managed_owner(),

@@ -12,12 +12,53 @@ use serde_json::json;
 
 use super::{current_settings, print_json, CmdResult};
 
-/// Runs `argv` with its output filtered; the exit code is the command's.
-pub fn exec(argv: &[String]) -> CmdResult {
+/// The words of `hookdex exec`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExecArgs {
+    /// `--guard`: run under the kernel's guard.
+    pub guard: bool,
+    /// `--target`.
+    pub target: Option<String>,
+    /// `--session`.
+    pub session: Option<String>,
+    /// The command.
+    pub command: Vec<String>,
+}
+
+/// Runs the command with its output filtered, or under the guard; the exit
+/// code is the command's.
+pub fn exec(args: &ExecArgs) -> CmdResult {
+    if args.guard {
+        return Ok(guarded(args));
+    }
     let settings = current_settings(Target::Claude);
-    let ran = super::supervised(|| hookdex_runtime::wrap::exec(&settings, argv));
+    let ran = super::supervised(|| hookdex_runtime::wrap::exec(&settings, &args.command));
     let _ = std::io::stdout().flush();
     Ok(ran.code)
+}
+
+/// `exec --guard`: the command's streams are its own; hookdex only judges.
+/// Not under [`super::supervised`]: what the command leaves running in the
+/// background is its own, as it would be unwrapped.
+fn guarded(args: &ExecArgs) -> i32 {
+    use hookdex_runtime::wrap::guard::{self, Session};
+    let target = args
+        .target
+        .as_deref()
+        .and_then(|t| t.parse::<Target>().ok())
+        .unwrap_or(Target::Claude);
+    let settings = current_settings(target);
+    let session = Session {
+        target,
+        id: args.session.clone(),
+    };
+    let forward = hookdex_runtime::wrap::Forwarder::new();
+    let var = |name: &str| std::env::var_os(name);
+    let code = guard::run(&settings, &session, &args.command, &var, &|pid| {
+        forward.start(pid)
+    });
+    forward.done();
+    code
 }
 
 /// Prints the original stashed under `key`; exit 1 when there is none.

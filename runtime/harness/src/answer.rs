@@ -20,6 +20,11 @@ pub struct Answer {
     pub updated_input: Option<Value>,
     /// The conditions whose patches make up `updated_input`.
     pub rewriters: Vec<String>,
+    /// The input that runs the call under hookdex's guard (SPEC §15): sent
+    /// in place of the input, with the decision the rules gave, where the
+    /// harness carries a rewrite with that decision; the person is told of
+    /// it once per session, not by the rewrite note.
+    pub guard: Option<Value>,
     /// The replacement tool result (post).
     pub tool_output: Option<Value>,
     /// Post: the call is blocked with this reason.
@@ -37,6 +42,7 @@ impl Answer {
         self.decision.is_none()
             && self.contexts.is_empty()
             && self.updated_input.is_none()
+            && self.guard.is_none()
             && self.tool_output.is_none()
             && self.block.is_none()
             && self.user_notes.is_empty()

@@ -39,6 +39,11 @@ pub struct Capabilities {
     pub ask: Ask,
     /// A rewrite without `allow` (Codex takes `updatedInput` only with allow).
     pub rewrite_without_allow: bool,
+    /// A rewrite with no decision at all, which the harness applies and
+    /// then decides as it would have (its own approval flow intact): what
+    /// running a call under hookdex's guard takes without widening a
+    /// permission ([`Answer::guard`]).
+    pub rewrite_alone: bool,
     /// Context for the agent after a tool ran.
     pub post_context: bool,
     /// How a replacement output of a non-MCP tool reaches the model.
@@ -88,6 +93,7 @@ impl Capabilities {
         pre_context: true,
         ask: Ask::Yes,
         rewrite_without_allow: true,
+        rewrite_alone: false,
         post_context: true,
         post_output: OutputChannel::Field,
         mcp_output: OutputChannel::Field,
@@ -199,6 +205,21 @@ fn degrade(
             answer.rewriters.join(", ")
         );
         answer.contexts.push(note);
+    }
+    if let Some(guarded) = answer.guard.take() {
+        let carried = step == Step::Pre
+            && match answer.decision {
+                Some(Permission::Allow) => true,
+                Some(Permission::Ask) => caps.rewrite_without_allow,
+                Some(Permission::Deny) => false,
+                None => caps.rewrite_alone,
+            };
+        match carried {
+            true => answer.updated_input = Some(guarded),
+            false => answer.log.push(format!(
+                "guard wrap dropped on {target}: the reply cannot carry it"
+            )),
+        }
     }
     let after_tool = matches!(step, Step::Post | Step::Fail);
     if let (Some(_), false) = (&answer.tool_output, after_tool) {

@@ -23,7 +23,7 @@ pub struct RuleSources {
     roots: Vec<PathBuf>,
     /// The same, through their links: read only for a path that went
     /// through a link itself.
-    real: std::cell::OnceCell<Vec<PathBuf>>,
+    real: std::sync::OnceLock<Vec<PathBuf>>,
 }
 
 /// A path a call names: as written (made absolute, `.` and `..` taken
@@ -63,8 +63,37 @@ impl RuleSources {
         roots.extend(view.rtk_user_filters.clone());
         RuleSources {
             roots: roots.iter().map(|r| lexical(r)).collect(),
-            real: std::cell::OnceCell::new(),
+            real: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The rule sources of `view` and what decides whether and how they
+    /// run, for the write gate: the cache (index and syntax cache), the
+    /// repository's `.git/config` (a trust input) and `.mcp.json`, and each
+    /// harness's settings files that `hookdex init` writes (where hooks are
+    /// wired and MCP servers registered), at their default places.
+    pub fn with_wiring(view: &View) -> RuleSources {
+        let mut sources = RuleSources::of(view);
+        let mut more = vec![view.cache_dir.clone()];
+        if let Some(repo) = &view.repo_root {
+            more.push(repo.join(".git/config"));
+            more.push(repo.join(".mcp.json"));
+        }
+        for target in hookdex_model::Target::ALL {
+            let wiring = hookdex_harness::harness(target).settings();
+            if let Some(repo) = &view.repo_root {
+                more.push(repo.join(wiring.project));
+                if let Some(project) = wiring.mcp.project {
+                    more.push(repo.join(project));
+                }
+            }
+            if let Some(home) = &view.git_user.home {
+                more.push(home.join(wiring.user_dir).join(wiring.user_file));
+                more.push(home.join(wiring.mcp.user));
+            }
+        }
+        sources.roots.extend(more.iter().map(|r| lexical(r)));
+        sources
     }
 
     fn real_roots(&self) -> &[PathBuf] {

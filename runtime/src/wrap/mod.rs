@@ -15,6 +15,12 @@
 //! ended, and at most [`DRAIN`] after: something it left running in the
 //! background (`server &`) may hold the pipe open for as long as it runs,
 //! and the command is done.
+//!
+//! With `--guard`, the command runs under the kernel's guard instead
+//! ([`guard`]), its output untouched (the harness's `post` step shrinks it).
+
+pub mod guard;
+pub mod plan;
 
 use std::io::{Read, Write};
 use std::process::{Command, ExitStatus};
@@ -74,8 +80,7 @@ pub fn exec(settings: &Settings, argv: &[String]) -> Ran {
         Ok(w) => w,
         Err(err) => return not_started(program, &err),
     };
-    // Taken before the child starts, so no signal falls between.
-    let signals = Signals::new([SIGINT, SIGQUIT, SIGTERM, SIGHUP]).ok();
+    let forward = Forwarder::new();
     let mut child = match Command::new(program)
         .args(args)
         .stdout(writer)
@@ -85,30 +90,12 @@ pub fn exec(settings: &Settings, argv: &[String]) -> Ran {
         Ok(child) => child,
         Err(err) => return not_started(program, &err),
     };
-    // The child's pid while it is unreaped: the forwarder signals it only
-    // under this lock, and it is cleared as soon as the wait returns.
-    let running = Arc::new(Mutex::new(Some(child.id())));
-    if let Some(mut signals) = signals {
-        let running = Arc::clone(&running);
-        std::thread::spawn(move || {
-            for signal in signals.forever() {
-                let pid = running.lock().map(|pid| *pid).unwrap_or(None);
-                match pid {
-                    Some(pid) if matches!(signal, SIGTERM | SIGHUP) => {
-                        crate::procs::signal(pid, signal)
-                    }
-                    _ => {}
-                }
-            }
-        });
-    }
+    forward.start(child.id());
     let held = Arc::new(Mutex::new(Held::default()));
     let (done, ended) = mpsc::channel();
     read_output(reader, Arc::clone(&held), done);
     let code = child.wait().map_or(1, exit_code);
-    if let Ok(mut pid) = running.lock() {
-        *pid = None;
-    }
+    forward.done();
     let _ = ended.recv_timeout(DRAIN);
     let Held {
         bytes: held,
@@ -143,6 +130,63 @@ pub fn exec(settings: &Settings, argv: &[String]) -> Ran {
     Ran {
         code,
         shrunk: Some(shrunk),
+    }
+}
+
+/// Passes `SIGTERM` and `SIGHUP` sent to hookdex alone on to the command
+/// it runs (a terminal's `^C` and `^\\` reach the command directly: it is in
+/// hookdex's process group). Taken before the child starts, so no signal
+/// falls between.
+pub struct Forwarder {
+    /// The child's pid while it is unreaped: signalled only under this
+    /// lock, cleared as soon as its wait returns.
+    running: Arc<Mutex<Option<u32>>>,
+    signals: Mutex<Option<Signals>>,
+}
+
+impl Default for Forwarder {
+    fn default() -> Forwarder {
+        Forwarder::new()
+    }
+}
+
+impl Forwarder {
+    /// Starts catching the signals.
+    pub fn new() -> Forwarder {
+        Forwarder {
+            running: Arc::new(Mutex::new(None)),
+            signals: Mutex::new(Signals::new([SIGINT, SIGQUIT, SIGTERM, SIGHUP]).ok()),
+        }
+    }
+
+    /// The command runs as `pid`: signals go to it from now on.
+    pub fn start(&self, pid: u32) {
+        if let Ok(mut running) = self.running.lock() {
+            *running = Some(pid);
+        }
+        let taken = self.signals.lock().ok().and_then(|mut s| s.take());
+        let Some(mut signals) = taken else {
+            return;
+        };
+        let running = Arc::clone(&self.running);
+        std::thread::spawn(move || {
+            for signal in signals.forever() {
+                let pid = running.lock().map(|pid| *pid).unwrap_or(None);
+                match pid {
+                    Some(pid) if matches!(signal, SIGTERM | SIGHUP) => {
+                        crate::procs::signal(pid, signal)
+                    }
+                    _ => {}
+                }
+            }
+        });
+    }
+
+    /// The command was reaped: its pid may be another's now.
+    pub fn done(&self) {
+        if let Ok(mut pid) = self.running.lock() {
+            *pid = None;
+        }
     }
 }
 
@@ -201,7 +245,7 @@ fn one_program(argv: &[String]) -> bool {
 }
 
 /// The code a shell reports for `status`.
-fn exit_code(status: ExitStatus) -> i32 {
+pub(crate) fn exit_code(status: ExitStatus) -> i32 {
     use std::os::unix::process::ExitStatusExt;
     status
         .code()
@@ -209,7 +253,7 @@ fn exit_code(status: ExitStatus) -> i32 {
         .unwrap_or(1)
 }
 
-fn not_started(program: &str, err: &std::io::Error) -> Ran {
+pub(crate) fn not_started(program: &str, err: &std::io::Error) -> Ran {
     eprintln!("hookdex exec: {program}: {err}");
     let code = match err.kind() {
         std::io::ErrorKind::NotFound => 127,

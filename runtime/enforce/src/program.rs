@@ -1,0 +1,529 @@
+//! Which guarded programs an exec runs, identified as the kernel will run
+//! them, not as the command line spells them:
+//!
+//! - the name the path was called by and the name of the file it leads to
+//!   (a link `k2 -> /usr/bin/kubectl` is kubectl);
+//! - the identity of the file: the same device and inode as a guarded
+//!   program found on the search path (a hard link), or the same size and
+//!   the same bytes (a renamed copy, a copy in a memfd);
+//! - the interpreter a `#!` line names (the kernel runs it without a second
+//!   exec), and the program the dynamic loader is asked to run
+//!   (`ld-linux-x86-64.so.2 /usr/bin/kubectl`), each identified the same way.
+//!
+//! Each guarded program found is a [`View`]: its name and the command line
+//! a rule sees, with the program's own name first (`kubectl delete pod x`
+//! whatever `argv[0]` said).
+
+use std::collections::HashMap;
+use std::ffi::OsStr;
+use std::io::Read;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// A file (device, inode, mtime) and the list it is compared with (the
+/// device and inode of its first file).
+type SameKey = (u64, u64, i64, u64, u64);
+
+/// How deep `#!` interpreters and loaders are followed (the kernel's own
+/// limit for nested interpreters is 4).
+const MAX_DEPTH: usize = 4;
+
+/// One guarded program an exec runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct View {
+    /// The guarded program's name (lowercase, as `bash.<cli>` names it).
+    pub name: String,
+    /// The command line as a rule sees it: `name`, then the arguments.
+    pub argv: Vec<String>,
+    /// How it was recognized.
+    pub how: How,
+}
+
+/// How a guarded program was recognized.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// By the name the exec called it by, or of the file that name leads to.
+    Name,
+    /// By the file: a hard link to, or a byte-for-byte copy of, a guarded
+    /// program found on the search path.
+    Identity,
+    /// As the interpreter of a `#!` script.
+    Interpreter,
+    /// As the program the dynamic loader was asked to run.
+    Loader,
+}
+
+/// A guarded program's file, found on the search path.
+#[derive(Debug)]
+struct Known {
+    name: String,
+    path: PathBuf,
+    dev: u64,
+    ino: u64,
+    size: u64,
+}
+
+/// The guarded programs: their names and their files.
+#[derive(Debug, Default)]
+pub struct Identities {
+    names: Vec<String>,
+    files: Vec<Known>,
+    /// The system's dynamic loaders, so a renamed copy of one is one.
+    loaders: Vec<Known>,
+    /// Which known file a file has the bytes of: compared once per file
+    /// and list.
+    same: Mutex<HashMap<SameKey, Option<usize>>>,
+}
+
+impl Identities {
+    /// The programs `names` (as `bash.<cli>` rules name them), with every
+    /// file of those names on `search_path` (a `PATH` value).
+    pub fn new<I, S>(names: I, search_path: Option<&OsStr>) -> Identities
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut names: Vec<String> = names
+            .into_iter()
+            .map(|n| n.as_ref().to_ascii_lowercase())
+            .filter(|n| !n.is_empty())
+            .collect();
+        names.sort();
+        names.dedup();
+        let mut files: Vec<Known> = Vec::new();
+        let dirs: Vec<PathBuf> = search_path
+            .map(|p| std::env::split_paths(p).collect())
+            .unwrap_or_default();
+        for name in &names {
+            for dir in &dirs {
+                let path = dir.join(name);
+                let Ok(meta) = std::fs::metadata(&path) else {
+                    continue;
+                };
+                let seen = files
+                    .iter()
+                    .any(|k| k.dev == meta.dev() && k.ino == meta.ino());
+                if meta.is_file() && !seen {
+                    files.push(Known {
+                        name: name.clone(),
+                        path,
+                        dev: meta.dev(),
+                        ino: meta.ino(),
+                        size: meta.size(),
+                    });
+                }
+            }
+        }
+        Identities {
+            names,
+            files,
+            loaders: system_loaders(),
+            same: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Whether no program is guarded.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// The guarded names.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    fn guarded(&self, name: &str) -> Option<&str> {
+        let lower = name.to_ascii_lowercase();
+        self.names.iter().find(|n| **n == lower).map(String::as_str)
+    }
+
+    /// The guarded programs an exec runs: `file` is a path this process can
+    /// open that leads where the exec's path leads (through `/proc/<pid>/`
+    /// for a relative one), `called` the path as the exec gave it, `argv`
+    /// its arguments, and `open` maps a path the process names (a `#!`
+    /// interpreter, a script argument) to one this process can open.
+    pub fn views(
+        &self,
+        file: &Path,
+        called: &Path,
+        argv: &[String],
+        open: &dyn Fn(&Path) -> PathBuf,
+    ) -> Vec<View> {
+        let mut views = Vec::new();
+        self.collect(file, called, argv, open, 0, &mut views);
+        views.dedup_by(|a, b| a.name == b.name && a.argv == b.argv);
+        views
+    }
+
+    fn collect(
+        &self,
+        file: &Path,
+        called: &Path,
+        argv: &[String],
+        open: &dyn Fn(&Path) -> PathBuf,
+        depth: usize,
+        views: &mut Vec<View>,
+    ) {
+        let Ok(meta) = std::fs::metadata(file) else {
+            // Not there: the kernel fails the exec itself (a PATH search miss).
+            return;
+        };
+        if !meta.is_file() || depth > MAX_DEPTH {
+            return;
+        }
+        let args = argv.get(1..).unwrap_or_default();
+        let view = |name: &str, how: How| View {
+            name: name.to_string(),
+            argv: std::iter::once(name.to_string())
+                .chain(args.iter().cloned())
+                .collect(),
+            how,
+        };
+        let real = std::fs::canonicalize(file).ok();
+        let mut names = vec![base_name(called)];
+        if let Some(real) = &real {
+            names.push(base_name(real));
+        }
+        for name in names.iter().flatten() {
+            if let Some(guarded) = self.guarded(name) {
+                views.push(view(guarded, How::Name));
+            }
+        }
+        if let Some(known) = self.same_file(&self.files, file, &meta) {
+            views.push(view(&self.files[known].name, How::Identity));
+        }
+        if let Some(at) = script_argument(names.iter().flatten(), argv) {
+            // A shell or interpreter given a guarded program's file as its
+            // script (`sh "$(command -v kubectl)" delete`).
+            let script = Path::new(&argv[at]);
+            let target = open(script);
+            let mut found = Vec::new();
+            self.collect(&target, script, &argv[at..], open, MAX_DEPTH, &mut found);
+            views.extend(found.into_iter().filter(|v| v.how != How::Interpreter));
+        }
+        if let Some((interpreter, arg)) = shebang(file) {
+            // The kernel runs `interpreter [arg] <path as called> args…`.
+            let mut line: Vec<String> = vec![interpreter.display().to_string()];
+            line.extend(arg);
+            line.push(called.display().to_string());
+            line.extend(args.iter().cloned());
+            let target = open(&interpreter);
+            let before = views.len();
+            self.collect(&target, &interpreter, &line, open, depth + 1, views);
+            for found in &mut views[before..] {
+                found.how = How::Interpreter;
+            }
+        }
+        let loader = names.iter().flatten().any(|n| is_loader(n))
+            || self.same_file(&self.loaders, file, &meta).is_some();
+        if loader {
+            if let Some(at) = loader_program(argv) {
+                let program = Path::new(&argv[at]);
+                let target = open(program);
+                let before = views.len();
+                self.collect(&target, program, &argv[at..], open, depth + 1, views);
+                for found in &mut views[before..] {
+                    found.how = How::Loader;
+                }
+            }
+        }
+    }
+
+    /// Which of `known` `file` is by identity: a hard link to one, or the
+    /// same bytes.
+    fn same_file(&self, known: &[Known], file: &Path, meta: &std::fs::Metadata) -> Option<usize> {
+        if let Some(at) = known
+            .iter()
+            .position(|k| k.dev == meta.dev() && k.ino == meta.ino())
+        {
+            return Some(at);
+        }
+        let sized: Vec<usize> = (0..known.len())
+            .filter(|&i| known[i].size == meta.size())
+            .collect();
+        if sized.is_empty() {
+            return None;
+        }
+        let first = &known[sized[0]];
+        let key = (meta.dev(), meta.ino(), meta.mtime(), first.dev, first.ino);
+        let cached = self.lock().get(&key).copied();
+        if let Some(found) = cached {
+            return found;
+        }
+        let found = sized
+            .into_iter()
+            .find(|&i| same_bytes(file, &known[i].path).unwrap_or(false));
+        self.lock().insert(key, found);
+        found
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<SameKey, Option<usize>>> {
+        self.same.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+fn base_name(path: &Path) -> Option<String> {
+    path.file_name().map(|n| n.to_string_lossy().into_owned())
+}
+
+/// Whether two files hold the same bytes (sizes already equal).
+fn same_bytes(a: &Path, b: &Path) -> std::io::Result<bool> {
+    let (mut a, mut b) = (std::fs::File::open(a)?, std::fs::File::open(b)?);
+    let (mut x, mut y) = (vec![0u8; 64 << 10], vec![0u8; 64 << 10]);
+    loop {
+        let n = read_full(&mut a, &mut x)?;
+        let m = read_full(&mut b, &mut y)?;
+        if n != m || x[..n] != y[..m] {
+            return Ok(false);
+        }
+        if n == 0 {
+            return Ok(true);
+        }
+    }
+}
+
+fn read_full(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// The interpreter and its one argument of a `#!` line, as the kernel
+/// reads it (the first 256 bytes; one argument, the rest of the line).
+fn shebang(file: &Path) -> Option<(PathBuf, Option<String>)> {
+    let mut head = [0u8; 256];
+    let n = read_full(&mut std::fs::File::open(file).ok()?, &mut head).ok()?;
+    let line = head[..n].strip_prefix(b"#!")?;
+    let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
+    let line = String::from_utf8_lossy(line);
+    let line = line.trim_matches([' ', '\t']);
+    let (interpreter, arg) = match line.find([' ', '\t']) {
+        Some(at) => (&line[..at], Some(line[at..].trim_matches([' ', '\t']))),
+        None => (line, None),
+    };
+    if interpreter.is_empty() {
+        return None;
+    }
+    let arg = arg.filter(|a| !a.is_empty()).map(String::from);
+    Some((PathBuf::from(interpreter), arg))
+}
+
+/// The dynamic loaders in the system's library folders.
+fn system_loaders() -> Vec<Known> {
+    const DIRS: &[&str] = &[
+        "/lib64",
+        "/lib",
+        "/usr/lib64",
+        "/usr/lib",
+        "/lib/x86_64-linux-gnu",
+        "/usr/lib/x86_64-linux-gnu",
+        "/lib/aarch64-linux-gnu",
+        "/usr/lib/aarch64-linux-gnu",
+    ];
+    let mut found: Vec<Known> = Vec::new();
+    for dir in DIRS {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !is_loader(&name) {
+                continue;
+            }
+            let path = entry.path();
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            if meta.is_file()
+                && !found
+                    .iter()
+                    .any(|k| k.dev == meta.dev() && k.ino == meta.ino())
+            {
+                found.push(Known {
+                    name,
+                    path,
+                    dev: meta.dev(),
+                    ino: meta.ino(),
+                    size: meta.size(),
+                });
+            }
+        }
+    }
+    found
+}
+
+/// Where the script stands in the `argv` of a shell or interpreter named
+/// by one of `names` that runs a script file: its first word that is not an
+/// option, unless an option before it gives the code inline (`-c`, `-e`,
+/// `-m`, `-E`).
+fn script_argument<'n>(
+    mut names: impl Iterator<Item = &'n String>,
+    argv: &[String],
+) -> Option<usize> {
+    const RUNNERS: &[&str] = &[
+        "sh", "bash", "dash", "zsh", "ksh", "mksh", "rbash", "busybox", "python", "python2",
+        "python3", "perl", "ruby", "node", "nodejs", "php", "tclsh", "wish", "lua", "awk", "gawk",
+        "mawk",
+    ];
+    let runner = names.any(|n| {
+        let n = n.to_ascii_lowercase();
+        RUNNERS.contains(&n.as_str())
+            || n.strip_prefix("python")
+                .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+    });
+    if !runner {
+        return None;
+    }
+    for (at, word) in argv.iter().enumerate().skip(1) {
+        if word == "--" {
+            return (at + 1 < argv.len()).then_some(at + 1);
+        }
+        match word.strip_prefix('-') {
+            Some(flags) if flags.contains(['c', 'e', 'm', 'E']) && !flags.starts_with('-') => {
+                return None
+            }
+            Some(_) => continue,
+            None => return Some(at),
+        }
+    }
+    None
+}
+
+/// Whether `name` is a dynamic loader run as a program.
+fn is_loader(name: &str) -> bool {
+    name.starts_with("ld-linux") || name.starts_with("ld-musl") || name == "ld.so"
+}
+
+/// Where, in a loader's `argv`, the program it is asked to run stands:
+/// past its options, the ones that take a value included.
+fn loader_program(argv: &[String]) -> Option<usize> {
+    const WITH_VALUE: &[&str] = &[
+        "--library-path",
+        "--inhibit-rpath",
+        "--audit",
+        "--preload",
+        "--argv0",
+        "--glibc-hwcaps-prefix",
+        "--glibc-hwcaps-mask",
+    ];
+    let mut at = 1;
+    while let Some(arg) = argv.get(at) {
+        if arg == "--" {
+            return (at + 1 < argv.len()).then_some(at + 1);
+        }
+        if !arg.starts_with("--") {
+            return Some(at);
+        }
+        at += match WITH_VALUE.contains(&arg.as_str()) {
+            true => 2,
+            false => 1,
+        };
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn stub(dir: &Path, name: &str, body: &str) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, body).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    fn argv(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn a_program_is_known_by_name_link_hard_link_and_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        let kubectl = stub(&bin, "kubectl", "#!/bin/sh\necho kubectl\n");
+        let ids = Identities::new(["kubectl"], Some(bin.as_os_str()));
+        let base = dir.path().to_path_buf();
+        let open = move |p: &Path| base.join(p);
+        let names = |file: &Path| -> Vec<(String, Vec<String>, How)> {
+            ids.views(file, file, &argv(&["x", "delete"]), &open)
+                .into_iter()
+                .map(|v| (v.name, v.argv, v.how))
+                .collect()
+        };
+        let by_name = names(&kubectl);
+        assert_eq!(
+            by_name[0],
+            ("kubectl".into(), argv(&["kubectl", "delete"]), How::Name)
+        );
+
+        let link = dir.path().join("k2");
+        std::os::unix::fs::symlink(&kubectl, &link).unwrap();
+        assert!(names(&link).iter().any(|v| v.0 == "kubectl"));
+
+        let hard = dir.path().join("hard");
+        std::fs::hard_link(&kubectl, &hard).unwrap();
+        assert!(names(&hard).iter().any(|v| v.2 == How::Identity));
+
+        let copy = stub(dir.path(), "renamed", "#!/bin/sh\necho kubectl\n");
+        assert!(names(&copy).iter().any(|v| v.2 == How::Identity));
+
+        let other = stub(dir.path(), "other", "#!/bin/sh\necho kubectx\n");
+        assert!(names(&other).is_empty(), "same size, other bytes");
+    }
+
+    #[test]
+    fn an_interpreter_and_a_loaders_program_are_known() {
+        let dir = tempfile::tempdir().unwrap();
+        let kubectl = stub(dir.path(), "kubectl", "#!/bin/sh\necho hi\n");
+        let script = stub(dir.path(), "tool", &format!("#!{} -x\n", kubectl.display()));
+        let ids = Identities::new(["kubectl"], None);
+        let base = dir.path().to_path_buf();
+        let open = move |p: &Path| base.join(p);
+        let views = ids.views(&script, Path::new("./tool"), &argv(&["tool", "a"]), &open);
+        assert_eq!(
+            views,
+            vec![View {
+                name: "kubectl".into(),
+                argv: argv(&["kubectl", "-x", "./tool", "a"]),
+                how: How::Interpreter
+            }]
+        );
+
+        let loader = stub(dir.path(), "ld-linux-x86-64.so.2", "\x7fELF");
+        let line = argv(&["ld.so", "--library-path", "/x", "kubectl", "delete"]);
+        let views = ids.views(&loader, &loader, &line, &open);
+        assert_eq!(views[0].argv, argv(&["kubectl", "delete"]));
+        assert_eq!(views[0].how, How::Loader);
+    }
+
+    #[test]
+    fn a_missing_file_or_an_unguarded_one_runs_nothing_guarded() {
+        let dir = tempfile::tempdir().unwrap();
+        let ids = Identities::new(["kubectl"], None);
+        let open = |p: &Path| p.to_path_buf();
+        let gone = dir.path().join("kubectl");
+        assert!(ids.views(&gone, &gone, &[], &open).is_empty());
+        let ls = stub(dir.path(), "ls", "#!/bin/sh\n");
+        assert!(ids.views(&ls, &ls, &[], &open).is_empty());
+        let sh = argv(&[
+            "sh",
+            "-x",
+            &dir.path().join("kubectl").display().to_string(),
+        ]);
+        assert!(
+            ids.views(&ls, Path::new("sh"), &sh, &open).is_empty(),
+            "no such script"
+        );
+    }
+}

@@ -1,0 +1,344 @@
+//! The supervisor loop: receives each notification, reads what the stopped
+//! process asked for, and answers. An exec of a program no rule names, and
+//! a PATH search's try of a file that is not there, continue at once; a
+//! guarded exec or a write is judged on a thread of its own, so a slow rule
+//! holds only the process that asked. Nothing read is acted on before the
+//! notification is checked still pending.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::listener::{Listener, Next, Notification};
+use crate::program::Identities;
+use crate::tracee::Tracee;
+use crate::write::{normalize, Target, WriteCall, WriteKind};
+use crate::{ExecCall, Judge, Verdict};
+
+/// How long one wait for a notification lasts before the stop flag is
+/// looked at again.
+const TICK: Duration = Duration::from_millis(50);
+
+/// What the loop shares with the threads it starts.
+pub struct Supervisor<'j> {
+    pub listener: Arc<Listener>,
+    pub identities: Arc<Identities>,
+    pub judge: &'j dyn Judge,
+    /// Where denial lines go.
+    pub report: &'j (dyn Fn(&str) + Sync),
+}
+
+impl Supervisor<'_> {
+    /// Answers notifications until no process is left under the filter
+    /// (`true`) or `stop` is set (checked between waits; `false`).
+    pub fn run(&self, stop: &AtomicBool) -> bool {
+        std::thread::scope(|scope| loop {
+            if stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            let call = match self.listener.next(TICK) {
+                Ok(Next::Call(call)) => call,
+                Ok(Next::Idle) => continue,
+                Ok(Next::Done) | Err(_) => return true,
+            };
+            match self.quick(&call) {
+                Some(verdict) => self.answer(&call, verdict),
+                None => {
+                    scope.spawn(move || {
+                        let verdict = self.judged(&call);
+                        self.answer(&call, verdict);
+                    });
+                }
+            }
+        })
+    }
+
+    fn answer(&self, call: &Notification, verdict: Verdict) {
+        match verdict {
+            Verdict::Continue => self.listener.allow(call.id),
+            Verdict::Deny { message } => {
+                // Told only when the process is still there to be refused.
+                if self.listener.valid(call.id) {
+                    (self.report)(&message);
+                }
+                self.listener.fail(call.id, libc::EACCES);
+            }
+        }
+    }
+
+    /// The answer when it needs no judge: an exec that runs no guarded
+    /// program; `None` when the judge must be asked.
+    fn quick(&self, call: &Notification) -> Option<Verdict> {
+        if !is_exec(call.nr) {
+            return None;
+        }
+        let tracee = Tracee { pid: call.pid };
+        // Unreadable: the judge is asked (it knows whether to fail closed).
+        let (dir, path) = exec_path(&tracee, call)?;
+        let file = tracee.resolve(&dir, &path);
+        if std::fs::metadata(&file).is_err() {
+            // The kernel fails it too (a PATH search's miss).
+            return Some(Verdict::Continue);
+        }
+        if self.identities.is_empty() {
+            return Some(Verdict::Continue);
+        }
+        None
+    }
+
+    fn judged(&self, call: &Notification) -> Verdict {
+        let tracee = Tracee { pid: call.pid };
+        match is_exec(call.nr) {
+            true => self.judge_exec(&tracee, call),
+            false => self.judge_write(&tracee, call),
+        }
+    }
+
+    fn judge_exec(&self, tracee: &Tracee, call: &Notification) -> Verdict {
+        let read = || -> std::io::Result<(PathBuf, PathBuf, Vec<String>, PathBuf)> {
+            let (dir, path) = exec_path(tracee, call)
+                .ok_or_else(|| std::io::Error::from_raw_os_error(libc::EFAULT))?;
+            let argv_at = match call.nr as i64 {
+                libc::SYS_execveat => call.args[2],
+                _ => call.args[1],
+            };
+            let argv = tracee.strings(argv_at)?;
+            let cwd = tracee.cwd()?;
+            Ok((dir, path, argv, cwd))
+        };
+        let (dir, path, argv, cwd) = match read() {
+            Ok(read) => read,
+            Err(err) => return self.unjudged(call, &format!("exec not read: {err}")),
+        };
+        let file = tracee.resolve(&dir, &path);
+        let cwd_link = tracee.proc("cwd");
+        let open = |p: &std::path::Path| tracee.resolve(&cwd_link, p);
+        let views = self.identities.views(&file, &path, &argv, &open);
+        if views.is_empty() {
+            return Verdict::Continue;
+        }
+        if !self.listener.valid(call.id) {
+            return Verdict::Continue;
+        }
+        let shown = std::fs::canonicalize(&file).unwrap_or(file);
+        self.judge.exec(&ExecCall {
+            pid: call.pid,
+            path: &shown,
+            argv: &argv,
+            cwd: &cwd,
+            views: &views,
+        })
+    }
+
+    fn unjudged(&self, call: &Notification, why: &str) -> Verdict {
+        match self.listener.valid(call.id) {
+            true => self.judge.unjudged(why),
+            false => Verdict::Continue,
+        }
+    }
+
+    fn judge_write(&self, tracee: &Tracee, call: &Notification) -> Verdict {
+        let decoded = match decode_write(tracee, call) {
+            Ok(decoded) => decoded,
+            Err(err) => return self.unjudged(call, &format!("write not read: {err}")),
+        };
+        let Some((name, kind, named)) = decoded else {
+            return Verdict::Continue;
+        };
+        let paths: Vec<Target> = named.iter().map(|n| n.resolve(tracee)).collect();
+        if !self.listener.valid(call.id) {
+            return Verdict::Continue;
+        }
+        self.judge.write(&WriteCall {
+            pid: call.pid,
+            call: name,
+            kind,
+            paths: &paths,
+        })
+    }
+}
+
+fn is_exec(nr: i32) -> bool {
+    matches!(nr as i64, libc::SYS_execve | libc::SYS_execveat)
+}
+
+/// The directory an exec's path is relative to and the path as given
+/// (empty for `fexecve`, which runs what the descriptor holds).
+fn exec_path(tracee: &Tracee, call: &Notification) -> Option<(PathBuf, PathBuf)> {
+    match call.nr as i64 {
+        libc::SYS_execveat => {
+            let path = tracee.path(call.args[1]).ok()?;
+            Some((tracee.dir_of(call.args[0]), path))
+        }
+        _ => Some((tracee.proc("cwd"), tracee.path(call.args[0]).ok()?)),
+    }
+}
+
+/// A path argument of a writing call, before resolution.
+#[derive(Debug)]
+struct Named {
+    /// The directory a relative path starts from (a `/proc` link).
+    dir: PathBuf,
+    /// The path as the process gave it.
+    path: PathBuf,
+    /// Whether the call follows a link in the last part.
+    follows: bool,
+}
+
+impl Named {
+    /// Where the path leads for `tracee`.
+    fn resolve(&self, tracee: &Tracee) -> Target {
+        let base = std::fs::read_link(&self.dir).unwrap_or_else(|_| self.dir.clone());
+        let lexical = normalize(&base.join(&self.path));
+        let opened = |path: PathBuf| std::fs::canonicalize(&path).unwrap_or(path);
+        let real = match (self.follows, self.path.parent(), self.path.file_name()) {
+            (false, Some(parent), Some(name)) => {
+                opened(tracee.resolve(&self.dir, parent)).join(name)
+            }
+            _ => opened(tracee.resolve(&self.dir, &self.path)),
+        };
+        Target {
+            lexical,
+            real: Some(real),
+        }
+    }
+}
+
+/// What a writing call is, the way the gate judges it: its name, its kind
+/// and the paths it names; `None` when it writes nothing after all
+/// (`openat2` without a writing flag).
+type Decoded = Option<(&'static str, WriteKind, Vec<Named>)>;
+
+fn decode_write(tracee: &Tracee, call: &Notification) -> std::io::Result<Decoded> {
+    let a = call.args;
+    let cwd = || tracee.proc("cwd");
+    let at = |dirfd: u64| tracee.dir_of(dirfd);
+    let path = |addr: u64| tracee.path(addr);
+    let named = |dir: PathBuf, addr: u64, follows: bool| -> std::io::Result<Named> {
+        Ok(Named {
+            dir,
+            path: path(addr)?,
+            follows,
+        })
+    };
+    let no_follow = |flags: u64, bit: i32| flags as i32 & bit == 0;
+    let (w, m) = (WriteKind::Write, WriteKind::Move);
+    let nofollow = libc::AT_SYMLINK_NOFOLLOW;
+    let found = match call.nr as i64 {
+        libc::SYS_openat => (
+            "openat",
+            w,
+            vec![named(at(a[0]), a[1], no_follow(a[2], libc::O_NOFOLLOW))?],
+        ),
+        libc::SYS_openat2 => {
+            let flags = open_how_flags(tracee, a[2])?;
+            let writes = [libc::O_WRONLY, libc::O_RDWR, libc::O_CREAT, libc::O_TRUNC]
+                .iter()
+                .any(|&f| flags as i32 & f != 0);
+            if !writes {
+                return Ok(None);
+            }
+            (
+                "openat2",
+                w,
+                vec![named(at(a[0]), a[1], no_follow(flags, libc::O_NOFOLLOW))?],
+            )
+        }
+        libc::SYS_renameat | libc::SYS_renameat2 => (
+            "rename",
+            m,
+            vec![named(at(a[0]), a[1], false)?, named(at(a[2]), a[3], false)?],
+        ),
+        libc::SYS_unlinkat => ("unlink", m, vec![named(at(a[0]), a[1], false)?]),
+        libc::SYS_mkdirat => ("mkdir", w, vec![named(at(a[0]), a[1], false)?]),
+        libc::SYS_mknodat => ("mknod", w, vec![named(at(a[0]), a[1], false)?]),
+        libc::SYS_linkat => (
+            "link",
+            m,
+            vec![
+                named(at(a[0]), a[1], a[4] as i32 & libc::AT_SYMLINK_FOLLOW != 0)?,
+                named(at(a[2]), a[3], false)?,
+            ],
+        ),
+        libc::SYS_symlinkat => ("symlink", w, vec![named(at(a[1]), a[2], false)?]),
+        libc::SYS_fchmodat => ("chmod", w, vec![named(at(a[0]), a[1], true)?]),
+        452 => (
+            "chmod",
+            w,
+            vec![named(at(a[0]), a[1], no_follow(a[3], nofollow))?],
+        ),
+        libc::SYS_fchownat => (
+            "chown",
+            w,
+            vec![named(at(a[0]), a[1], no_follow(a[4], nofollow))?],
+        ),
+        libc::SYS_truncate => ("truncate", w, vec![named(cwd(), a[0], true)?]),
+        libc::SYS_setxattr | libc::SYS_removexattr => {
+            ("setxattr", w, vec![named(cwd(), a[0], true)?])
+        }
+        libc::SYS_lsetxattr | libc::SYS_lremovexattr => {
+            ("setxattr", w, vec![named(cwd(), a[0], false)?])
+        }
+        #[cfg(target_arch = "x86_64")]
+        other => match decode_legacy(other, a, &cwd, &named)? {
+            Some(found) => found,
+            None => return Ok(refused(other)),
+        },
+        #[cfg(not(target_arch = "x86_64"))]
+        other => return Ok(refused(other)),
+    };
+    Ok(Some(found))
+}
+
+/// The calls that reach files around any path check (`io_uring`, mounts,
+/// file handles): refused whole while the gate is on.
+fn refused(nr: i64) -> Decoded {
+    let name = match nr {
+        libc::SYS_io_uring_setup => "io_uring_setup",
+        libc::SYS_open_by_handle_at => "open_by_handle_at",
+        _ => "mount",
+    };
+    Some((name, WriteKind::Unchecked, Vec::new()))
+}
+
+#[cfg(target_arch = "x86_64")]
+type Found = (&'static str, WriteKind, Vec<Named>);
+
+/// The x86_64 calls that name paths without a directory descriptor.
+#[cfg(target_arch = "x86_64")]
+fn decode_legacy(
+    nr: i64,
+    a: [u64; 6],
+    cwd: &dyn Fn() -> PathBuf,
+    named: &dyn Fn(PathBuf, u64, bool) -> std::io::Result<Named>,
+) -> std::io::Result<Option<Found>> {
+    let (w, m) = (WriteKind::Write, WriteKind::Move);
+    let one = |addr: u64, follows: bool| -> std::io::Result<Vec<Named>> {
+        Ok(vec![named(cwd(), addr, follows)?])
+    };
+    let two = |x: u64, y: u64| -> std::io::Result<Vec<Named>> {
+        Ok(vec![named(cwd(), x, false)?, named(cwd(), y, false)?])
+    };
+    Ok(Some(match nr {
+        libc::SYS_open => ("open", w, one(a[0], a[1] as i32 & libc::O_NOFOLLOW == 0)?),
+        libc::SYS_creat => ("creat", w, one(a[0], true)?),
+        libc::SYS_rename => ("rename", m, two(a[0], a[1])?),
+        libc::SYS_unlink => ("unlink", m, one(a[0], false)?),
+        libc::SYS_rmdir => ("rmdir", m, one(a[0], false)?),
+        libc::SYS_mkdir => ("mkdir", w, one(a[0], false)?),
+        libc::SYS_mknod => ("mknod", w, one(a[0], false)?),
+        libc::SYS_link => ("link", m, two(a[0], a[1])?),
+        libc::SYS_symlink => ("symlink", w, one(a[1], false)?),
+        libc::SYS_chmod => ("chmod", w, one(a[0], true)?),
+        libc::SYS_chown => ("chown", w, one(a[0], true)?),
+        libc::SYS_lchown => ("chown", w, one(a[0], false)?),
+        _ => return Ok(None),
+    }))
+}
+
+/// The first field of an `open_how` (its flags).
+fn open_how_flags(tracee: &Tracee, addr: u64) -> std::io::Result<u64> {
+    let bytes = tracee.bytes(addr, 8)?;
+    Ok(u64::from_ne_bytes(bytes.try_into().expect("8 bytes")))
+}

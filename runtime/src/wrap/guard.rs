@@ -1,0 +1,317 @@
+//! `hookdex exec --guard` (SPEC §15): a command run under the kernel's
+//! guard ([`hookdex_enforce`]), and the engine's side of it: the judge that
+//! answers each exec of a guarded program with the `bash.<cli>` rules that
+//! name it, run as the hook runs them (a PreToolUse payload whose command
+//! is the exec's argv), and each write while the session's gate is closed
+//! with the rule sources ([`RuleSources::with_wiring`]).
+//!
+//! Fail open as the hook does: an exec that cannot be judged continues,
+//! unless a managed rule guards a program, in which case it is refused; a
+//! managed rule that fails (crashes, times out) refuses the exec it judged.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::time::Instant;
+
+use hookdex_enforce::{ExecCall, Judge, Verdict, View, WriteCall, WriteKind};
+use hookdex_harness::Payload;
+use hookdex_model::{LayerKind, Permission, RuleKind, Step, Target, ToolName};
+use serde_json::json;
+
+use crate::call::Call;
+use crate::exec::{Deadline, Stdin};
+use crate::fired::{fired_rules, Fired};
+use crate::gate::sources::{Named, RuleSources};
+use crate::load::Verify;
+use crate::settings::{Enforce, Settings};
+use crate::state::gate::{GateState, Gates};
+
+/// The session a guarded command belongs to: what its exec-time payloads
+/// carry.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// The harness.
+    pub target: Target,
+    /// The session id, when the harness named one.
+    pub id: Option<String>,
+}
+
+/// What the guard watches for a session.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Watched {
+    /// Programs an active `bash.<cli>` rule names (lowercase).
+    pub programs: Vec<String>,
+    /// Those of them a managed rule names.
+    pub managed: Vec<String>,
+    /// Whether the session's gate is closed, so writes into rule sources
+    /// are refused.
+    pub write_gate: bool,
+}
+
+impl Watched {
+    /// Whether there is anything to guard.
+    pub fn matters(&self) -> bool {
+        !self.programs.is_empty() || self.write_gate
+    }
+}
+
+/// What the guard watches for `session`: the programs the running
+/// `bash.<cli>` rules name (the user's index and the administrator's), and
+/// whether its gate is closed.
+///
+/// # Errors
+///
+/// Why the index could not be read, in one line.
+pub fn watched(settings: &Settings, session: Option<&str>) -> Result<Watched, String> {
+    let mut watched = Watched::default();
+    let mut views = vec![(settings.view.clone(), settings.switches())];
+    if let Some(managed) = settings.managed_view() {
+        let switches = hookdex_model::Switches {
+            managed_apart: false,
+            ..settings.switches()
+        };
+        views.push((managed, switches));
+    }
+    let bash = ToolName::new("bash");
+    for (view, switches) in views {
+        let found = crate::load::with_index(&view, Verify::Lazy, |index| {
+            let trust = settings.trust(&index.meta()?);
+            let query = hookdex_index::Query {
+                step: Step::Pre,
+                tool: &bash,
+                raw_tool: "Bash",
+                programs: &[],
+                any_program: true,
+            };
+            let mut found = Vec::new();
+            for hit in crate::lookup::fires(index, &query, &trust, switches)? {
+                let hookdex_index::Via::AnyProgram(cli) = hit.via else {
+                    continue;
+                };
+                let rule = index.rule(hit.rule)?;
+                if rule.kind != RuleKind::Condition {
+                    continue;
+                }
+                let layer = index.layer(usize::from(rule.layer))?.kind;
+                found.push((cli.to_ascii_lowercase(), layer == LayerKind::Managed));
+            }
+            Ok(found)
+        })
+        .map_err(|e| e.to_string())?;
+        for (cli, managed) in found {
+            if managed && !watched.managed.contains(&cli) {
+                watched.managed.push(cli.clone());
+            }
+            if !watched.programs.contains(&cli) {
+                watched.programs.push(cli);
+            }
+        }
+    }
+    watched.write_gate = settings.gate_enabled
+        && Gates::new(&settings.view.home).state(session.unwrap_or_default()) == GateState::Closed;
+    Ok(watched)
+}
+
+/// Runs `argv` under the guard for `session` and returns the exit code a
+/// shell would report (128 + the signal). Where the kernel cannot guard
+/// it, the command runs unguarded with a note on stderr, or, with
+/// `HOOKDEX_ENFORCE=require`, does not run (exit 126).
+pub fn run(
+    settings: &Settings,
+    session: &Session,
+    argv: &[String],
+    var: &(dyn Fn(&str) -> Option<OsString> + Sync),
+    started: &dyn Fn(u32),
+) -> i32 {
+    let watched = match watched(settings, session.id.as_deref()) {
+        Ok(watched) => watched,
+        Err(reason) => {
+            eprintln!("hookdex: the guard could not read its rules ({reason}); the command runs unguarded");
+            Watched::default()
+        }
+    };
+    let guard = hookdex_enforce::Guard::builder()
+        .programs(&watched.programs)
+        .write_gate(watched.write_gate)
+        .build();
+    let judge = ExecJudge {
+        settings,
+        session,
+        var,
+        managed: &watched.managed,
+        sources: RuleSources::with_wiring(&settings.view),
+    };
+    match guard.run(argv, &judge, started) {
+        Ok(status) => super::exit_code(status),
+        Err(hookdex_enforce::Error::Start(err)) => super::not_started(&argv[0], &err).code,
+        Err(hookdex_enforce::Error::Unavailable(why)) => {
+            if settings.enforce == Enforce::Require {
+                eprintln!("hookdex: enforcement unavailable ({why}); HOOKDEX_ENFORCE=require, so the command was not run");
+                return 126;
+            }
+            eprintln!("hookdex: enforcement unavailable ({why}); the command runs unguarded");
+            unguarded(argv, started)
+        }
+    }
+}
+
+/// Runs `argv` as it is, standard streams inherited.
+fn unguarded(argv: &[String], started: &dyn Fn(u32)) -> i32 {
+    let (program, args) = argv.split_first().expect("a command");
+    match std::process::Command::new(program).args(args).spawn() {
+        Ok(mut child) => {
+            started(child.id());
+            child.wait().map_or(1, super::exit_code)
+        }
+        Err(err) => super::not_started(program, &err).code,
+    }
+}
+
+/// The engine's judge at exec time.
+struct ExecJudge<'s> {
+    settings: &'s Settings,
+    session: &'s Session,
+    var: &'s (dyn Fn(&str) -> Option<OsString> + Sync),
+    managed: &'s [String],
+    sources: RuleSources,
+}
+
+impl Judge for ExecJudge<'_> {
+    fn exec(&self, call: &ExecCall<'_>) -> Verdict {
+        for view in call.views {
+            if let Verdict::Deny { message } = self.judge_view(call.cwd, view) {
+                return Verdict::Deny { message };
+            }
+        }
+        Verdict::Continue
+    }
+
+    fn write(&self, call: &WriteCall<'_>) -> Verdict {
+        if call.kind == WriteKind::Unchecked {
+            return Verdict::deny(format!(
+                "hookdex: gate closed: {} is refused while rule sources are closed",
+                call.call
+            ));
+        }
+        for target in call.paths {
+            let named = Named {
+                lexical: target.lexical.clone(),
+                real: target.real.clone(),
+            };
+            let hit = match call.kind {
+                WriteKind::Move => self.sources.holds(&named),
+                _ => self.sources.touches(&named),
+            };
+            if hit {
+                return Verdict::deny(format!("hookdex: gate closed: {}", named.display()));
+            }
+        }
+        Verdict::Continue
+    }
+
+    fn unjudged(&self, why: &str) -> Verdict {
+        match self.managed.is_empty() {
+            true => Verdict::Continue,
+            false => Verdict::deny(format!(
+                "hookdex: a managed guard could not judge this exec ({why}), so it is refused"
+            )),
+        }
+    }
+}
+
+impl ExecJudge<'_> {
+    /// Runs the rules that name `view`'s program on its command line.
+    fn judge_view(&self, cwd: &Path, view: &View) -> Verdict {
+        let started = Instant::now();
+        let command = view
+            .argv
+            .iter()
+            .map(|word| hookdex_shell::quote(word))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut raw = json!({
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+            "cwd": cwd.display().to_string(),
+        });
+        if let Some(id) = &self.session.id {
+            raw["session_id"] = json!(id);
+        }
+        let managed = self.managed.contains(&view.name);
+        let payload = match Payload::parse(Target::Claude, raw.to_string().as_bytes(), None) {
+            Ok(payload) => payload,
+            Err(err) => return self.unjudged(&err.to_string()),
+        };
+        let mut call = Call::new(self.session.target, Step::Pre, "Bash", &payload.tool_input);
+        call.programs = vec![view.name.clone()];
+        call.dynamic.clear();
+        let settings = Settings {
+            exec: crate::settings::ExecConfig {
+                cwd: cwd.to_path_buf(),
+                ..self.settings.exec.clone()
+            },
+            ..self.settings.clone()
+        };
+        let fired = match fired_rules(&settings, &[(&payload, &call)], Verify::Lazy) {
+            Ok(mut fired) => fired.pop().unwrap_or_default(),
+            Err(reason) => {
+                return match managed {
+                    true => self.unjudged(&reason),
+                    false => Verdict::Continue,
+                }
+            }
+        };
+        let rules: Vec<&Fired> = fired
+            .iter()
+            .filter(|r| r.kind == RuleKind::Condition && r.program.as_deref() == Some(&view.name))
+            .collect();
+        if rules.is_empty() {
+            return Verdict::Continue;
+        }
+        let judge = crate::hook::Judge {
+            target: self.session.target,
+            settings: &settings,
+            deadline: Deadline::after(started, settings.exec.hook_timeout),
+            var: self.var,
+        };
+        let stdin = Stdin::new(
+            crate::contract::stdin(&payload, &call)
+                .to_string()
+                .into_bytes(),
+        );
+        let mut ran = crate::hook::Ran::default();
+        let done = crate::hook::run_rules(&judge, &payload, &call, &rules, &stdin, &mut ran);
+        let mut verdict = Verdict::Continue;
+        for (rule, outcome) in &done {
+            let denied = outcome.decision == Some(Permission::Deny);
+            let failed_managed = rule.layer_kind == LayerKind::Managed && outcome.failure.is_some();
+            if denied || failed_managed {
+                let reason = match (denied, &outcome.failure) {
+                    (true, _) => outcome.reason.clone().unwrap_or_default(),
+                    (false, failure) => format!(
+                        "a managed guard failed ({}), so the exec is refused",
+                        failure.as_deref().unwrap_or_default()
+                    ),
+                };
+                let reason = reason.lines().next().unwrap_or_default().to_string();
+                verdict = Verdict::deny(format!("hookdex: {}: {reason}", rule.file_name));
+                break;
+            }
+        }
+        let entry = json!({
+            "ts_ms": crate::log::now_ms(),
+            "target": self.session.target.as_str(),
+            "event": "Exec",
+            "tool": "bash",
+            "session_id": self.session.id,
+            "command": payload.tool_input["command"],
+            "fired": ran.fired,
+            "decision": matches!(verdict, Verdict::Deny { .. }).then_some("deny"),
+            "notes": ran.notes,
+            "ms": started.elapsed().as_secs_f64() * 1000.0,
+        });
+        crate::log::append(&self.settings.view.home, &entry);
+        verdict
+    }
+}

@@ -1,0 +1,258 @@
+//! Whether a shell call runs under the guard (SPEC §15), and the command
+//! line that makes it so: one answer for the hook (which rewrites the
+//! call), `list` and `explain`.
+//!
+//! A call is wrapped when `HOOKDEX_ENFORCE` is not `off`, an active
+//! `bash.<cli>` rule or the session's closed gate gives the guard something
+//! to watch, the kernel can supervise, and the harness's reply can carry the
+//! rewrite without widening a permission: with the decision the rules
+//! already gave (`allow`, or `ask` where the harness takes a rewrite with
+//! it), with none where the harness applies a rewrite and then decides as
+//! it would have, or with `allow` where the session allows every call
+//! anyway (`bypassPermissions`). A call the person would have been asked
+//! about is never turned into an allowed one: where none of these holds
+//! the text stays the guard, and `require` denies instead.
+
+use std::path::Path;
+
+use hookdex_harness::Payload;
+use hookdex_model::{Event, Permission, Target};
+use serde_json::Value;
+
+use super::guard::{watched, Watched};
+use crate::call::Call;
+use crate::settings::{Enforce, Settings};
+
+/// Whether enforcement is on for a session, and why.
+#[derive(Clone, Debug)]
+pub struct Status {
+    /// `HOOKDEX_ENFORCE`.
+    pub mode: Enforce,
+    /// What the guard watches.
+    pub watched: Watched,
+    /// Why the kernel cannot supervise here, if it cannot.
+    pub kernel: Option<String>,
+}
+
+impl Status {
+    /// Whether shell calls run under the guard.
+    pub fn on(&self) -> bool {
+        self.mode != Enforce::Off && self.kernel.is_none() && self.watched.matters()
+    }
+
+    /// One line: on or off, and why.
+    pub fn why(&self) -> String {
+        if self.mode == Enforce::Off {
+            return "off: HOOKDEX_ENFORCE=off (the command text is the only guard)".into();
+        }
+        if let Some(kernel) = &self.kernel {
+            let then = match self.mode {
+                Enforce::Require => "shell calls are denied (HOOKDEX_ENFORCE=require)",
+                _ => "the command text is the only guard",
+            };
+            return format!("off: {kernel}; {then}");
+        }
+        if !self.watched.matters() {
+            return "idle: no active bash.<cli> rule and the gate is open or off".into();
+        }
+        let mut what = Vec::new();
+        if !self.watched.programs.is_empty() {
+            what.push(format!("execs of {}", self.watched.programs.join(", ")));
+        }
+        if self.watched.write_gate {
+            what.push("writes into rule sources (gate closed)".into());
+        }
+        format!("on (kernel): {}", what.join("; "))
+    }
+}
+
+/// Whether enforcement is on for `session`.
+pub fn status(settings: &Settings, session: Option<&str>) -> Status {
+    let watched = watched(settings, session).unwrap_or_default();
+    let kernel = match settings.enforce {
+        Enforce::Off => None,
+        _ => hookdex_enforce::available()
+            .err()
+            .map(|why| why.to_string()),
+    };
+    Status {
+        mode: settings.enforce,
+        watched,
+        kernel,
+    }
+}
+
+/// What the hook does with one shell call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Plan {
+    /// It runs as it is.
+    AsIs,
+    /// It runs as this input (the wrapped command), with `allow` where
+    /// `allow` is true and otherwise with the rules' own decision.
+    Wrap {
+        /// The input, its command wrapped.
+        input: Value,
+        /// Send `allow` (the session allows every call anyway).
+        allow: bool,
+    },
+    /// `HOOKDEX_ENFORCE=require` and it cannot be enforced: denied, with
+    /// this reason.
+    Deny(String),
+}
+
+/// Whether, and how, the shell call `call` of `payload` runs under the
+/// guard, given the decision the rules gave and the input they left
+/// (`decision`, `input`); `exe` is the hookdex binary the wrapper runs as.
+pub fn plan(
+    settings: &Settings,
+    payload: &Payload,
+    call: &Call,
+    decision: Option<Permission>,
+    input: &Value,
+    exe: &Path,
+) -> Plan {
+    if settings.enforce == Enforce::Off
+        || payload.event != Event::PreToolUse
+        || !call.tool.name.is_bash()
+        || decision == Some(Permission::Deny)
+    {
+        return Plan::AsIs;
+    }
+    let Some(command) = crate::call::command_of(input) else {
+        return Plan::AsIs;
+    };
+    let session = payload.session_id.as_deref();
+    let Ok(watched) = watched(settings, session) else {
+        return Plan::AsIs;
+    };
+    if !watched.matters() {
+        return Plan::AsIs;
+    }
+    let refuse = |why: String| match settings.enforce {
+        Enforce::Require => Plan::Deny(format!(
+            "hookdex: HOOKDEX_ENFORCE=require and this shell call cannot run under the guard: {why}"
+        )),
+        _ => Plan::AsIs,
+    };
+    if let Err(why) = hookdex_enforce::available() {
+        return refuse(why.to_string());
+    }
+    let target = call.target;
+    if !rewrites_shell(target) {
+        return refuse(format!("{} cannot rewrite a shell call", target.as_str()));
+    }
+    let caps = hookdex_harness::harness(target).capabilities(payload.shape);
+    let bypass = payload.permission_mode.as_deref() == Some("bypassPermissions");
+    let (carried, allow) = match decision {
+        Some(Permission::Allow) => (true, false),
+        Some(Permission::Ask) => (caps.rewrite_without_allow, false),
+        _ if caps.rewrite_alone => (true, false),
+        _ => (bypass, bypass),
+    };
+    if !carried {
+        return refuse(format!(
+            "{} takes a rewrite only with an allow, which would skip the person's approval",
+            target.as_str()
+        ));
+    }
+    let mut input = input.clone();
+    let wrapped = wrapped_command(exe, target, session, &command);
+    if let Some(object) = input.as_object_mut() {
+        let key = match object.contains_key("command") {
+            true => "command",
+            false => "cmd",
+        };
+        object.insert(key.into(), Value::String(wrapped));
+    }
+    Plan::Wrap { input, allow }
+}
+
+/// The harnesses whose hook can rewrite a shell call.
+fn rewrites_shell(target: Target) -> bool {
+    matches!(
+        target,
+        Target::Claude | Target::Codex | Target::Gemini | Target::Copilot
+    )
+}
+
+/// `command` run through the wrapper: the wrapper runs it with `bash -c`,
+/// whose working directory at exit is written to a file the harness's shell
+/// then changes to, so a `cd` still holds in the next call (Claude Code and
+/// Copilot CLI keep one shell), and the exit status is the command's.
+pub fn wrapped_command(exe: &Path, target: Target, session: Option<&str>, command: &str) -> String {
+    use hookdex_shell::quote;
+    let cwd_file = std::env::temp_dir().join(format!("hookdex-cwd-{:016x}", nonce()));
+    let cwd_file = quote(&cwd_file.display().to_string());
+    let inner = format!("trap 'pwd -P >| {cwd_file} 2>/dev/null' EXIT\n{command}");
+    let mut line = format!(
+        "{} exec --guard --target {}",
+        quote(&exe.display().to_string()),
+        target.as_str()
+    );
+    if let Some(session) = session {
+        line.push_str(&format!(" --session {}", quote(session)));
+    }
+    line.push_str(&format!(
+        " -- bash -c {}; set -- \"$?\" {cwd_file}; if [ -s \"$2\" ]; then cd -- \"$(cat -- \"$2\")\" 2>/dev/null; fi; rm -f -- \"$2\"; (exit \"$1\")",
+        quote(&inner)
+    ));
+    line
+}
+
+/// A number no other call of this machine picks at the same time.
+fn nonce() -> u64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut bytes = [0u8; 8];
+    if let Ok(mut random) = std::fs::File::open("/dev/urandom") {
+        let _ = std::io::Read::read_exact(&mut random, &mut bytes);
+    }
+    u64::from_ne_bytes(bytes) ^ now ^ u64::from(std::process::id()).rotate_left(32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrapped_command_keeps_status_and_directory() {
+        if std::process::Command::new("bash")
+            .arg("-c")
+            .arg("true")
+            .status()
+            .is_err()
+        {
+            eprintln!("skipped: no bash");
+            return;
+        }
+        // `env` stands in for the wrapper: `env exec --guard … -- bash -c X`
+        // is not runnable, so a stand-in script takes the wrapper's place.
+        let dir = tempfile::tempdir().unwrap();
+        let stand_in = dir.path().join("wrapper");
+        std::fs::write(
+            &stand_in,
+            "#!/bin/sh\nwhile [ \"$1\" != -- ]; do shift; done; shift; exec \"$@\"\n",
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&stand_in, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let sub = dir.path().join("sub dir");
+        std::fs::create_dir(&sub).unwrap();
+        let line = wrapped_command(
+            &stand_in,
+            Target::Claude,
+            Some("s'1"),
+            "cd 'sub dir' && echo in; exit 3",
+        );
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(format!("{line}\necho \"status=$? pwd=$PWD\""))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let real = sub.canonicalize().unwrap();
+        assert_eq!(text, format!("in\nstatus=3 pwd={}\n", real.display()));
+    }
+}
