@@ -159,6 +159,10 @@ enum Command {
         /// The session the guarded command belongs to.
         #[arg(long, requires = "guard")]
         session: Option<String>,
+        /// The command is one shell command string, run with `bash -c` (the
+        /// form of Claude Code's shell prefix).
+        #[arg(long, requires = "guard")]
+        shell: bool,
         /// The command and its arguments (after `--`).
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
         command: Vec<String>,
@@ -283,7 +287,25 @@ fn hook_args(args: impl Iterator<Item = OsString>) -> Option<(Target, Option<Str
 /// `hookdex exec` before every shell command it guards. Only that spelling,
 /// with every word UTF-8, is taken; anything else goes to clap.
 fn exec_args(mut args: impl Iterator<Item = OsString>) -> Option<cmd::outputs::ExecArgs> {
-    if args.next()? != "exec" {
+    let first = args.next()?.into_string().ok()?;
+    if let Some(target) = first.strip_prefix("--guard-shell=") {
+        // A harness's shell prefix (Claude Code's): `hookdex
+        // --guard-shell=T STRING`, the same as `exec --guard --shell
+        // --target T -- STRING`. One word after the program, since Claude
+        // Code 2.1.332 reads the words of a prefix before its first option
+        // as one program name.
+        let command = args
+            .map(|a| a.into_string().ok())
+            .collect::<Option<Vec<_>>>()?;
+        return (!command.is_empty()).then(|| cmd::outputs::ExecArgs {
+            guard: true,
+            target: Some(target.to_string()),
+            session: None,
+            shell: true,
+            command,
+        });
+    }
+    if first != "exec" {
         return None;
     }
     let mut exec = cmd::outputs::ExecArgs::default();
@@ -298,6 +320,7 @@ fn exec_args(mut args: impl Iterator<Item = OsString>) -> Option<cmd::outputs::E
             "--session" if exec.guard && exec.session.is_none() => {
                 exec.session = Some(args.next()?.into_string().ok()?)
             }
+            "--shell" if exec.guard && !exec.shell => exec.shell = true,
             _ => return None,
         }
     }
@@ -420,11 +443,13 @@ fn run() -> c_int {
             guard,
             target,
             session,
+            shell,
             command,
         } => cmd::outputs::exec(&cmd::outputs::ExecArgs {
             guard,
             target,
             session,
+            shell,
             command,
         }),
         Command::Expand { key } => cmd::outputs::expand(&key),
@@ -523,11 +548,13 @@ mod tests {
                     guard,
                     target,
                     session,
+                    shell,
                     command,
                 } => Some(cmd::outputs::ExecArgs {
                     guard,
                     target,
                     session,
+                    shell,
                     command,
                 }),
                 _ => None,
@@ -563,6 +590,8 @@ mod tests {
             ),
             (&["exec", "--target", "codex", "--", "ls"], false),
             (&["exec", "--guard", "--guard", "--", "ls"], false),
+            (&["exec", "--shell", "--", "ls"], false),
+            (&["exec", "--guard", "--target", "claude", "--shell", "--", "ls"], true),
             (&["exec", "--", "make"], true),
             (&["exec", "--", "cargo", "build", "--release"], true),
             (&["exec", "--", "sh", "-c", "echo -- x"], true),
@@ -579,6 +608,23 @@ mod tests {
                 assert_eq!(taken, by_clap(args), "{args:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_harness_shell_prefix_is_a_guarded_shell_string() {
+        let args = ["--guard-shell=claude", "source x && eval 'ls'"].map(OsString::from);
+        let exec = exec_args(args.into_iter()).unwrap();
+        assert_eq!(
+            exec,
+            cmd::outputs::ExecArgs {
+                guard: true,
+                target: Some("claude".into()),
+                session: None,
+                shell: true,
+                command: vec!["source x && eval 'ls'".into()],
+            }
+        );
+        assert_eq!(exec_args([OsString::from("--guard-shell=claude")].into_iter()), None);
     }
 
     #[test]

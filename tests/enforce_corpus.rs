@@ -359,7 +359,8 @@ impl Bench {
             );
             return None;
         }
-        let s = Scratch::new();
+        let mut s = Scratch::new();
+        s.set_env("HOOKDEX_ENFORCE", "auto");
         let rule = rule_with(&s.runtime(), RULE, RULE_BODY);
         set_executable(&rule, true);
         assert_success(&s.run(&["compile"]), &["compile"]);

@@ -251,13 +251,22 @@ fn guard_call(
                 answer.deciders = vec![name.clone()];
             }
             answer.guard = Some(input);
-            let session = payload.session_id.as_deref().unwrap_or_default();
-            if Caps::new(&settings.view.home).bump(session, GUARD_NOTICE) == 1 {
-                answer.contexts.push(GUARD_TOLD.into());
-            }
+            tell_once(settings, payload, answer);
             Some(name)
         }
+        crate::wrap::plan::Plan::ByHarness => tell_once(settings, payload, answer).then_some(name),
     }
+}
+
+/// Tells the model of the guard on the session's first guarded call;
+/// whether it did.
+fn tell_once(settings: &Settings, payload: &Payload, answer: &mut hookdex_harness::Answer) -> bool {
+    let session = payload.session_id.as_deref().unwrap_or_default();
+    let first = Caps::new(&settings.view.home).first(session, GUARD_NOTICE);
+    if first {
+        answer.contexts.push(GUARD_TOLD.into());
+    }
+    first
 }
 
 /// The counter of the once-per-session notice.

@@ -151,6 +151,10 @@ pub struct Settings {
     /// `HOOKDEX_ENFORCE` (SPEC §15): whether shell calls run under the
     /// kernel's guard.
     pub enforce: Enforce,
+    /// The harness runs every shell command behind hookdex's guard itself
+    /// (its shell prefix variable, set by `hookdex init`, names
+    /// `hookdex exec --guard`): the hook need not rewrite shell calls.
+    pub harness_guards: bool,
 }
 
 /// `HOOKDEX_ENFORCE` (**contract**).
@@ -315,6 +319,11 @@ impl Settings {
             ledger,
             gate_enabled: !off("HOOKDEX_GATE"),
             enforce: Enforce::parse(text("HOOKDEX_ENFORCE").as_deref()),
+            harness_guards: hookdex_harness::harness(target)
+                .settings()
+                .shell_prefix
+                .and_then(|name| text(name))
+                .is_some_and(|prefix| hookdex_harness::is_guard_prefix(&prefix)),
             breaker_cooldown: seconds("HOOKDEX_BREAKER_COOLDOWN_SEC")
                 .unwrap_or(crate::state::breaker::DEFAULT_COOLDOWN),
             managed_owner: view.managed_owner(),

@@ -108,6 +108,7 @@ fn explain_call(target: Target, session: Option<&str>, args: CallArgs, json: boo
             "target": target.as_str(),
             "trust": trust.to_string(),
             "gate": gate,
+            "enforcement": super::enforcement_json(&settings, session),
             "index": {
                 "fresh": state.is_fresh(),
                 "state": state.describe(),
@@ -162,6 +163,12 @@ fn explain_call(target: Target, session: Option<&str>, args: CallArgs, json: boo
         None => String::new(),
     };
     println!("gate      {}{changes}", super::gate_line(&gate));
+    println!(
+        "enforce   {}",
+        super::enforcement_json(&settings, session)["why"]
+            .as_str()
+            .unwrap_or_default()
+    );
     println!(
         "index     {} · lookup {:.1} µs",
         state.describe(),

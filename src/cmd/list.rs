@@ -130,6 +130,7 @@ pub fn run(
             out["fires"] = Value::Array(fires);
         }
         out["gate"] = super::gate_json(&settings, session);
+        out["enforcement"] = super::enforcement_json(&settings, session);
         print_json(&out);
         return Ok(0);
     }
@@ -150,6 +151,12 @@ pub fn run(
     println!(
         "\ngate: {}",
         super::gate_line(&super::gate_json(&settings, session))
+    );
+    println!(
+        "enforcement: {}",
+        super::enforcement_json(&settings, session)["why"]
+            .as_str()
+            .unwrap_or_default()
     );
     println!("\nactive rules, in execution order");
     if active.is_empty() {

@@ -170,6 +170,21 @@ pub fn gate_json(settings: &Settings, session: Option<&str>) -> Value {
     }
 }
 
+/// Whether shell calls of `session` run under the kernel's guard (SPEC
+/// §15), as `list` and `explain` show it: `{"mode", "on", "why",
+/// "programs", "write_gate", "harness_prefix"}`.
+pub fn enforcement_json(settings: &Settings, session: Option<&str>) -> Value {
+    let status = hookdex_runtime::wrap::plan::status(settings, session);
+    json!({
+        "mode": status.mode.as_str(),
+        "on": status.on(),
+        "why": status.why(),
+        "programs": status.watched.programs,
+        "write_gate": status.watched.write_gate,
+        "harness_prefix": settings.harness_guards,
+    })
+}
+
 /// [`gate_json`] as one line.
 pub fn gate_line(gate: &Value) -> String {
     match (gate["state"].as_str(), gate["session"].as_str()) {

@@ -21,6 +21,8 @@ pub struct ExecArgs {
     pub target: Option<String>,
     /// `--session`.
     pub session: Option<String>,
+    /// `--shell`: the command is one shell command string.
+    pub shell: bool,
     /// The command.
     pub command: Vec<String>,
 }
@@ -48,13 +50,22 @@ fn guarded(args: &ExecArgs) -> i32 {
         .and_then(|t| t.parse::<Target>().ok())
         .unwrap_or(Target::Claude);
     let settings = current_settings(target);
+    // Claude Code's shell prefix names no session; its shell's environment does.
     let session = Session {
         target,
-        id: args.session.clone(),
+        id: args
+            .session
+            .clone()
+            .or_else(|| std::env::var("CLAUDE_CODE_SESSION_ID").ok())
+            .filter(|id| !id.is_empty()),
     };
     let forward = hookdex_runtime::wrap::Forwarder::new();
     let var = |name: &str| std::env::var_os(name);
-    let code = guard::run(&settings, &session, &args.command, &var, &|pid| {
+    let command = match args.shell {
+        true => vec!["bash".into(), "-c".into(), args.command.join(" ")],
+        false => args.command.clone(),
+    };
+    let code = guard::run(&settings, &session, &command, &var, &|pid| {
         forward.start(pid)
     });
     forward.done();

@@ -63,6 +63,10 @@ impl Scratch {
             "HOOKDEX_MANAGED_DIR".into(),
             root.join("managed").display().to_string(),
         );
+        // These trees test what the hook itself answers: the shell calls it
+        // would wrap to run under the kernel's guard are left as they are.
+        // The guard's own tests (tests/enforce_*.rs) turn it back on.
+        env.insert("HOOKDEX_ENFORCE".into(), "off".into());
         Scratch {
             _dir: dir,
             root,

@@ -197,6 +197,26 @@ const DENY: &str = "#!/bin/sh\necho '{\"decision\": \"deny\", \"reason\": \"CONF
 const PRE_CONTEXT: &str = "#!/bin/sh\necho 'CONF-PRE-CONTEXT from a pre rule'\n";
 const POST_CONTEXT: &str = "#!/bin/sh\necho 'CONF-POST-CONTEXT from a post rule'\n";
 
+/// A stub `kubectl` that marks that it ran, first on PATH; made by the
+/// command itself, so the text shows no `kubectl` program.
+macro_rules! stub {
+    () => {
+        "mkdir -p stub && printf '#!/bin/sh\\necho \"$*\" >> kubectl-ran\\n' > stub/kubectl && chmod +x stub/kubectl && export PATH=\"$PWD/stub:$PATH\""
+    };
+}
+
+/// kubectl hidden behind a variable, where the command text cannot see it.
+const GUARD_HIDDEN: &str = concat!(stub!(), "; c=kubectl; $c delete pod x; echo guard-done");
+
+/// kubectl run by make, from a Makefile the command writes.
+const GUARD_MAKE: &str = concat!(
+    stub!(),
+    "; printf 'all:\\n\\tkubectl delete pod y\\n' > Makefile; make -s; echo guard-done"
+);
+
+/// Denies `kubectl delete`, at the hook and when kubectl runs.
+const KUBECTL_READONLY: &str = "#!/bin/sh\nif grep -q 'kubectl delete'; then echo 'kubectl is read-only here' >&2; exit 2; fi\nexit 0\n";
+
 /// Why `client` cannot show `scenario` at all, when it cannot: the event
 /// never reaches a hook there, so no check could tell hookdex from a
 /// control.
@@ -333,6 +353,30 @@ pub fn all() -> Vec<Scenario> {
                 seen.ran("ran-original")?;
                 seen.model_got("CONF-REPLACED")?;
                 seen.result_lacks("conformance-output")
+            },
+        },
+        Scenario {
+            name: "guard-hidden",
+            command: GUARD_HIDDEN,
+            rules: &[("pre-bash.kubectl-readonly.sh", KUBECTL_READONLY)],
+            env: &[("HOOKDEX_ENFORCE", "auto")],
+            wrap: None,
+            check: |_, seen| {
+                seen.did_not_run("kubectl-ran")?;
+                seen.model_got("guard-done")?;
+                seen.model_got("hookdex: pre-bash.kubectl-readonly.sh: kubectl is read-only here")
+            },
+        },
+        Scenario {
+            name: "guard-make",
+            command: GUARD_MAKE,
+            rules: &[("pre-bash.kubectl-readonly.sh", KUBECTL_READONLY)],
+            env: &[("HOOKDEX_ENFORCE", "auto")],
+            wrap: None,
+            check: |_, seen| {
+                seen.did_not_run("kubectl-ran")?;
+                seen.model_got("guard-done")?;
+                seen.model_got("hookdex: pre-bash.kubectl-readonly.sh: kubectl is read-only here")
             },
         },
         Scenario {

@@ -96,6 +96,9 @@ impl World {
                 "HOOKDEX_MANAGED_DIR".into(),
                 self.root.join("managed").display().to_string(),
             ),
+            // The scenarios of the hook's replies leave shell calls
+            // unwrapped; the guard's own scenario turns it on.
+            ("HOOKDEX_ENFORCE".into(), "off".into()),
         ];
         env.extend(client.env(self, port));
         for (k, v) in &self.extra_env {
@@ -144,16 +147,18 @@ impl World {
                 let real = self.root.join("bin/hookdex-real");
                 std::fs::rename(&self.hook_bin, &real).unwrap();
                 format!(
-                    "#!/bin/sh\nHOOKDEX='{}'\n[ \"$1\" = mcp ] && exec \"$HOOKDEX\" \"$@\"\n{wrap}\n",
+                    "#!/bin/sh\nHOOKDEX='{}'\n[ \"$1\" = mcp ] && exec \"$HOOKDEX\" \"$@\"\ncase \"$1\" in exec|--guard-shell=*) exec \"$HOOKDEX\" \"$@\";; esac\n{wrap}\n",
                     real.display()
                 )
             }
+            // A control is only ever the hook: the shell prefix `init`
+            // gives Claude Code (`<hookdex> exec --guard … -- bash -c`)
+            // runs the command as it is.
             (HookUnderTest::DoesNothing, _) => {
-                "#!/bin/sh\n[ \"$1\" = mcp ] && exit 0\ncat >/dev/null\nexit 0\n".into()
+                format!("#!/bin/sh\n[ \"$1\" = mcp ] && exit 0\n{RUN_EXEC}cat >/dev/null\nexit 0\n")
             }
             (HookUnderTest::DeniesEverything, _) => {
-                "#!/bin/sh\n[ \"$1\" = mcp ] && exit 0\ncat >/dev/null\necho 'control hook: everything is denied' >&2\nexit 2\n"
-                    .into()
+                format!("#!/bin/sh\n[ \"$1\" = mcp ] && exit 0\n{RUN_EXEC}cat >/dev/null\necho 'control hook: everything is denied' >&2\nexit 2\n")
             }
         };
         let _ = std::fs::remove_file(&self.hook_bin);
@@ -196,6 +201,10 @@ impl World {
         })
     }
 }
+
+/// A control's `exec … -- CMD…`, or Claude Code's shell prefix
+/// (`--guard-shell=T STRING`): runs the command unguarded.
+const RUN_EXEC: &str = "case \"$1\" in --guard-shell=*) shift; exec bash -c \"$*\";; exec) while [ \"$1\" != -- ]; do shift; done; shift; exec \"$@\";; esac\n";
 
 /// The executable `name` on this process's PATH.
 pub fn which(name: &str) -> Option<PathBuf> {

@@ -52,6 +52,15 @@ mod linux {
                 actions.trim()
             )));
         }
+        // SECCOMP_USER_NOTIF_FLAG_CONTINUE, which lets an exec go on, came
+        // in 5.5; before it an answer would leave the process stopped.
+        let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+        if !at_least(&release, (5, 5)) {
+            return Err(Unavailable::Kernel(format!(
+                "kernel {} is older than 5.5 (no SECCOMP_USER_NOTIF_FLAG_CONTINUE)",
+                release.trim()
+            )));
+        }
         let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
         let filtered = status
             .lines()
@@ -61,6 +70,24 @@ mod linux {
             false => Ok(()),
             true => try_listener(),
         }
+    }
+
+    /// Whether a kernel release (`6.18.44-…`) is at least `(major, minor)`.
+    pub fn at_least(release: &str, (major, minor): (u32, u32)) -> bool {
+        let mut parts = release
+            .trim()
+            .split(|c: char| !c.is_ascii_digit())
+            .map(|p| p.parse::<u32>().unwrap_or(0));
+        let found = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+        found >= (major, minor)
+    }
+
+    #[test]
+    fn releases_compare_by_major_and_minor() {
+        assert!(at_least("6.18.44-fc-v1252\n", (5, 5)));
+        assert!(at_least("5.5.0", (5, 5)));
+        assert!(!at_least("5.4.280-generic", (5, 5)));
+        assert!(!at_least("", (5, 5)));
     }
 
     /// Installs a filter with a listener in a forked child; its exit code

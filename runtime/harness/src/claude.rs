@@ -70,6 +70,7 @@ impl Harness for Claude {
                 Event::PostToolUse,
                 Event::PostToolUseFailure,
             ],
+            shell_prefix: Some("CLAUDE_CODE_SHELL_PREFIX"),
             handler_env: false,
             mcp: McpRegistration {
                 user: ".claude.json",

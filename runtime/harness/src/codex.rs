@@ -86,6 +86,7 @@ impl Harness for Codex {
                 timeout: HookSettings::TIMEOUT_SEC,
             },
             events: &[Event::PreToolUse, Event::PostToolUse],
+            shell_prefix: None,
             handler_env: false,
             mcp: McpRegistration {
                 user: ".codex/config.toml",

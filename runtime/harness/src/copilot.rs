@@ -132,6 +132,7 @@ impl Harness for Copilot {
             layout: Layout::Copilot,
             // 1.0.102 sends postToolUse for a failed command too.
             events: &[Event::PreToolUse, Event::PostToolUse],
+            shell_prefix: None,
             handler_env: false,
             mcp: McpRegistration {
                 user: ".copilot/mcp-config.json",

@@ -108,6 +108,7 @@ impl Harness for Cursor {
             user_file: "hooks.json",
             layout: Layout::Cursor,
             events: &[Event::PreToolUse, Event::PostToolUse],
+            shell_prefix: None,
             handler_env: false,
             mcp: McpRegistration {
                 user: ".cursor/mcp.json",

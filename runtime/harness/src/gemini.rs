@@ -129,6 +129,7 @@ impl Harness for Gemini {
             // In strict sanitization (0.61.0: whenever `GITHUB_SHA` is set)
             // a hook's environment loses every variable Gemini does not
             // know; the handler's own `env` is applied after that.
+            shell_prefix: None,
             handler_env: true,
             mcp: McpRegistration {
                 user: ".gemini/settings.json",

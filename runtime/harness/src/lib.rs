@@ -44,7 +44,9 @@ pub use crate::payload::{Payload, PayloadError, Shape};
 pub use crate::reply::{
     decision_at_event, notice, reply, Ask, Capabilities, OutputChannel, Reply, ReplyOptions,
 };
-pub use crate::settings::{HookSettings, McpFormat, McpRegistration, SettingsError};
+pub use crate::settings::{
+    guard_prefix, is_guard_prefix, HookSettings, McpFormat, McpRegistration, SettingsError,
+};
 pub use crate::tools::{known_tool, KnownTool, Normalized};
 
 /// What hookdex knows about one harness.

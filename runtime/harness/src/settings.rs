@@ -30,6 +30,14 @@ pub struct HookSettings {
     pub(crate) handler_env: bool,
     /// Where the harness takes its MCP servers, for `hookdex mcp`.
     pub mcp: McpRegistration,
+    /// The variable of the settings' `env` through which the harness runs
+    /// every shell command behind a prefix (Claude Code's
+    /// `CLAUDE_CODE_SHELL_PREFIX`, which gets the whole command string as
+    /// its last argument, and applies to string-form hook commands too):
+    /// `init` sets it to run shell commands under hookdex's guard, and
+    /// writes hookdex's own handler in the exec form, which the prefix
+    /// leaves alone.
+    pub shell_prefix: Option<&'static str>,
 }
 
 /// Where a harness lists its MCP servers, and how.
@@ -205,7 +213,11 @@ impl HookSettings {
                     key: format!("hooks.{event}"),
                     expected: "an array",
                 })?;
-            let handler = self.handler(command, event, env);
+            let mut handler = self.handler(command, event, env);
+            if self.shell_prefix.is_some() {
+                handler["command"] = json!(exe);
+                handler["args"] = json!(["hook", "--target", target.as_str()]);
+            }
             let ours = |h: &Value| runs_hook(h, target, exe);
             let slot = list.iter_mut().find_map(|entry| {
                 if grouped {
@@ -222,6 +234,33 @@ impl HookSettings {
                 Some(slot) => *slot = handler,
                 None if grouped => list.push(json!({"matcher": "*", "hooks": [handler]})),
                 None => list.push(handler),
+            }
+        }
+        if let Some(var) = self.shell_prefix {
+            let env = root
+                .entry("env")
+                .or_insert(json!({}))
+                .as_object_mut()
+                .ok_or(SettingsError {
+                    key: "env".into(),
+                    expected: "an object",
+                })?;
+            // Another prefix is the person's own: kept (the hook then
+            // rewrites shell calls instead).
+            let theirs = env
+                .get(var)
+                .and_then(Value::as_str)
+                .is_some_and(|v| !is_guard_prefix(v));
+            match (theirs, guard_prefix(exe, target)) {
+                (false, Some(prefix)) => {
+                    env.insert(var.into(), json!(prefix));
+                }
+                // A path that needs quoting cannot be a prefix: the hook
+                // rewrites shell calls instead.
+                (false, None) => {
+                    env.remove(var);
+                }
+                (true, _) => {}
             }
         }
         Ok(())
@@ -250,9 +289,44 @@ impl HookSettings {
     }
 }
 
+/// The shell prefix that runs every shell command of `target` under
+/// hookdex's guard: the harness appends the command string as one last
+/// argument. Claude Code 2.1.332 takes a prefix whose words are plain (no
+/// quotes, no `--`, the last not starting with `-`) as a program and its
+/// arguments, and any other as one program name; the words before its
+/// first option are taken as one program name, so the prefix is
+/// `hookdex --guard-shell=T` (`None` when `exe` needs quoting).
+pub fn guard_prefix(exe: &str, target: Target) -> Option<String> {
+    let plain = hookdex_shell::quote(exe) == exe;
+    plain.then(|| format!("{exe} --guard-shell={target}"))
+}
+
+/// Whether a shell prefix is hookdex's guard ([`guard_prefix`]).
+pub fn is_guard_prefix(prefix: &str) -> bool {
+    let words = words(prefix);
+    let guard = words.windows(2).any(|w| w[0] == "exec" && w[1] == "--guard")
+        || words.iter().any(|w| w.starts_with("--guard-shell="));
+    guard
+        && words
+            .first()
+            .is_some_and(|p| p.rsplit('/').next() == Some("hookdex"))
+}
+
 /// Whether `handler` runs `hookdex hook --target <target>`: its program is
 /// this binary or any file named `hookdex`.
 fn runs_hook(handler: &Value, target: Target, exe: &str) -> bool {
+    if let (Some(program), Some(args)) = (
+        handler.get("command").and_then(Value::as_str),
+        handler.get("args").and_then(Value::as_array),
+    ) {
+        let args: Vec<&str> = args.iter().filter_map(Value::as_str).collect();
+        let hookdex = program == exe || program.rsplit('/').next() == Some("hookdex");
+        return hookdex
+            && args.first() == Some(&"hook")
+            && args
+                .windows(2)
+                .any(|w| w[0] == "--target" && w[1] == target.as_str());
+    }
     ["command", "bash"]
         .iter()
         .filter_map(|key| handler.get(key)?.as_str())

@@ -129,6 +129,26 @@ impl Caps {
     }
 
     /// The counter file of `parts`.
+    /// Whether this is the first time `id` is asked of `session`: the
+    /// first asker creates its mark, every later one only finds it (one
+    /// `open` a call, never a write after the first).
+    pub fn first(&self, session: &str, id: &str) -> bool {
+        let path = self.path_of(&[session, "once", id]);
+        let create = |path: &Path| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+        };
+        match create(&path) {
+            Ok(_) => true,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::create_dir_all(&self.dir).is_ok() && create(&path).is_ok()
+            }
+            Err(_) => false,
+        }
+    }
+
     fn path_of(&self, parts: &[&str]) -> PathBuf {
         self.dir.join(crate::state::hex_name(parts))
     }

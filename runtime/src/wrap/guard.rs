@@ -123,13 +123,20 @@ pub fn run(
     var: &(dyn Fn(&str) -> Option<OsString> + Sync),
     started: &dyn Fn(u32),
 ) -> i32 {
-    let watched = match watched(settings, session.id.as_deref()) {
-        Ok(watched) => watched,
-        Err(reason) => {
-            eprintln!("hookdex: the guard could not read its rules ({reason}); the command runs unguarded");
-            Watched::default()
-        }
+    let watched = match settings.enforce {
+        Enforce::Off => Watched::default(),
+        _ => match watched(settings, session.id.as_deref()) {
+            Ok(watched) => watched,
+            Err(reason) => {
+                eprintln!("hookdex: the guard could not read its rules ({reason}); the command runs unguarded");
+                Watched::default()
+            }
+        },
     };
+    if !watched.matters() {
+        // Nothing to watch: the command takes this process's place.
+        return replaced_by(argv);
+    }
     let guard = hookdex_enforce::Guard::builder()
         .programs(&watched.programs)
         .write_gate(watched.write_gate)
@@ -153,6 +160,15 @@ pub fn run(
             unguarded(argv, started)
         }
     }
+}
+
+/// Runs `argv` in this process's place (`exec`); returns only when it
+/// cannot start.
+fn replaced_by(argv: &[String]) -> i32 {
+    use std::os::unix::process::CommandExt;
+    let (program, args) = argv.split_first().expect("a command");
+    let err = std::process::Command::new(program).args(args).exec();
+    super::not_started(program, &err).code
 }
 
 /// Runs `argv` as it is, standard streams inherited.

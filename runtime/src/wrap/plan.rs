@@ -11,7 +11,10 @@
 //! it would have, or with `allow` where the session allows every call
 //! anyway (`bypassPermissions`). A call the person would have been asked
 //! about is never turned into an allowed one: where none of these holds
-//! the text stays the guard, and `require` denies instead.
+//! the text stays the guard, and `require` denies instead. Where the
+//! harness runs every shell command behind hookdex's guard itself (Claude
+//! Code's shell prefix, which `init` sets), nothing is rewritten: its
+//! permission rules then see the command as the model wrote it.
 
 use std::path::Path;
 
@@ -95,6 +98,9 @@ pub enum Plan {
         /// Send `allow` (the session allows every call anyway).
         allow: bool,
     },
+    /// It runs as it is, and the harness runs it under the guard (its
+    /// shell prefix, [`Settings::harness_guards`]).
+    ByHarness,
     /// `HOOKDEX_ENFORCE=require` and it cannot be enforced: denied, with
     /// this reason.
     Deny(String),
@@ -121,6 +127,11 @@ pub fn plan(
     let Some(command) = crate::call::command_of(input) else {
         return Plan::AsIs;
     };
+    if settings.harness_guards && settings.enforce == Enforce::Auto {
+        // The harness's shell prefix runs the wrapper, which decides for
+        // itself what to watch and whether the kernel lets it.
+        return Plan::ByHarness;
+    }
     let session = payload.session_id.as_deref();
     let Ok(watched) = watched(settings, session) else {
         return Plan::AsIs;
@@ -136,6 +147,9 @@ pub fn plan(
     };
     if let Err(why) = hookdex_enforce::available() {
         return refuse(why.to_string());
+    }
+    if settings.harness_guards {
+        return Plan::ByHarness;
     }
     let target = call.target;
     if !rewrites_shell(target) {
@@ -175,15 +189,15 @@ fn rewrites_shell(target: Target) -> bool {
     )
 }
 
-/// `command` run through the wrapper: the wrapper runs it with `bash -c`,
-/// whose working directory at exit is written to a file the harness's shell
-/// then changes to, so a `cd` still holds in the next call (Claude Code and
-/// Copilot CLI keep one shell), and the exit status is the command's.
+/// `command` run through the wrapper, which runs it with `bash -c` and
+/// exits with its status. Where the harness keeps one shell from call to
+/// call (Claude Code, Copilot CLI), the command's working directory at exit
+/// is written to a file of the session, which the harness's shell then
+/// changes to, so a `cd` still holds in the next call. The words around it
+/// use no command substitution and no `rm`, which some harnesses refuse in
+/// a command (Gemini CLI's injection check, Codex's `rm -f` check).
 pub fn wrapped_command(exe: &Path, target: Target, session: Option<&str>, command: &str) -> String {
     use hookdex_shell::quote;
-    let cwd_file = std::env::temp_dir().join(format!("hookdex-cwd-{:016x}", nonce()));
-    let cwd_file = quote(&cwd_file.display().to_string());
-    let inner = format!("trap 'pwd -P >| {cwd_file} 2>/dev/null' EXIT\n{command}");
     let mut line = format!(
         "{} exec --guard --target {}",
         quote(&exe.display().to_string()),
@@ -192,23 +206,18 @@ pub fn wrapped_command(exe: &Path, target: Target, session: Option<&str>, comman
     if let Some(session) = session {
         line.push_str(&format!(" --session {}", quote(session)));
     }
+    if !matches!(target, Target::Claude | Target::Copilot) {
+        line.push_str(&format!(" -- bash -c {}", quote(command)));
+        return line;
+    }
+    let name = format!("hookdex-cwd-{}", crate::state::hex_name(&[session.unwrap_or_default()]));
+    let cwd_file = quote(&std::env::temp_dir().join(name).display().to_string());
+    let inner = format!("trap \"pwd -P >| {cwd_file} 2>/dev/null\" EXIT\n{command}");
     line.push_str(&format!(
-        " -- bash -c {}; set -- \"$?\" {cwd_file}; if [ -s \"$2\" ]; then cd -- \"$(cat -- \"$2\")\" 2>/dev/null; fi; rm -f -- \"$2\"; (exit \"$1\")",
+        " -- bash -c {}; set -- \"$?\" {cwd_file}; if [ -s \"$2\" ] && IFS= read -r __hookdex_cwd < \"$2\"; then cd -- \"$__hookdex_cwd\"; : > \"$2\"; fi; (exit \"$1\")",
         quote(&inner)
     ));
     line
-}
-
-/// A number no other call of this machine picks at the same time.
-fn nonce() -> u64 {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let mut bytes = [0u8; 8];
-    if let Ok(mut random) = std::fs::File::open("/dev/urandom") {
-        let _ = std::io::Read::read_exact(&mut random, &mut bytes);
-    }
-    u64::from_ne_bytes(bytes) ^ now ^ u64::from(std::process::id()).rotate_left(32)
 }
 
 #[cfg(test)]
