@@ -591,7 +591,12 @@ mod tests {
             (&["exec", "--target", "codex", "--", "ls"], false),
             (&["exec", "--guard", "--guard", "--", "ls"], false),
             (&["exec", "--shell", "--", "ls"], false),
-            (&["exec", "--guard", "--target", "claude", "--shell", "--", "ls"], true),
+            (
+                &[
+                    "exec", "--guard", "--target", "claude", "--shell", "--", "ls",
+                ],
+                true,
+            ),
             (&["exec", "--", "make"], true),
             (&["exec", "--", "cargo", "build", "--release"], true),
             (&["exec", "--", "sh", "-c", "echo -- x"], true),
@@ -624,7 +629,10 @@ mod tests {
                 command: vec!["source x && eval 'ls'".into()],
             }
         );
-        assert_eq!(exec_args([OsString::from("--guard-shell=claude")].into_iter()), None);
+        assert_eq!(
+            exec_args([OsString::from("--guard-shell=claude")].into_iter()),
+            None
+        );
     }
 
     #[test]

@@ -28,7 +28,8 @@ exit 0\n";
 
 /// Whether the kernel can supervise here; says why not.
 fn available(test: &str) -> bool {
-    let status = std::fs::read_to_string("/proc/sys/kernel/seccomp/actions_avail").unwrap_or_default();
+    let status =
+        std::fs::read_to_string("/proc/sys/kernel/seccomp/actions_avail").unwrap_or_default();
     let ok = status.split_whitespace().any(|a| a == "user_notif")
         && Command::new("bash").arg("-c").arg("true").status().is_ok()
         && Command::new("python3").arg("-c").arg("0").status().is_ok();
@@ -58,10 +59,17 @@ impl Tree {
         let stub = rule_with(
             &bin,
             "kubectl",
-            &format!("#!/bin/sh\necho \"$*\" >> {}\necho \"kubectl-stub $*\"\n", log.display()),
+            &format!(
+                "#!/bin/sh\necho \"$*\" >> {}\necho \"kubectl-stub $*\"\n",
+                log.display()
+            ),
         );
         set_executable(&stub, true);
-        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+        let path = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
         s.set_env("PATH", &path);
         let rule = rule_with(&s.runtime(), RULE, RULE_BODY);
         set_executable(&rule, true);
@@ -75,11 +83,17 @@ impl Tree {
 
     /// The hook's reply to a shell call of `target`.
     fn hook(&self, target: &str, payload: &Value) -> Value {
-        let out = self.s.run_stdin(
-            &["hook", "--target", target],
-            payload.to_string().as_bytes(),
+        let mut args = vec!["hook", "--target", target];
+        if target == "copilot" {
+            args.extend(["--event", "preToolUse"]);
+        }
+        let out = self.s.run_stdin(&args, payload.to_string().as_bytes());
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
         );
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
         match out.stdout.is_empty() {
             true => Value::Null,
             false => serde_json::from_slice(&out.stdout).unwrap(),
@@ -101,9 +115,10 @@ impl Tree {
 
 fn payload(target: &str, command: &str, cwd: &Path) -> Value {
     match target {
+        // The camelCase form `init` wires (`--event preToolUse`).
         "copilot" => json!({
-            "hook_event_name": "PreToolUse", "session_id": "s1", "cwd": cwd,
-            "tool_name": "bash", "tool_input": {"command": command},
+            "sessionId": "s1", "timestamp": 1, "cwd": cwd,
+            "toolName": "bash", "toolArgs": {"command": command},
         }),
         "gemini" => json!({
             "hook_event_name": "BeforeTool", "session_id": "s1", "cwd": cwd,
@@ -127,7 +142,10 @@ fn payload(target: &str, command: &str, cwd: &Path) -> Value {
 fn applied(target: &str, reply: &Value, original: &str) -> (String, Option<String>) {
     let (input, decision) = match target {
         "copilot" => (&reply["modifiedArgs"], reply["permissionDecision"].as_str()),
-        "gemini" => (&reply["hookSpecificOutput"]["tool_input"], reply["decision"].as_str()),
+        "gemini" => (
+            &reply["hookSpecificOutput"]["tool_input"],
+            reply["decision"].as_str(),
+        ),
         _ => (
             &reply["hookSpecificOutput"]["updatedInput"],
             reply["hookSpecificOutput"]["permissionDecision"].as_str(),
@@ -149,7 +167,10 @@ fn a_hidden_kubectl_is_stopped_on_every_harness_that_rewrites() {
         for line in [hidden, maked] {
             let reply = tree.hook(target, &payload(target, line, &tree.s.repo));
             let (command, decision) = applied(target, &reply, line);
-            assert!(command.contains("exec --guard"), "{target}: not wrapped: {reply}");
+            assert!(
+                command.contains("exec --guard"),
+                "{target}: not wrapped: {reply}"
+            );
             // Never wider than what the harness would decide itself:
             // Codex takes a rewrite only with allow, and it is sent only
             // where the session allows every call (bypassPermissions).
@@ -159,7 +180,10 @@ fn a_hidden_kubectl_is_stopped_on_every_harness_that_rewrites() {
             let out = tree.shell(&command);
             let ran = tree.ran()[before.len()..].to_string();
             let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(!ran.contains("delete"), "{target}: kubectl delete ran: {line}");
+            assert!(
+                !ran.contains("delete"),
+                "{target}: kubectl delete ran: {line}"
+            );
             assert!(
                 stderr.contains(&format!("hookdex: {RULE}: kubectl is read-only here")),
                 "{target}: the model is not told why: {stderr}"
@@ -173,14 +197,20 @@ fn a_hidden_kubectl_is_stopped_on_every_harness_that_rewrites() {
     // The model is told once per session, on its first guarded call.
     let told = |reply: &Value| reply.to_string().contains("run under hookdex's guard");
     let first = tree.hook("gemini", &payload("gemini", "ls", &tree.s.repo));
-    let again = tree.hook("claude", &json!({
-        "hook_event_name": "PreToolUse", "session_id": "s2", "cwd": tree.s.repo,
-        "tool_name": "Bash", "tool_input": {"command": "ls"},
-    }));
-    let second = tree.hook("claude", &json!({
-        "hook_event_name": "PreToolUse", "session_id": "s2", "cwd": tree.s.repo,
-        "tool_name": "Bash", "tool_input": {"command": "ls"},
-    }));
+    let again = tree.hook(
+        "claude",
+        &json!({
+            "hook_event_name": "PreToolUse", "session_id": "s2", "cwd": tree.s.repo,
+            "tool_name": "Bash", "tool_input": {"command": "ls"},
+        }),
+    );
+    let second = tree.hook(
+        "claude",
+        &json!({
+            "hook_event_name": "PreToolUse", "session_id": "s2", "cwd": tree.s.repo,
+            "tool_name": "Bash", "tool_input": {"command": "ls"},
+        }),
+    );
     assert!(!told(&first), "session s1 was told already: {first}");
     assert!(told(&again), "{again}");
     assert!(!told(&second), "{second}");
@@ -199,8 +229,14 @@ fn codex_outside_bypass_is_not_widened_and_require_denies() {
     assert!(!reply.to_string().contains("\"allow\""), "{reply}");
     tree.s.set_env("HOOKDEX_ENFORCE", "require");
     let reply = tree.hook("codex", &call);
-    assert_eq!(reply["hookSpecificOutput"]["permissionDecision"], "deny", "{reply}");
-    assert!(reply.to_string().contains("HOOKDEX_ENFORCE=require"), "{reply}");
+    assert_eq!(
+        reply["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{reply}"
+    );
+    assert!(
+        reply.to_string().contains("HOOKDEX_ENFORCE=require"),
+        "{reply}"
+    );
 }
 
 #[test]
@@ -225,21 +261,40 @@ fn where_the_kernel_cannot_the_text_guards_and_require_denies() {
     tree.s.set_env("HOOKDEX_ENFORCE", "require");
     let out = under_guard(&tree);
     let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(reply["hookSpecificOutput"]["permissionDecision"], "deny", "{reply}");
+    assert_eq!(
+        reply["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{reply}"
+    );
     assert!(reply.to_string().contains("already supervises"), "{reply}");
     // list and explain say why.
-    let list = tree.s.list(&["--json"]);
+    let list = tree.s.list(&[]);
     assert_eq!(list["enforcement"]["mode"], "require");
-    let listed = tree.s.run_stdin_via(&[BIN, "exec", "--guard", "--"], &["list", "--json"], b"");
+    let listed = tree
+        .s
+        .run_stdin_via(&[BIN, "exec", "--guard", "--"], &["list", "--json"], b"");
     let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
     assert_eq!(listed["enforcement"]["on"], false, "{listed}");
-    assert!(listed["enforcement"]["why"].as_str().unwrap().starts_with("off:"), "{listed}");
+    assert!(
+        listed["enforcement"]["why"]
+            .as_str()
+            .unwrap()
+            .starts_with("off:"),
+        "{listed}"
+    );
     tree.s.set_env("HOOKDEX_ENFORCE", "auto");
-    let list = tree.s.list(&["--json"]);
+    let list = tree.s.list(&[]);
     assert_eq!(list["enforcement"]["on"], true, "{list}");
     assert_eq!(list["enforcement"]["programs"], json!(["kubectl"]));
-    let explain = tree.s.json(&["explain", "--tool", "Bash", "--command", "ls", "--json"]);
-    assert!(explain["enforcement"]["why"].as_str().unwrap().starts_with("on (kernel)"), "{explain}");
+    let explain = tree
+        .s
+        .json(&["explain", "--tool", "Bash", "--command", "ls", "--json"]);
+    assert!(
+        explain["enforcement"]["why"]
+            .as_str()
+            .unwrap()
+            .starts_with("on (kernel)"),
+        "{explain}"
+    );
 }
 
 #[test]
@@ -259,8 +314,14 @@ fn claudes_shell_prefix_guards_without_a_rewrite() {
         })
     };
     let first = tree.hook("claude", &call("s9"));
-    assert!(first["hookSpecificOutput"]["updatedInput"].is_null(), "{first}");
-    assert!(first.to_string().contains("run under hookdex's guard"), "{first}");
+    assert!(
+        first["hookSpecificOutput"]["updatedInput"].is_null(),
+        "{first}"
+    );
+    assert!(
+        first.to_string().contains("run under hookdex's guard"),
+        "{first}"
+    );
     assert_eq!(tree.hook("claude", &call("s9")), Value::Null);
     // Claude Code runs the prefix with its whole command string last.
     let claude_string = format!("eval '{line}' < /dev/null && pwd -P >| /dev/null");
@@ -279,7 +340,16 @@ fn the_write_gate_holds_until_the_person_asks() {
     std::fs::create_dir_all(&rules).unwrap();
     let write = "cd .hook* && echo 'exit 2' > conditions/pre-any-evil.sh; python3 -c \"open('$PWD/conditions/py.sh','w')\"";
     let guarded = |session: &str| {
-        tree.s.run(&["exec", "--guard", "--session", session, "--", "bash", "-c", write])
+        tree.s.run(&[
+            "exec",
+            "--guard",
+            "--session",
+            session,
+            "--",
+            "bash",
+            "-c",
+            write,
+        ])
     };
     let out = guarded("g1");
     assert!(!rules.join("pre-any-evil.sh").exists());
@@ -293,7 +363,11 @@ fn the_write_gate_holds_until_the_person_asks() {
     });
     tree.hook("claude", &prompt);
     let out = guarded("g1");
-    assert!(rules.join("pre-any-evil.sh").exists(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        rules.join("pre-any-evil.sh").exists(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // Another session's gate is still closed.
     std::fs::remove_file(rules.join("pre-any-evil.sh")).unwrap();
     guarded("g2");

@@ -135,7 +135,7 @@ pub fn hook(
             let session = payload.session_id.as_deref().unwrap_or_default();
             Caps::new(&settings.view.home).reset(session, CapKind::Stop);
         }
-        return guarded_or_nothing(&settings, &payload, &calls, &log);
+        return guarded_or_nothing(&settings, &payload, &calls, &log, var);
     }
     let mut ran = Ran::default();
     let mut filters = Vec::with_capacity(calls.len());
@@ -165,7 +165,7 @@ pub fn hook(
         if !ran.notes.is_empty() {
             log.write(&[], None, &ran.notes);
         }
-        return guarded_or_nothing(&settings, &payload, &calls, &log);
+        return guarded_or_nothing(&settings, &payload, &calls, &log, var);
     }
     if let Some(input) = merged.updated_input.clone() {
         let (first, _) = &calls[0];
@@ -175,7 +175,7 @@ pub fn hook(
         }
     }
     hold_to_cap(&settings, &payload, &mut merged);
-    if let Some(guarded) = guard_call(&settings, &payload, &calls, &mut merged) {
+    if let Some(guarded) = guard_call(&settings, &payload, &calls, &mut merged, var) {
         ran.fired.push(guarded);
     }
     merged.log.extend(ran.notes);
@@ -198,9 +198,10 @@ fn guarded_or_nothing(
     payload: &Payload,
     calls: &[(Payload, Call)],
     log: &Log<'_>,
+    var: &dyn Fn(&str) -> Option<OsString>,
 ) -> Reply {
     let mut answer = hookdex_harness::Answer::default();
-    let Some(guarded) = guard_call(settings, payload, calls, &mut answer) else {
+    let Some(guarded) = guard_call(settings, payload, calls, &mut answer, var) else {
         return Reply::default();
     };
     let reply = reply(
@@ -229,14 +230,26 @@ fn guard_call(
     payload: &Payload,
     calls: &[(Payload, Call)],
     answer: &mut hookdex_harness::Answer,
+    var: &dyn Fn(&str) -> Option<OsString>,
 ) -> Option<String> {
     let [(single, call)] = calls else {
         return None;
     };
+    if !call.tool.name.is_bash() {
+        return None;
+    }
     let input = answer.updated_input.as_ref().unwrap_or(&single.tool_input);
     let exe = std::env::current_exe().ok()?;
+    let env: Vec<(String, String)> = crate::settings::VARIABLES
+        .iter()
+        .filter_map(|name| Some((name.to_string(), var(name)?.into_string().ok()?)))
+        .collect();
+    let wrapper = crate::wrap::plan::Wrapper {
+        exe: &exe,
+        env: &env,
+    };
     let name = "hookdex guard".to_string();
-    match crate::wrap::plan::plan(settings, payload, call, answer.decision, input, &exe) {
+    match crate::wrap::plan::plan(settings, payload, call, answer.decision, input, &wrapper) {
         crate::wrap::plan::Plan::AsIs => None,
         crate::wrap::plan::Plan::Deny(reason) => {
             answer.decision = Some(hookdex_model::Permission::Deny);

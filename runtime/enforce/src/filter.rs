@@ -9,10 +9,16 @@
 //! What becomes a notification:
 //! - always `execve` and `execveat`;
 //! - with the write gate, every call that creates, writes, removes, moves,
-//!   links or changes the mode or owner of a path (`open`/`openat` only with
-//!   a writing flag, so reads cost nothing), and the calls that reach files
-//!   around the path checks (`io_uring_setup`, the mount family,
+//!   links or changes the mode, owner, times or attributes of a path or of
+//!   an open file (`open`/`openat` only with a writing flag, so reads cost
+//!   nothing; `ioctl` only for `chattr`'s requests), and the calls that
+//!   reach files around the path checks (`io_uring_setup`,
 //!   `open_by_handle_at`), which the supervisor refuses.
+//!
+//! Refused in the kernel to every supervised process, with `EPERM`: the
+//! calls that change a process's root or mounts (`chroot`, `pivot_root`,
+//! `setns`, the mount family), after which its paths would not name what
+//! the supervisor's do.
 
 use std::collections::BTreeMap;
 
@@ -58,14 +64,13 @@ fn writers() -> Vec<(i64, Option<u8>)> {
         (libc::SYS_lsetxattr, None),
         (libc::SYS_removexattr, None),
         (libc::SYS_lremovexattr, None),
+        (libc::SYS_fchmod, None),
+        (libc::SYS_fchown, None),
+        (libc::SYS_fsetxattr, None),
+        (libc::SYS_fremovexattr, None),
+        (libc::SYS_utimensat, None),
         (libc::SYS_io_uring_setup, None),
-        (libc::SYS_mount, None),
-        (libc::SYS_umount2, None),
         (libc::SYS_open_by_handle_at, None),
-        (libc::SYS_open_tree, None),
-        (libc::SYS_move_mount, None),
-        (libc::SYS_fsopen, None),
-        (libc::SYS_pivot_root, None),
     ];
     #[cfg(target_arch = "x86_64")]
     calls.extend([
@@ -81,9 +86,38 @@ fn writers() -> Vec<(i64, Option<u8>)> {
         (libc::SYS_chmod, None),
         (libc::SYS_chown, None),
         (libc::SYS_lchown, None),
+        (libc::SYS_utime, None),
+        (libc::SYS_utimes, None),
+        (libc::SYS_futimesat, None),
     ]);
     calls.push((452, None)); // fchmodat2 (6.6), not in every libc yet
     calls
+}
+
+/// The `ioctl`s that change a file's attributes (`chattr`), judged as
+/// writes: `FS_IOC_SETFLAGS` and `FS_IOC_FSSETXATTR`.
+pub const ATTRIBUTE_IOCTLS: [u64; 2] = [0x4008_6602, 0x401c_5820];
+
+/// The system calls refused to every supervised process, in the kernel,
+/// with `EPERM`: a process that changed its root or its mounts would name
+/// other files by the same paths than the supervisor sees (`chroot` into a
+/// rule folder, a bind mount over a program), so no path judged would
+/// mean what the kernel does.
+fn refused() -> Vec<i64> {
+    vec![
+        libc::SYS_chroot,
+        libc::SYS_pivot_root,
+        libc::SYS_setns,
+        libc::SYS_mount,
+        libc::SYS_umount2,
+        libc::SYS_move_mount,
+        libc::SYS_open_tree,
+        libc::SYS_fsopen,
+        libc::SYS_fsmount,
+        libc::SYS_fsconfig,
+        libc::SYS_fspick,
+        442, // mount_setattr (5.12), not in every libc yet
+    ]
 }
 
 /// The open flags that write: any of them makes an open a write.
@@ -121,6 +155,16 @@ pub fn filter_program(watch: Watch) -> Vec<libc::sock_filter> {
             };
             rules.insert(nr, chain);
         }
+        let chattr = ATTRIBUTE_IOCTLS
+            .iter()
+            .map(|&request| {
+                let condition =
+                    SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, request)
+                        .expect("argument index below 6");
+                SeccompRule::new(vec![condition]).expect("one condition")
+            })
+            .collect();
+        rules.insert(libc::SYS_ioctl, chattr);
     }
     let filter = SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::Trace(TAG), ARCH)
         .expect("distinct actions");
@@ -129,11 +173,22 @@ pub fn filter_program(watch: Watch) -> Vec<libc::sock_filter> {
     let nr_offset = 0; // offsetof(struct seccomp_data, nr)
     let x32_bit = 0x4000_0000;
     let enosys = libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32;
+    let eperm = libc::SECCOMP_RET_ERRNO | libc::EPERM as u32;
     let mut program = vec![
         stmt(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, nr_offset),
         jump(libc::BPF_JMP | libc::BPF_JSET | libc::BPF_K, x32_bit, 0, 1),
         stmt(libc::BPF_RET | libc::BPF_K, enosys),
     ];
+    // Each refused call: equal, return EPERM; else skip that return.
+    for nr in refused() {
+        program.push(jump(
+            libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K,
+            nr as u32,
+            0,
+            1,
+        ));
+        program.push(stmt(libc::BPF_RET | libc::BPF_K, eperm));
+    }
     program.extend(built.into_iter().map(|i| {
         let ret = (i.code as u32) == (libc::BPF_RET | libc::BPF_K);
         libc::sock_filter {
@@ -242,7 +297,11 @@ mod tests {
             allow
         );
         assert_eq!(run(&program, AUDIT_ARCH, nr(libc::SYS_read), [0; 6]), allow);
-        assert!(program.len() < 32, "{} instructions", program.len());
+        assert!(program.len() < 64, "{} instructions", program.len());
+        let eperm = libc::SECCOMP_RET_ERRNO | libc::EPERM as u32;
+        for refused in [libc::SYS_chroot, libc::SYS_mount, libc::SYS_setns] {
+            assert_eq!(run(&program, AUDIT_ARCH, nr(refused), [0; 6]), eperm);
+        }
     }
 
     #[test]
@@ -276,7 +335,9 @@ mod tests {
             libc::SYS_fchmodat,
             libc::SYS_truncate,
             libc::SYS_io_uring_setup,
-            libc::SYS_mount,
+            libc::SYS_fchmod,
+            libc::SYS_fsetxattr,
+            libc::SYS_utimensat,
         ] {
             assert_eq!(run(&program, AUDIT_ARCH, nr(call), [0; 6]), notif, "{call}");
         }
@@ -284,6 +345,12 @@ mod tests {
             run(&program, AUDIT_ARCH, nr(libc::SYS_write), [0; 6]),
             allow
         );
+        let ioctl = |request: u64| {
+            let args = [1, request, 0, 0, 0, 0];
+            run(&program, AUDIT_ARCH, nr(libc::SYS_ioctl), args)
+        };
+        assert_eq!(ioctl(0x4008_6602), notif, "chattr");
+        assert_eq!(ioctl(0x5401), allow, "TCGETS");
         assert_eq!(
             run(&program, AUDIT_ARCH, nr(libc::SYS_execve), [0; 6]),
             notif

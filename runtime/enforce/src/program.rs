@@ -21,9 +21,9 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// A file (device, inode, mtime) and the list it is compared with (the
-/// device and inode of its first file).
-type SameKey = (u64, u64, i64, u64, u64);
+/// A file (device, inode, change time) and the list it is compared with
+/// (the device and inode of its first file).
+type SameKey = (u64, u64, (i64, i64), u64, u64);
 
 /// How deep `#!` interpreters and loaders are followed (the kernel's own
 /// limit for nested interpreters is 4).
@@ -246,7 +246,10 @@ impl Identities {
             return None;
         }
         let first = &known[sized[0]];
-        let key = (meta.dev(), meta.ino(), meta.mtime(), first.dev, first.ino);
+        // The change time, to the nanosecond: rewriting the bytes moves
+        // it, and no call can set it back (an mtime can be).
+        let changed = (meta.ctime(), meta.ctime_nsec());
+        let key = (meta.dev(), meta.ino(), changed, first.dev, first.ino);
         let cached = self.lock().get(&key).copied();
         if let Some(found) = cached {
             return found;
@@ -382,12 +385,34 @@ fn script_argument<'n>(
     if !runner {
         return None;
     }
-    for (at, word) in argv.iter().enumerate().skip(1) {
-        if word == "--" {
-            return (at + 1 < argv.len()).then_some(at + 1);
+    // Options whose value is the next word (bash, sh, python, perl, ruby).
+    const WITH_VALUE: &[&str] = &[
+        "-o",
+        "+o",
+        "-O",
+        "+O",
+        "--rcfile",
+        "--init-file",
+        "-W",
+        "-X",
+        "-I",
+        "-r",
+    ];
+    let mut words = argv.iter().enumerate().skip(1);
+    while let Some((at, word)) = words.next() {
+        if word == "--" || word == "-" {
+            return (word == "--" && at + 1 < argv.len()).then_some(at + 1);
         }
-        match word.strip_prefix('-') {
-            Some(flags) if flags.contains(['c', 'e', 'm', 'E']) && !flags.starts_with('-') => {
+        if WITH_VALUE.contains(&word.as_str()) {
+            words.next();
+            continue;
+        }
+        if word.starts_with("--") {
+            continue;
+        }
+        match word.strip_prefix(['-', '+']) {
+            // Code given inline (`-c`, `-e`, `-m`, `-E`): no script.
+            Some(flags) if word.starts_with('-') && flags.contains(['c', 'e', 'm', 'E']) => {
                 return None
             }
             Some(_) => continue,
@@ -525,5 +550,18 @@ mod tests {
             ids.views(&ls, Path::new("sh"), &sh, &open).is_empty(),
             "no such script"
         );
+    }
+
+    #[test]
+    fn a_script_is_found_past_a_shells_options() {
+        let names = [String::from("bash")];
+        let at = |words: &[&str]| script_argument(names.iter(), &argv(words));
+        assert_eq!(at(&["bash", "-o", "posix", "k", "delete"]), Some(3));
+        assert_eq!(at(&["bash", "+x", "k"]), Some(2));
+        assert_eq!(at(&["bash", "--rcfile", "/dev/null", "k"]), Some(3));
+        assert_eq!(at(&["bash", "--norc", "-O", "extglob", "k"]), Some(4));
+        assert_eq!(at(&["bash", "-xc", "k"]), None);
+        assert_eq!(at(&["bash", "-", "k"]), None);
+        assert_eq!(at(&["bash", "--", "k"]), Some(2));
     }
 }

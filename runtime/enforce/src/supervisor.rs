@@ -216,11 +216,17 @@ fn decode_write(tracee: &Tracee, call: &Notification) -> std::io::Result<Decoded
     let at = |dirfd: u64| tracee.dir_of(dirfd);
     let path = |addr: u64| tracee.path(addr);
     let named = |dir: PathBuf, addr: u64, follows: bool| -> std::io::Result<Named> {
-        Ok(Named {
-            dir,
-            path: path(addr)?,
-            follows,
-        })
+        // A NULL path (`utimensat(fd, NULL, …)`) names the descriptor itself.
+        let path = match addr {
+            0 => PathBuf::new(),
+            addr => path(addr)?,
+        };
+        Ok(Named { dir, path, follows })
+    };
+    let open_file = |fd: u64| Named {
+        dir: tracee.dir_of(fd),
+        path: PathBuf::new(),
+        follows: true,
     };
     let no_follow = |flags: u64, bit: i32| flags as i32 & bit == 0;
     let (w, m) = (WriteKind::Write, WriteKind::Move);
@@ -280,6 +286,17 @@ fn decode_write(tracee: &Tracee, call: &Notification) -> std::io::Result<Decoded
         libc::SYS_lsetxattr | libc::SYS_lremovexattr => {
             ("setxattr", w, vec![named(cwd(), a[0], false)?])
         }
+        libc::SYS_fchmod => ("fchmod", w, vec![open_file(a[0])]),
+        libc::SYS_fchown => ("fchown", w, vec![open_file(a[0])]),
+        libc::SYS_fsetxattr | libc::SYS_fremovexattr => ("fsetxattr", w, vec![open_file(a[0])]),
+        libc::SYS_ioctl => ("ioctl", w, vec![open_file(a[0])]),
+        #[cfg(target_arch = "x86_64")]
+        libc::SYS_futimesat => ("utimes", w, vec![named(at(a[0]), a[1], true)?]),
+        libc::SYS_utimensat => (
+            "utimensat",
+            w,
+            vec![named(at(a[0]), a[1], no_follow(a[3], nofollow))?],
+        ),
         #[cfg(target_arch = "x86_64")]
         other => match decode_legacy(other, a, &cwd, &named)? {
             Some(found) => found,
@@ -333,6 +350,7 @@ fn decode_legacy(
         libc::SYS_chmod => ("chmod", w, one(a[0], true)?),
         libc::SYS_chown => ("chown", w, one(a[0], true)?),
         libc::SYS_lchown => ("chown", w, one(a[0], false)?),
+        libc::SYS_utime | libc::SYS_utimes => ("utimes", w, one(a[0], true)?),
         _ => return Ok(None),
     }))
 }

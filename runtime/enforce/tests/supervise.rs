@@ -143,6 +143,12 @@ fn the_guard_holds_where_the_text_cannot_see() {
         "(exec -a notkubectl kubectl delete pod x)",
         "sh < <(echo 'kubectl delete pod x')",
         "python3 -c 'import os; os.system(\"kubectl delete pod x\")' 2>/dev/null; true",
+        // A script handed to a shell past options that take a value.
+        "bash -o posix \"$(command -v kubectl)\" delete pod x",
+        "bash --rcfile /dev/null \"$(command -v kubectl)\" delete pod x",
+        "sh +x \"$(command -v kubectl)\" delete pod x",
+        // A changed root would make its paths name other files: refused.
+        "unshare -Ur chroot / kubectl delete pod x 2>/dev/null; true",
     ];
     for line in hidden {
         tree.run(line, &judge);
@@ -192,6 +198,9 @@ fn the_guard_holds_where_the_text_cannot_see() {
         "ln -s repo/.hookdex/conditions alias && echo x > alias/evil.sh",
         "python3 -c 'open(\"repo/.hookdex/conditions/py.sh\",\"w\").write(\"x\")' 2>/dev/null; true",
         "chmod 000 repo/.hookdex/conditions/keep.sh",
+        // Through a descriptor opened for reading, and by its times.
+        "python3 -c 'import os; os.fchmod(os.open(\"repo/.hookdex/conditions/keep.sh\", os.O_RDONLY), 0)'",
+        "python3 -c 'import os; os.chroot(\"repo/.hookdex\"); open(\"/conditions/c.sh\", \"w\")' 2>/dev/null; true",
     ] {
         tree.run(line, &gate);
         let names: Vec<String> = std::fs::read_dir(&rules)
@@ -203,6 +212,13 @@ fn the_guard_holds_where_the_text_cannot_see() {
         let mode = std::fs::metadata(rules.join("keep.sh")).unwrap().permissions().mode();
         assert_ne!(mode & 0o777, 0, "after: {line}");
     }
+    let times = |path: &Path| std::fs::metadata(path).unwrap().modified().unwrap();
+    let before = times(&rules.join("keep.sh"));
+    tree.run(
+        "touch -d @1000000000 repo/.hookdex/conditions/keep.sh",
+        &gate,
+    );
+    assert_eq!(times(&rules.join("keep.sh")), before, "utimensat");
     // Writes elsewhere go on.
     assert_eq!(
         tree.run("echo ok > elsewhere && mkdir d && mv elsewhere d/", &gate),

@@ -68,6 +68,8 @@ impl Harness for Codex {
             mcp_output: OutputChannel::Block,
             // The PermissionRequest decision takes no `updatedInput` there.
             permission_rewrite: false,
+            // 0.171.0 drops a rewrite that comes without `allow`.
+            rewrite_alone: false,
             ..Capabilities::ALL
         }
     }

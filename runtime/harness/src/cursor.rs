@@ -72,6 +72,8 @@ impl Harness for Cursor {
             post_block: false,
             user_message: false,
             context_events: &[Event::SessionStart],
+            // Not measured: a rewrite is sent only with a decision.
+            rewrite_alone: false,
             ..Capabilities::ALL
         }
     }

@@ -76,7 +76,6 @@ impl Harness for Gemini {
             // An AfterTool deny replaces what the model sees with the reason.
             post_output: OutputChannel::Block,
             mcp_output: OutputChannel::Block,
-            rewrite_alone: true,
             ..Capabilities::ALL
         }
     }

@@ -93,7 +93,9 @@ impl Capabilities {
         pre_context: true,
         ask: Ask::Yes,
         rewrite_without_allow: true,
-        rewrite_alone: false,
+        // Measured in 2.1.332: a rewrite with no decision is applied, then
+        // checked against the person's permission rules like any command.
+        rewrite_alone: true,
         post_context: true,
         post_output: OutputChannel::Field,
         mcp_output: OutputChannel::Field,

@@ -304,7 +304,9 @@ pub fn guard_prefix(exe: &str, target: Target) -> Option<String> {
 /// Whether a shell prefix is hookdex's guard ([`guard_prefix`]).
 pub fn is_guard_prefix(prefix: &str) -> bool {
     let words = words(prefix);
-    let guard = words.windows(2).any(|w| w[0] == "exec" && w[1] == "--guard")
+    let guard = words
+        .windows(2)
+        .any(|w| w[0] == "exec" && w[1] == "--guard")
         || words.iter().any(|w| w.starts_with("--guard-shell="));
     guard
         && words

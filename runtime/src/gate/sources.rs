@@ -74,10 +74,20 @@ impl RuleSources {
     /// wired and MCP servers registered), at their default places.
     pub fn with_wiring(view: &View) -> RuleSources {
         let mut sources = RuleSources::of(view);
+        // The git configuration that decides a repository's origin, and so
+        // its trust: the user's global files too (`url.<x>.insteadOf`).
         let mut more = vec![view.cache_dir.clone()];
+        more.extend(view.git_user.globals.iter().cloned());
         if let Some(repo) = &view.repo_root {
-            more.push(repo.join(".git/config"));
-            more.push(repo.join(".mcp.json"));
+            for file in [
+                ".git/config",
+                ".git/config.worktree",
+                ".git/commondir",
+                ".mcp.json",
+                ".claude/settings.local.json",
+            ] {
+                more.push(repo.join(file));
+            }
         }
         for target in hookdex_model::Target::ALL {
             let wiring = hookdex_harness::harness(target).settings();

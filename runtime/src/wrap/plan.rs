@@ -85,6 +85,18 @@ pub fn status(settings: &Settings, session: Option<&str>) -> Status {
     }
 }
 
+/// How the wrapper is started: the hookdex binary, and the configuration
+/// the hook runs with ([`crate::settings::VARIABLES`] that are set), carried
+/// in the command since a harness may strip it from a shell's environment
+/// (Gemini CLI does).
+#[derive(Clone, Debug)]
+pub struct Wrapper<'a> {
+    /// The hookdex binary.
+    pub exe: &'a Path,
+    /// `NAME=value` assignments put before it.
+    pub env: &'a [(String, String)],
+}
+
 /// What the hook does with one shell call.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Plan {
@@ -115,7 +127,7 @@ pub fn plan(
     call: &Call,
     decision: Option<Permission>,
     input: &Value,
-    exe: &Path,
+    wrapper: &Wrapper<'_>,
 ) -> Plan {
     if settings.enforce == Enforce::Off
         || payload.event != Event::PreToolUse
@@ -170,7 +182,7 @@ pub fn plan(
         ));
     }
     let mut input = input.clone();
-    let wrapped = wrapped_command(exe, target, session, &command);
+    let wrapped = wrapped_command(wrapper, target, session, &command);
     if let Some(object) = input.as_object_mut() {
         let key = match object.contains_key("command") {
             true => "command",
@@ -196,13 +208,23 @@ fn rewrites_shell(target: Target) -> bool {
 /// changes to, so a `cd` still holds in the next call. The words around it
 /// use no command substitution and no `rm`, which some harnesses refuse in
 /// a command (Gemini CLI's injection check, Codex's `rm -f` check).
-pub fn wrapped_command(exe: &Path, target: Target, session: Option<&str>, command: &str) -> String {
+pub fn wrapped_command(
+    wrapper: &Wrapper<'_>,
+    target: Target,
+    session: Option<&str>,
+    command: &str,
+) -> String {
     use hookdex_shell::quote;
-    let mut line = format!(
+    let mut line: String = wrapper
+        .env
+        .iter()
+        .map(|(name, value)| format!("{name}={} ", quote(value)))
+        .collect();
+    line.push_str(&format!(
         "{} exec --guard --target {}",
-        quote(&exe.display().to_string()),
+        quote(&wrapper.exe.display().to_string()),
         target.as_str()
-    );
+    ));
     if let Some(session) = session {
         line.push_str(&format!(" --session {}", quote(session)));
     }
@@ -210,7 +232,10 @@ pub fn wrapped_command(exe: &Path, target: Target, session: Option<&str>, comman
         line.push_str(&format!(" -- bash -c {}", quote(command)));
         return line;
     }
-    let name = format!("hookdex-cwd-{}", crate::state::hex_name(&[session.unwrap_or_default()]));
+    let name = format!(
+        "hookdex-cwd-{}",
+        crate::state::hex_name(&[session.unwrap_or_default()])
+    );
     let cwd_file = quote(&std::env::temp_dir().join(name).display().to_string());
     let inner = format!("trap \"pwd -P >| {cwd_file} 2>/dev/null\" EXIT\n{command}");
     line.push_str(&format!(
@@ -235,8 +260,8 @@ mod tests {
             eprintln!("skipped: no bash");
             return;
         }
-        // `env` stands in for the wrapper: `env exec --guard … -- bash -c X`
-        // is not runnable, so a stand-in script takes the wrapper's place.
+        // A stand-in script takes the wrapper's place: it runs what follows
+        // `--`, and says what it was given in the environment.
         let dir = tempfile::tempdir().unwrap();
         let stand_in = dir.path().join("wrapper");
         std::fs::write(
@@ -248,11 +273,16 @@ mod tests {
         std::fs::set_permissions(&stand_in, std::fs::Permissions::from_mode(0o755)).unwrap();
         let sub = dir.path().join("sub dir");
         std::fs::create_dir(&sub).unwrap();
+        let env = [("HOOKDEX_HOME".to_string(), "/a b".to_string())];
+        let wrapper = Wrapper {
+            exe: &stand_in,
+            env: &env,
+        };
         let line = wrapped_command(
-            &stand_in,
+            &wrapper,
             Target::Claude,
             Some("s'1"),
-            "cd 'sub dir' && echo in; exit 3",
+            "cd 'sub dir' && echo \"in $HOOKDEX_HOME\"; exit 3",
         );
         let out = std::process::Command::new("bash")
             .arg("-c")
@@ -262,6 +292,6 @@ mod tests {
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
         let real = sub.canonicalize().unwrap();
-        assert_eq!(text, format!("in\nstatus=3 pwd={}\n", real.display()));
+        assert_eq!(text, format!("in /a b\nstatus=3 pwd={}\n", real.display()));
     }
 }
