@@ -322,7 +322,7 @@ impl Settings {
             harness_guards: hookdex_harness::harness(target)
                 .settings()
                 .shell_prefix
-                .and_then(|name| text(name))
+                .and_then(text)
                 .is_some_and(|prefix| hookdex_harness::is_guard_prefix(&prefix)),
             breaker_cooldown: seconds("HOOKDEX_BREAKER_COOLDOWN_SEC")
                 .unwrap_or(crate::state::breaker::DEFAULT_COOLDOWN),
