@@ -375,6 +375,51 @@ fn the_write_gate_holds_until_the_person_asks() {
 }
 
 #[test]
+fn a_managed_guard_that_fails_refuses_the_exec_and_a_users_lets_it_go() {
+    if !available("a_managed_guard_that_fails_refuses_the_exec_and_a_users_lets_it_go") {
+        return;
+    }
+    let tree = Tree::new();
+    // The user's rule crashes: fail open, kubectl get runs.
+    let crash = "#!/bin/sh\necho 'not json' ; exit 3\n";
+    let user = rule_with(&tree.s.runtime(), "pre-bash.kubectl-crash.sh", crash);
+    set_executable(&user, true);
+    assert_success(&tree.s.run(&["compile"]), &["compile"]);
+    let line = "c=kubectl; $c get pods";
+    tree.s.run(&["exec", "--guard", "--", "bash", "-c", line]);
+    assert!(
+        tree.ran().contains("get pods"),
+        "a failing user rule refused: {}",
+        tree.ran()
+    );
+    // A managed one that crashes refuses it.
+    let managed_dir = tree.s.managed();
+    std::fs::create_dir_all(&managed_dir).unwrap();
+    let managed = rule_with(&managed_dir, "pre-bash.kubectl-audit.sh", crash);
+    set_executable(&managed, true);
+    assert_success(&tree.s.run(&["compile"]), &["compile"]);
+    let before = tree.ran();
+    let out = tree.s.run(&[
+        "exec",
+        "--guard",
+        "--",
+        "bash",
+        "-c",
+        "c=kubectl; $c get nodes",
+    ]);
+    assert!(
+        !tree.ran()[before.len()..].contains("get nodes"),
+        "{}",
+        tree.ran()
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("hookdex: pre-bash.kubectl-audit.sh: a managed guard failed"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_supervisor_killed_mid_command_leaves_nothing_running() {
     if !available("a_supervisor_killed_mid_command_leaves_nothing_running") {
         return;

@@ -97,6 +97,22 @@ impl Harness {
         format!("{} hook --target {}", exe(), self.target)
     }
 
+    /// What marks hookdex's handler in the settings' text.
+    fn ours(&self) -> String {
+        match self.target {
+            // The exec form (`command` + `args`), which Claude Code's shell
+            // prefix leaves alone.
+            "claude" => "\"args\"".into(),
+            _ => format!("hook --target {}", self.target),
+        }
+    }
+
+    /// The keys `init` sets beside `hooks`: Claude Code's shell prefix.
+    fn beside_hooks(&self) -> Option<Value> {
+        (self.target == "claude")
+            .then(|| json!({"CLAUDE_CODE_SHELL_PREFIX": format!("{} --guard-shell=claude", exe())}))
+    }
+
     /// The entry `init` adds for `event` in scratch tree `s`.
     fn entry(&self, s: &Scratch, event: &str) -> Value {
         let command = self.command();
@@ -119,6 +135,13 @@ impl Harness {
                     "hooks": [{"type": "command", "command": command, "timeout": 60000, "env": env}],
                 })
             }
+            "claude" => json!({
+                "matcher": "*",
+                "hooks": [{
+                    "type": "command", "command": exe(), "timeout": 60,
+                    "args": ["hook", "--target", "claude"],
+                }],
+            }),
             _ => json!({
                 "matcher": "*",
                 "hooks": [{"type": "command", "command": command, "timeout": 60}],
@@ -251,13 +274,16 @@ fn each_harness_gets_its_own_file_and_shape_at_both_scopes() {
                 expected["version"] = json!(1);
                 assert!(text.starts_with("{\n  \"version\": 1,"), "{text}");
             }
+            if let Some(env) = h.beside_hooks() {
+                expected["env"] = env;
+            }
             assert_eq!(
                 without_mcp(read_json(&path)),
                 expected,
                 "{} {scope}",
                 h.target
             );
-            assert_in_order(&text, &[h.pre, "hook --target", h.post, "hook --target"]);
+            assert_in_order(&text, &[h.pre, &h.ours(), h.post, &h.ours()]);
             assert_eq!(read_json(&state), json!({}));
         }
     }
@@ -270,13 +296,23 @@ fn the_written_command_runs_the_hook() {
         init_ok(&s, h.target, "project", &[]);
         let settings = read_json(&h.path(&s, "project"));
         let entry = &settings["hooks"][h.pre][0];
+        let handler = &entry["hooks"][0];
         let command = match h.target {
-            "copilot" => entry["bash"].as_str(),
-            _ if h.grouped => entry["hooks"][0]["command"].as_str(),
-            _ => entry["command"].as_str(),
-        }
-        .unwrap()
-        .to_string();
+            "copilot" => entry["bash"].as_str().unwrap().to_string(),
+            // The exec form: the program, then its arguments.
+            "claude" => std::iter::once(handler["command"].as_str().unwrap())
+                .chain(
+                    handler["args"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|a| a.as_str().unwrap()),
+                )
+                .collect::<Vec<_>>()
+                .join(" "),
+            _ if h.grouped => handler["command"].as_str().unwrap().to_string(),
+            _ => entry["command"].as_str().unwrap().to_string(),
+        };
         // Through a shell, as the harness runs it, with a payload on stdin.
         let payload = br#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#;
         let sh = s.run_stdin_via(&["sh", "-c", &command], &[], payload);
@@ -305,13 +341,16 @@ fn foreign_keys_and_hooks_survive_in_order() {
             if !h.grouped {
                 expected["version"] = json!(1);
             }
+            if let Some(env) = h.beside_hooks() {
+                expected["env"] = env;
+            }
             assert_eq!(
                 without_mcp(read_json(&path)),
                 expected,
                 "{} {scope}",
                 h.target
             );
-            let ours = format!("hook --target {}", h.target);
+            let ours = h.ours();
             assert_in_order(
                 &text,
                 &[
@@ -514,11 +553,16 @@ fn a_binary_path_with_spaces_is_quoted_and_recognised_by_path() {
     let first = run();
     assert_success(&first, &["init (copied binary)"]);
     let path = s.repo.join(".claude/settings.json");
-    let command = read_json(&path)["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert_eq!(command, format!("'{}' hook --target claude", bin.display()));
+    let settings = read_json(&path);
+    let handler = &settings["hooks"]["PreToolUse"][0]["hooks"][0];
+    // The exec form needs no quoting; a shell prefix would, so none is set
+    // (the hook rewrites shell calls instead).
+    assert_eq!(handler["command"], json!(bin.display().to_string()));
+    assert_eq!(handler["args"], json!(["hook", "--target", "claude"]));
+    assert!(
+        settings["env"].get("CLAUDE_CODE_SHELL_PREFIX").is_none(),
+        "{settings}"
+    );
     let second = run();
     assert_success(&second, &["init (copied binary)"]);
     assert!(String::from_utf8_lossy(&second.stdout).starts_with("unchanged "));
@@ -840,10 +884,7 @@ fn a_users_own_handler_that_wraps_hookdex_is_kept_as_written() {
         .collect();
     assert_eq!(stop.len(), 2, "{settings}");
     assert_eq!(stop[0], wrapped, "{settings}");
-    assert!(
-        stop[1].ends_with("hookdex hook --target claude"),
-        "{settings}"
-    );
+    assert!(stop[1].ends_with("hookdex"), "{settings}");
 }
 
 #[test]
