@@ -47,7 +47,7 @@ writes='for i in $(seq 10000); do : > "f$i"; done'
 
 # name|command (run in $root/work)|repeat
 entries=(
-  "true (a shell call)|true|$calls"
+  "/bin/true (a shell call)|/bin/true|$calls"
   "make, 1,000 processes|make -s -j1 -f $root/work/Makefile|1"
   "10,000 file writes|bash -c '$writes'|1"
 )

@@ -69,8 +69,9 @@ struct Known {
 pub struct Identities {
     names: Vec<String>,
     files: Vec<Known>,
-    /// The system's dynamic loaders, so a renamed copy of one is one.
-    loaders: Vec<Known>,
+    /// The system's dynamic loaders, so a renamed copy of one is one;
+    /// found the first time a file's identity is asked.
+    loaders: std::sync::OnceLock<Vec<Known>>,
     /// Which known file a file has the bytes of: compared once per file
     /// and list.
     same: Mutex<HashMap<SameKey, Option<usize>>>,
@@ -118,7 +119,7 @@ impl Identities {
         Identities {
             names,
             files,
-            loaders: system_loaders(),
+            loaders: std::sync::OnceLock::new(),
             same: Mutex::new(HashMap::new()),
         }
     }
@@ -216,7 +217,9 @@ impl Identities {
             }
         }
         let loader = names.iter().flatten().any(|n| is_loader(n))
-            || self.same_file(&self.loaders, file, &meta).is_some();
+            || self
+                .same_file(self.loaders.get_or_init(system_loaders), file, &meta)
+                .is_some();
         if loader {
             if let Some(at) = loader_program(argv) {
                 let program = Path::new(&argv[at]);
@@ -319,45 +322,36 @@ fn shebang(file: &Path) -> Option<(PathBuf, Option<String>)> {
     Some((PathBuf::from(interpreter), arg))
 }
 
-/// The dynamic loaders in the system's library folders.
+/// The dynamic loaders where the system keeps them.
 fn system_loaders() -> Vec<Known> {
-    const DIRS: &[&str] = &[
-        "/lib64",
-        "/lib",
-        "/usr/lib64",
-        "/usr/lib",
-        "/lib/x86_64-linux-gnu",
-        "/usr/lib/x86_64-linux-gnu",
-        "/lib/aarch64-linux-gnu",
-        "/usr/lib/aarch64-linux-gnu",
+    const PLACES: &[&str] = &[
+        "/lib64/ld-linux-x86-64.so.2",
+        "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+        "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+        "/usr/lib64/ld-linux-x86-64.so.2",
+        "/lib/ld-linux-aarch64.so.1",
+        "/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1",
+        "/usr/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1",
+        "/lib/ld-musl-x86_64.so.1",
+        "/lib/ld-musl-aarch64.so.1",
     ];
     let mut found: Vec<Known> = Vec::new();
-    for dir in DIRS {
-        let Ok(entries) = std::fs::read_dir(dir) else {
+    for place in PLACES {
+        let path = PathBuf::from(place);
+        let Ok(meta) = std::fs::metadata(&path) else {
             continue;
         };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !is_loader(&name) {
-                continue;
-            }
-            let path = entry.path();
-            let Ok(meta) = std::fs::metadata(&path) else {
-                continue;
-            };
-            if meta.is_file()
-                && !found
-                    .iter()
-                    .any(|k| k.dev == meta.dev() && k.ino == meta.ino())
-            {
-                found.push(Known {
-                    name,
-                    path,
-                    dev: meta.dev(),
-                    ino: meta.ino(),
-                    size: meta.size(),
-                });
-            }
+        let seen = found
+            .iter()
+            .any(|k| k.dev == meta.dev() && k.ino == meta.ino());
+        if meta.is_file() && !seen {
+            found.push(Known {
+                name: base_name(&path).unwrap_or_default(),
+                path,
+                dev: meta.dev(),
+                ino: meta.ino(),
+                size: meta.size(),
+            });
         }
     }
     found

@@ -1,9 +1,10 @@
 //! The supervisor loop: receives each notification, reads what the stopped
-//! process asked for, and answers. An exec of a program no rule names, and
-//! a PATH search's try of a file that is not there, continue at once; a
-//! guarded exec or a write is judged on a thread of its own, so a slow rule
-//! holds only the process that asked. Nothing read is acted on before the
-//! notification is checked still pending.
+//! process asked for, and answers. An exec of a program no rule names, a
+//! PATH search's try of a file that is not there, and a write (judged by
+//! the paths it names) are answered on the loop's own thread; a guarded
+//! exec is judged on a thread of its own, since its rules run, so a slow
+//! rule holds only the process that asked. Nothing read is acted on before
+//! the notification is checked still pending.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,6 +16,35 @@ use crate::program::Identities;
 use crate::tracee::Tracee;
 use crate::write::{normalize, Target, WriteCall, WriteKind};
 use crate::{ExecCall, Judge, Verdict};
+
+/// What examining a notification found.
+enum Examined {
+    /// The answer, found without the judge, or by its quick write check.
+    Answer(Verdict),
+    /// An exec of a guarded program: the judge runs its rules.
+    Exec(PendingExec),
+}
+
+/// An exec of a guarded program, read, waiting for the judge.
+struct PendingExec {
+    pid: u32,
+    path: PathBuf,
+    argv: Vec<String>,
+    cwd: PathBuf,
+    views: Vec<crate::program::View>,
+}
+
+impl PendingExec {
+    fn call(&self) -> ExecCall<'_> {
+        ExecCall {
+            pid: self.pid,
+            path: &self.path,
+            argv: &self.argv,
+            cwd: &self.cwd,
+            views: &self.views,
+        }
+    }
+}
 
 /// How long one wait for a notification lasts before the stop flag is
 /// looked at again.
@@ -42,11 +72,13 @@ impl Supervisor<'_> {
                 Ok(Next::Idle) => continue,
                 Ok(Next::Done) | Err(_) => return true,
             };
-            match self.quick(&call) {
-                Some(verdict) => self.answer(&call, verdict),
-                None => {
+            match self.examine(&call) {
+                Examined::Answer(verdict) => self.answer(&call, verdict),
+                // Only running rules takes long: that, on a thread of its
+                // own, so it holds only the process that asked.
+                Examined::Exec(exec) => {
                     scope.spawn(move || {
-                        let verdict = self.judged(&call);
+                        let verdict = self.judge.exec(&exec.call());
                         self.answer(&call, verdict);
                     });
                 }
@@ -67,67 +99,54 @@ impl Supervisor<'_> {
         }
     }
 
-    /// The answer when it needs no judge: an exec that runs no guarded
-    /// program; `None` when the judge must be asked.
-    fn quick(&self, call: &Notification) -> Option<Verdict> {
-        if !is_exec(call.nr) {
-            return None;
-        }
+    /// What a notification asks, read on the loop's thread: an answer, or
+    /// an exec of a guarded program for the judge.
+    fn examine(&self, call: &Notification) -> Examined {
         let tracee = Tracee { pid: call.pid };
-        // Unreadable: the judge is asked (it knows whether to fail closed).
-        let (dir, path) = exec_path(&tracee, call)?;
+        match is_exec(call.nr) {
+            true => self.examine_exec(&tracee, call),
+            false => Examined::Answer(self.judge_write(&tracee, call)),
+        }
+    }
+
+    fn examine_exec(&self, tracee: &Tracee, call: &Notification) -> Examined {
+        let Some((dir, path)) = exec_path(tracee, call) else {
+            return Examined::Answer(self.unjudged(call, "exec path not read"));
+        };
         let file = tracee.resolve(&dir, &path);
         if std::fs::metadata(&file).is_err() {
             // The kernel fails it too (a PATH search's miss).
-            return Some(Verdict::Continue);
+            return Examined::Answer(Verdict::Continue);
         }
         if self.identities.is_empty() {
-            return Some(Verdict::Continue);
+            return Examined::Answer(Verdict::Continue);
         }
-        None
-    }
-
-    fn judged(&self, call: &Notification) -> Verdict {
-        let tracee = Tracee { pid: call.pid };
-        match is_exec(call.nr) {
-            true => self.judge_exec(&tracee, call),
-            false => self.judge_write(&tracee, call),
-        }
-    }
-
-    fn judge_exec(&self, tracee: &Tracee, call: &Notification) -> Verdict {
-        let read = || -> std::io::Result<(PathBuf, PathBuf, Vec<String>, PathBuf)> {
-            let (dir, path) = exec_path(tracee, call)
-                .ok_or_else(|| std::io::Error::from_raw_os_error(libc::EFAULT))?;
-            let argv_at = match call.nr as i64 {
-                libc::SYS_execveat => call.args[2],
-                _ => call.args[1],
-            };
-            let argv = tracee.strings(argv_at)?;
-            let cwd = tracee.cwd()?;
-            Ok((dir, path, argv, cwd))
+        let argv_at = match call.nr as i64 {
+            libc::SYS_execveat => call.args[2],
+            _ => call.args[1],
         };
-        let (dir, path, argv, cwd) = match read() {
+        let read = tracee
+            .strings(argv_at)
+            .and_then(|argv| Ok((argv, tracee.cwd()?)));
+        let (argv, cwd) = match read {
             Ok(read) => read,
-            Err(err) => return self.unjudged(call, &format!("exec not read: {err}")),
+            Err(err) => {
+                return Examined::Answer(self.unjudged(call, &format!("exec not read: {err}")))
+            }
         };
-        let file = tracee.resolve(&dir, &path);
         let cwd_link = tracee.proc("cwd");
         let open = |p: &std::path::Path| tracee.resolve(&cwd_link, p);
         let views = self.identities.views(&file, &path, &argv, &open);
-        if views.is_empty() {
-            return Verdict::Continue;
+        if views.is_empty() || !self.listener.valid(call.id) {
+            return Examined::Answer(Verdict::Continue);
         }
-        if !self.listener.valid(call.id) {
-            return Verdict::Continue;
-        }
-        let shown = std::fs::canonicalize(&file).unwrap_or(file);
-        self.judge.exec(&ExecCall {
+        let path = std::fs::canonicalize(&file).unwrap_or(file);
+        Examined::Exec(PendingExec {
             pid: call.pid,
-            path: &shown,
-            argv: &argv,
-            cwd: &cwd,
-            views: &views,
+            path,
+            argv,
+            cwd,
+            views,
         })
     }
 
