@@ -29,8 +29,9 @@ export HOME=$root/user HOOKDEX_HOME=$root/home HOOKDEX_CACHE_DIR=$root/cache
 export HOOKDEX_MANAGED_DIR=$root/managed HOOKDEX_ENFORCE=auto
 cd "$root/repo"
 "$bin" compile >/dev/null
-if ! "$bin" list --json | grep -q '"on": true'; then
-  echo "enforcement is off here: $("$bin" list --json | grep '"why"')" >&2
+listed=$("$bin" list --json)
+if ! grep -q '"on": true' <<<"$listed"; then
+  echo "enforcement is off here: $(grep '"why"' <<<"$listed")" >&2
   exit 1
 fi
 # The build: 1,000 targets, each running one `true` through make's shell.
