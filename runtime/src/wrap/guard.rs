@@ -99,17 +99,39 @@ pub fn watched(settings: &Settings, session: Option<&str>) -> Result<Watched, St
         })
         .map_err(|e| e.to_string())?;
         for (cli, managed) in found {
-            if managed && !watched.managed.contains(&cli) {
+            if managed {
                 watched.managed.push(cli.clone());
             }
-            if !watched.programs.contains(&cli) {
-                watched.programs.push(cli);
-            }
+            watched.programs.push(cli);
         }
     }
-    watched.write_gate = settings.gate_enabled
-        && Gates::new(&settings.view.home).state(session.unwrap_or_default()) == GateState::Closed;
+    // A rule per program is a few; a tree may have a thousand.
+    for list in [&mut watched.programs, &mut watched.managed] {
+        list.sort();
+        list.dedup();
+    }
+    watched.write_gate = gate_closed(settings, session);
     Ok(watched)
+}
+
+/// Whether the write gate is on for `session`: the gate is enabled and
+/// closed.
+fn gate_closed(settings: &Settings, session: Option<&str>) -> bool {
+    settings.gate_enabled
+        && Gates::new(&settings.view.home).state(session.unwrap_or_default()) == GateState::Closed
+}
+
+/// Whether the guard has anything to watch for `session`, read no further
+/// than it takes to know: a closed gate says so before the index is read.
+///
+/// # Errors
+///
+/// Why the index could not be read, in one line.
+pub fn matters(settings: &Settings, session: Option<&str>) -> Result<bool, String> {
+    if gate_closed(settings, session) {
+        return Ok(true);
+    }
+    Ok(watched(settings, session)?.matters())
 }
 
 /// Runs `argv` under the guard for `session` and returns the exit code a

@@ -145,10 +145,7 @@ pub fn plan(
         return Plan::ByHarness;
     }
     let session = payload.session_id.as_deref();
-    let Ok(watched) = watched(settings, session) else {
-        return Plan::AsIs;
-    };
-    if !watched.matters() {
+    if !super::guard::matters(settings, session).unwrap_or(false) {
         return Plan::AsIs;
     }
     let refuse = |why: String| match settings.enforce {
