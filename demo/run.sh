@@ -27,3 +27,11 @@ run "$hookdex" explain --target codex --tool exec --input '{"command": ["bash", 
 printf '\n$ hookdex hook --target claude < payloads/claude-pre-bash.json\n'
 "$hookdex" hook --target claude < "$scratch/payloads/claude-pre-bash.json"
 echo "(exit $?)"
+# On Linux the same rule holds when the program runs, whatever ran it: a
+# stub kubectl on PATH, hidden from the text behind a variable.
+mkdir -p "$scratch/bin"
+printf '#!/bin/sh\necho "kubectl ran: $*"\n' > "$scratch/bin/kubectl"
+chmod +x "$scratch/bin/kubectl"
+printf '\n$ hookdex exec --guard -- bash -c %s\n' "'c=kubectl; \$c get pods; \$c delete pod api-0'"
+PATH="$scratch/bin:$PATH" "$hookdex" exec --guard -- bash -c 'c=kubectl; $c get pods; $c delete pod api-0' \
+  && echo "(exit 0)" || echo "(exit $?)"
