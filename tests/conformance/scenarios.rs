@@ -214,6 +214,14 @@ const GUARD_MAKE: &str = concat!(
     "; printf 'all:\\n\\tkubectl delete pod y\\n' > Makefile; make -s; echo guard-done"
 );
 
+/// The guard's check: kubectl did not run, the rest of the command did,
+/// and the model got the rule's reason.
+fn guarded(_: Client, seen: &Seen) -> Result<(), String> {
+    seen.did_not_run("kubectl-ran")?;
+    seen.model_got("guard-done")?;
+    seen.model_got("hookdex: pre-bash.kubectl-readonly.sh: kubectl is read-only here")
+}
+
 /// Denies `kubectl delete`, at the hook and when kubectl runs.
 const KUBECTL_READONLY: &str = "#!/bin/sh\nif grep -q 'kubectl delete'; then echo 'kubectl is read-only here' >&2; exit 2; fi\nexit 0\n";
 
@@ -361,11 +369,7 @@ pub fn all() -> Vec<Scenario> {
             rules: &[("pre-bash.kubectl-readonly.sh", KUBECTL_READONLY)],
             env: &[("HOOKDEX_ENFORCE", "auto")],
             wrap: None,
-            check: |_, seen| {
-                seen.did_not_run("kubectl-ran")?;
-                seen.model_got("guard-done")?;
-                seen.model_got("hookdex: pre-bash.kubectl-readonly.sh: kubectl is read-only here")
-            },
+            check: guarded,
         },
         Scenario {
             name: "guard-make",
@@ -373,11 +377,7 @@ pub fn all() -> Vec<Scenario> {
             rules: &[("pre-bash.kubectl-readonly.sh", KUBECTL_READONLY)],
             env: &[("HOOKDEX_ENFORCE", "auto")],
             wrap: None,
-            check: |_, seen| {
-                seen.did_not_run("kubectl-ran")?;
-                seen.model_got("guard-done")?;
-                seen.model_got("hookdex: pre-bash.kubectl-readonly.sh: kubectl is read-only here")
-            },
+            check: guarded,
         },
         Scenario {
             name: "nothing-fires",

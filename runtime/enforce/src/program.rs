@@ -98,22 +98,7 @@ impl Identities {
             .unwrap_or_default();
         for name in &names {
             for dir in &dirs {
-                let path = dir.join(name);
-                let Ok(meta) = std::fs::metadata(&path) else {
-                    continue;
-                };
-                let seen = files
-                    .iter()
-                    .any(|k| k.dev == meta.dev() && k.ino == meta.ino());
-                if meta.is_file() && !seen {
-                    files.push(Known {
-                        name: name.clone(),
-                        path,
-                        dev: meta.dev(),
-                        ino: meta.ino(),
-                        size: meta.size(),
-                    });
-                }
+                add_known(&mut files, name, dir.join(name));
             }
         }
         Identities {
@@ -322,6 +307,26 @@ fn shebang(file: &Path) -> Option<(PathBuf, Option<String>)> {
     Some((PathBuf::from(interpreter), arg))
 }
 
+/// Adds the file at `path`, known as `name`, to `known`, unless it is not
+/// a file or `known` has it already (by device and inode).
+fn add_known(known: &mut Vec<Known>, name: &str, path: PathBuf) {
+    let Ok(meta) = std::fs::metadata(&path) else {
+        return;
+    };
+    let seen = known
+        .iter()
+        .any(|k| k.dev == meta.dev() && k.ino == meta.ino());
+    if meta.is_file() && !seen {
+        known.push(Known {
+            name: name.to_string(),
+            path,
+            dev: meta.dev(),
+            ino: meta.ino(),
+            size: meta.size(),
+        });
+    }
+}
+
 /// The dynamic loaders where the system keeps them.
 fn system_loaders() -> Vec<Known> {
     const PLACES: &[&str] = &[
@@ -338,21 +343,8 @@ fn system_loaders() -> Vec<Known> {
     let mut found: Vec<Known> = Vec::new();
     for place in PLACES {
         let path = PathBuf::from(place);
-        let Ok(meta) = std::fs::metadata(&path) else {
-            continue;
-        };
-        let seen = found
-            .iter()
-            .any(|k| k.dev == meta.dev() && k.ino == meta.ino());
-        if meta.is_file() && !seen {
-            found.push(Known {
-                name: base_name(&path).unwrap_or_default(),
-                path,
-                dev: meta.dev(),
-                ino: meta.ino(),
-                size: meta.size(),
-            });
-        }
+        let name = base_name(&path).unwrap_or_default();
+        add_known(&mut found, &name, path);
     }
     found
 }
@@ -365,20 +357,31 @@ fn script_argument<'n>(
     mut names: impl Iterator<Item = &'n String>,
     argv: &[String],
 ) -> Option<usize> {
-    const RUNNERS: &[&str] = &[
-        "sh", "bash", "dash", "zsh", "ksh", "mksh", "rbash", "busybox", "python", "python2",
-        "python3", "perl", "ruby", "node", "nodejs", "php", "tclsh", "wish", "lua", "awk", "gawk",
-        "mawk",
+    const SHELLS: &[&str] = &[
+        "sh", "bash", "dash", "zsh", "ksh", "mksh", "rbash", "busybox",
     ];
-    let runner = names.any(|n| {
+    const OTHERS: &[&str] = &[
+        "perl", "ruby", "node", "nodejs", "php", "tclsh", "wish", "lua", "awk", "gawk", "mawk",
+    ];
+    // The option letters that give the code inline, so no script follows:
+    // a shell's `-c` (its `-e` is errexit), Python's `-c` and `-m`, the
+    // others' `-e`, `-E`, `-r` and `-p`.
+    let inline: &[char] = names.find_map(|n| {
         let n = n.to_ascii_lowercase();
-        RUNNERS.contains(&n.as_str())
-            || n.strip_prefix("python")
-                .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
-    });
-    if !runner {
-        return None;
-    }
+        let python = n
+            .strip_prefix("python")
+            .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
+        match (
+            SHELLS.contains(&n.as_str()),
+            python,
+            OTHERS.contains(&n.as_str()),
+        ) {
+            (true, _, _) => Some(&['c'][..]),
+            (_, true, _) => Some(&['c', 'm'][..]),
+            (_, _, true) => Some(&['e', 'E', 'r', 'p'][..]),
+            _ => None,
+        }
+    })?;
     // Options whose value is the next word (bash, sh, python, perl, ruby).
     const WITH_VALUE: &[&str] = &[
         "-o",
@@ -405,10 +408,7 @@ fn script_argument<'n>(
             continue;
         }
         match word.strip_prefix(['-', '+']) {
-            // Code given inline (`-c`, `-e`, `-m`, `-E`): no script.
-            Some(flags) if word.starts_with('-') && flags.contains(['c', 'e', 'm', 'E']) => {
-                return None
-            }
+            Some(flags) if word.starts_with('-') && flags.contains(inline) => return None,
             Some(_) => continue,
             None => return Some(at),
         }
@@ -555,6 +555,17 @@ mod tests {
         assert_eq!(at(&["bash", "--rcfile", "/dev/null", "k"]), Some(3));
         assert_eq!(at(&["bash", "--norc", "-O", "extglob", "k"]), Some(4));
         assert_eq!(at(&["bash", "-xc", "k"]), None);
+        assert_eq!(at(&["bash", "-e", "k", "delete"]), Some(2));
+        assert_eq!(at(&["bash", "-ex", "k"]), Some(2));
+        let perl = [String::from("perl")];
+        assert_eq!(
+            script_argument(perl.iter(), &argv(&["perl", "-e", "x"])),
+            None
+        );
+        assert_eq!(
+            script_argument(perl.iter(), &argv(&["perl", "-w", "k"])),
+            Some(2)
+        );
         assert_eq!(at(&["bash", "-", "k"]), None);
         assert_eq!(at(&["bash", "--", "k"]), Some(2));
     }

@@ -100,28 +100,67 @@ const CONTROL: usize = 64;
 #[repr(C, align(8))]
 struct Control([u8; CONTROL]);
 
+/// A one-byte message with room for one descriptor, in buffers the
+/// caller owns (so it is async-signal-safe: nothing is allocated).
+struct Message {
+    byte: [u8; 1],
+    iov: libc::iovec,
+    control: Control,
+    header: libc::msghdr,
+}
+
+impl Message {
+    /// Points the header at the buffers, which must not move afterwards
+    /// (the message lives on the caller's stack until it is sent or
+    /// received); `controllen` is how much of the control buffer counts.
+    ///
+    /// # Safety
+    ///
+    /// `self` must not move between this call and the system call that
+    /// uses `self.header`.
+    unsafe fn ready(&mut self, controllen: usize) -> &mut libc::msghdr {
+        self.iov = libc::iovec {
+            iov_base: self.byte.as_mut_ptr().cast(),
+            iov_len: 1,
+        };
+        // SAFETY: all zeroes is a valid msghdr; the fields set point into
+        // `self`, which the caller keeps in place.
+        self.header = unsafe { std::mem::zeroed() };
+        self.header.msg_iov = &mut self.iov;
+        self.header.msg_iovlen = 1;
+        self.header.msg_control = self.control.0.as_mut_ptr().cast();
+        self.header.msg_controllen = controllen;
+        &mut self.header
+    }
+
+    fn new() -> Message {
+        Message {
+            byte: [0],
+            iov: libc::iovec {
+                iov_base: std::ptr::null_mut(),
+                iov_len: 0,
+            },
+            control: Control([0; CONTROL]),
+            // SAFETY: all zeroes is a valid msghdr.
+            header: unsafe { std::mem::zeroed() },
+        }
+    }
+}
+
 /// Sends `fd` over `socket`; async-signal-safe.
 fn send_fd(socket: RawFd, fd: RawFd) -> io::Result<()> {
-    let mut byte = [0u8; 1];
-    let mut iov = libc::iovec {
-        iov_base: byte.as_mut_ptr().cast(),
-        iov_len: 1,
-    };
-    let mut control = Control([0; CONTROL]);
-    // SAFETY: the msghdr points to live buffers; CMSG_* stay inside
-    // `control`, which is large and aligned enough for one descriptor.
+    let mut message = Message::new();
+    // SAFETY: `message` stays in place until sendmsg returns; CMSG_* stay
+    // inside its control buffer, large and aligned enough for one
+    // descriptor.
     unsafe {
-        let mut message: libc::msghdr = std::mem::zeroed();
-        message.msg_iov = &mut iov;
-        message.msg_iovlen = 1;
-        message.msg_control = control.0.as_mut_ptr().cast();
-        message.msg_controllen = libc::CMSG_SPACE(4) as usize;
-        let header = libc::CMSG_FIRSTHDR(&message);
-        (*header).cmsg_level = libc::SOL_SOCKET;
-        (*header).cmsg_type = libc::SCM_RIGHTS;
-        (*header).cmsg_len = libc::CMSG_LEN(4) as usize;
-        std::ptr::write_unaligned(libc::CMSG_DATA(header).cast::<RawFd>(), fd);
-        if libc::sendmsg(socket, &message, 0) < 0 {
+        let header = message.ready(libc::CMSG_SPACE(4) as usize);
+        let control = libc::CMSG_FIRSTHDR(header);
+        (*control).cmsg_level = libc::SOL_SOCKET;
+        (*control).cmsg_type = libc::SCM_RIGHTS;
+        (*control).cmsg_len = libc::CMSG_LEN(4) as usize;
+        std::ptr::write_unaligned(libc::CMSG_DATA(control).cast::<RawFd>(), fd);
+        if libc::sendmsg(socket, header, 0) < 0 {
             return Err(io::Error::last_os_error());
         }
     }
@@ -131,22 +170,13 @@ fn send_fd(socket: RawFd, fd: RawFd) -> io::Result<()> {
 /// Receives the listener the child sends; `Err` when the child ended (or
 /// closed its end) without sending one.
 pub fn receive_listener(socket: &OwnedFd) -> io::Result<OwnedFd> {
-    let mut byte = [0u8; 1];
-    let mut iov = libc::iovec {
-        iov_base: byte.as_mut_ptr().cast(),
-        iov_len: 1,
-    };
-    let mut control = Control([0; CONTROL]);
+    let mut message = Message::new();
     // SAFETY: as in `send_fd`; the received descriptor is checked to be a
     // SCM_RIGHTS one before it is owned.
     unsafe {
-        let mut message: libc::msghdr = std::mem::zeroed();
-        message.msg_iov = &mut iov;
-        message.msg_iovlen = 1;
-        message.msg_control = control.0.as_mut_ptr().cast();
-        message.msg_controllen = CONTROL;
+        let message = message.ready(CONTROL);
         let got = loop {
-            let got = libc::recvmsg(socket.as_raw_fd(), &mut message, libc::MSG_CMSG_CLOEXEC);
+            let got = libc::recvmsg(socket.as_raw_fd(), message, libc::MSG_CMSG_CLOEXEC);
             if got >= 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
                 break got;
             }
@@ -154,7 +184,7 @@ pub fn receive_listener(socket: &OwnedFd) -> io::Result<OwnedFd> {
         if got < 0 {
             return Err(io::Error::last_os_error());
         }
-        let header = libc::CMSG_FIRSTHDR(&message);
+        let header = libc::CMSG_FIRSTHDR(message);
         if got == 0
             || header.is_null()
             || (*header).cmsg_level != libc::SOL_SOCKET

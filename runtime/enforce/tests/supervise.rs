@@ -147,6 +147,8 @@ fn the_guard_holds_where_the_text_cannot_see() {
         "bash -o posix \"$(command -v kubectl)\" delete pod x",
         "bash --rcfile /dev/null \"$(command -v kubectl)\" delete pod x",
         "sh +x \"$(command -v kubectl)\" delete pod x",
+        "bash -e \"$(command -v kubectl)\" delete pod x",
+        "sh -ex \"$(command -v kubectl)\" delete pod x",
         // A changed root would make its paths name other files: refused.
         "unshare -Ur chroot / kubectl delete pod x 2>/dev/null; true",
     ];
