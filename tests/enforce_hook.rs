@@ -197,20 +197,12 @@ fn a_hidden_kubectl_is_stopped_on_every_harness_that_rewrites() {
     // The model is told once per session, on its first guarded call.
     let told = |reply: &Value| reply.to_string().contains("run under hookdex's guard");
     let first = tree.hook("gemini", &payload("gemini", "ls", &tree.s.repo));
-    let again = tree.hook(
-        "claude",
-        &json!({
-            "hook_event_name": "PreToolUse", "session_id": "s2", "cwd": tree.s.repo,
-            "tool_name": "Bash", "tool_input": {"command": "ls"},
-        }),
-    );
-    let second = tree.hook(
-        "claude",
-        &json!({
-            "hook_event_name": "PreToolUse", "session_id": "s2", "cwd": tree.s.repo,
-            "tool_name": "Bash", "tool_input": {"command": "ls"},
-        }),
-    );
+    let ls_in_s2 = json!({
+        "hook_event_name": "PreToolUse", "session_id": "s2", "cwd": tree.s.repo,
+        "tool_name": "Bash", "tool_input": {"command": "ls"},
+    });
+    let again = tree.hook("claude", &ls_in_s2);
+    let second = tree.hook("claude", &ls_in_s2);
     assert!(!told(&first), "session s1 was told already: {first}");
     assert!(told(&again), "{again}");
     assert!(!told(&second), "{second}");
@@ -303,7 +295,8 @@ fn claudes_shell_prefix_guards_without_a_rewrite() {
         return;
     }
     let mut tree = Tree::new();
-    let prefix = format!("{BIN} exec --guard --shell --target claude");
+    // What `init` writes.
+    let prefix = format!("{BIN} --guard-shell=claude");
     tree.s.set_env("CLAUDE_CODE_SHELL_PREFIX", &prefix);
     tree.s.set_env("CLAUDE_CODE_SESSION_ID", "s9");
     let line = "c=kubectl; $c delete pod x";

@@ -563,6 +563,8 @@ fn a_binary_path_with_spaces_is_quoted_and_recognised_by_path() {
         settings["env"].get("CLAUDE_CODE_SHELL_PREFIX").is_none(),
         "{settings}"
     );
+    let said = String::from_utf8_lossy(&first.stdout);
+    assert!(said.contains("needs quoting"), "{said}");
     let second = run();
     assert_success(&second, &["init (copied binary)"]);
     assert!(String::from_utf8_lossy(&second.stdout).starts_with("unchanged "));

@@ -239,14 +239,14 @@ fn guard_call(
         return None;
     }
     let input = answer.updated_input.as_ref().unwrap_or(&single.tool_input);
-    let exe = std::env::current_exe().ok()?;
-    let env: Vec<(String, String)> = crate::settings::VARIABLES
-        .iter()
-        .filter_map(|name| Some((name.to_string(), var(name)?.into_string().ok()?)))
-        .collect();
-    let wrapper = crate::wrap::plan::Wrapper {
-        exe: &exe,
-        env: &env,
+    let wrapper = || {
+        Some(crate::wrap::plan::Wrapper {
+            exe: std::env::current_exe().ok()?,
+            env: crate::settings::VARIABLES
+                .iter()
+                .filter_map(|name| Some((name.to_string(), var(name)?.into_string().ok()?)))
+                .collect(),
+        })
     };
     let name = "hookdex guard".to_string();
     match crate::wrap::plan::plan(settings, payload, call, answer.decision, input, &wrapper) {

@@ -165,6 +165,24 @@ pub fn run(
         report(config.save()?, &config.path);
         notes.iter().for_each(|n| println!("{n}"));
     }
+    if let Some(var) = hooks.shell_prefix {
+        let prefix = settings
+            .root
+            .get("env")
+            .and_then(|e| e.get(var))
+            .and_then(|v| v.as_str());
+        if !prefix.is_some_and(hookdex_harness::is_guard_prefix) {
+            let why = match prefix {
+                Some(theirs) => format!("{var} is already set to your own prefix ({theirs})"),
+                None => format!("the path of hookdex needs quoting, which {var} cannot carry"),
+            };
+            println!(
+                "note: {why}, so shell commands are not run behind hookdex's guard by {target}; \
+                 the hook rewrites each shell call instead, and {target}'s allow rules then see \
+                 the rewritten command (docs/enforcement.md)"
+            );
+        }
+    }
     match target {
         Target::Gemini => {
             if !env.is_empty() {

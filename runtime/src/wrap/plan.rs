@@ -16,7 +16,7 @@
 //! Code's shell prefix, which `init` sets), nothing is rewritten: its
 //! permission rules then see the command as the model wrote it.
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use hookdex_harness::Payload;
 use hookdex_model::{Event, Permission, Target};
@@ -90,11 +90,11 @@ pub fn status(settings: &Settings, session: Option<&str>) -> Status {
 /// in the command since a harness may strip it from a shell's environment
 /// (Gemini CLI does).
 #[derive(Clone, Debug)]
-pub struct Wrapper<'a> {
+pub struct Wrapper {
     /// The hookdex binary.
-    pub exe: &'a Path,
+    pub exe: PathBuf,
     /// `NAME=value` assignments put before it.
-    pub env: &'a [(String, String)],
+    pub env: Vec<(String, String)>,
 }
 
 /// What the hook does with one shell call.
@@ -120,14 +120,15 @@ pub enum Plan {
 
 /// Whether, and how, the shell call `call` of `payload` runs under the
 /// guard, given the decision the rules gave and the input they left
-/// (`decision`, `input`); `exe` is the hookdex binary the wrapper runs as.
+/// (`decision`, `input`); `wrapper` says how the wrapper starts, asked only
+/// once the call is to be wrapped.
 pub fn plan(
     settings: &Settings,
     payload: &Payload,
     call: &Call,
     decision: Option<Permission>,
     input: &Value,
-    wrapper: &Wrapper<'_>,
+    wrapper: &dyn Fn() -> Option<Wrapper>,
 ) -> Plan {
     if settings.enforce == Enforce::Off
         || payload.event != Event::PreToolUse
@@ -179,7 +180,10 @@ pub fn plan(
         ));
     }
     let mut input = input.clone();
-    let wrapped = wrapped_command(wrapper, target, session, &command);
+    let Some(wrapper) = wrapper() else {
+        return refuse("hookdex cannot find its own binary".into());
+    };
+    let wrapped = wrapped_command(&wrapper, target, session, &command);
     if let Some(object) = input.as_object_mut() {
         let key = match object.contains_key("command") {
             true => "command",
@@ -206,7 +210,7 @@ fn rewrites_shell(target: Target) -> bool {
 /// use no command substitution and no `rm`, which some harnesses refuse in
 /// a command (Gemini CLI's injection check, Codex's `rm -f` check).
 pub fn wrapped_command(
-    wrapper: &Wrapper<'_>,
+    wrapper: &Wrapper,
     target: Target,
     session: Option<&str>,
     command: &str,
@@ -272,8 +276,8 @@ mod tests {
         std::fs::create_dir(&sub).unwrap();
         let env = [("HOOKDEX_HOME".to_string(), "/a b".to_string())];
         let wrapper = Wrapper {
-            exe: &stand_in,
-            env: &env,
+            exe: stand_in.clone(),
+            env: env.to_vec(),
         };
         let line = wrapped_command(
             &wrapper,
