@@ -145,28 +145,7 @@ enum Command {
     },
     /// Run a command and print its output shrunk by the output filter that
     /// claims it; exit with the command's code.
-    Exec {
-        /// Run the command under the kernel's guard instead (Linux): every
-        /// program it or anything it starts executes is judged by the
-        /// `bash.<cli>` rules that name it, and, while the session's gate is
-        /// closed, every write into a rule source is refused; the output is
-        /// left as it is.
-        #[arg(long)]
-        guard: bool,
-        /// The harness the guarded command runs for (its rules' payloads).
-        #[arg(long, requires = "guard")]
-        target: Option<String>,
-        /// The session the guarded command belongs to.
-        #[arg(long, requires = "guard")]
-        session: Option<String>,
-        /// The command is one shell command string, run with `bash -c` (the
-        /// form of Claude Code's shell prefix).
-        #[arg(long, requires = "guard")]
-        shell: bool,
-        /// The command and its arguments (after `--`).
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
-        command: Vec<String>,
-    },
+    Exec(cmd::outputs::ExecArgs),
     /// Print an output a filter shrank, as it was (its key is in the
     /// filtered output's last line).
     Expand {
@@ -439,19 +418,7 @@ fn run() -> c_int {
         Command::Show { name, target } => cmd::show::run(default_target(target), &name),
         Command::Mcp { target } => hookdex_mcp::serve(default_target(target)).map(|()| 0),
         Command::Test { files, json } => cmd::test::run(&files, json),
-        Command::Exec {
-            guard,
-            target,
-            session,
-            shell,
-            command,
-        } => cmd::outputs::exec(&cmd::outputs::ExecArgs {
-            guard,
-            target,
-            session,
-            shell,
-            command,
-        }),
+        Command::Exec(args) => cmd::outputs::exec(&args),
         Command::Expand { key } => cmd::outputs::expand(&key),
         Command::Stats { json } => cmd::outputs::stats(json),
         Command::Filter {
@@ -544,19 +511,7 @@ mod tests {
         let by_clap = |args: &[&str]| {
             let cli = Cli::try_parse_from(std::iter::once("hookdex").chain(args.iter().copied()));
             match cli.ok()?.command {
-                Command::Exec {
-                    guard,
-                    target,
-                    session,
-                    shell,
-                    command,
-                } => Some(cmd::outputs::ExecArgs {
-                    guard,
-                    target,
-                    session,
-                    shell,
-                    command,
-                }),
+                Command::Exec(args) => Some(args),
                 _ => None,
             }
         };

@@ -13,17 +13,27 @@ use serde_json::json;
 use super::{current_settings, print_json, CmdResult};
 
 /// The words of `hookdex exec`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, clap::Args)]
 pub struct ExecArgs {
-    /// `--guard`: run under the kernel's guard.
+    /// Run the command under the kernel's guard instead (Linux): every
+    /// program it or anything it starts executes is judged by the
+    /// `bash.<cli>` rules that name it, and, while the session's gate is
+    /// closed, every write into a rule source is refused; the output is
+    /// left as it is.
+    #[arg(long)]
     pub guard: bool,
-    /// `--target`.
+    /// The harness the guarded command runs for (its rules' payloads).
+    #[arg(long, requires = "guard")]
     pub target: Option<String>,
-    /// `--session`.
+    /// The session the guarded command belongs to.
+    #[arg(long, requires = "guard")]
     pub session: Option<String>,
-    /// `--shell`: the command is one shell command string.
+    /// The command is one shell command string, run with `bash -c` (the
+    /// form of Claude Code's shell prefix).
+    #[arg(long, requires = "guard")]
     pub shell: bool,
-    /// The command.
+    /// The command and its arguments (after `--`).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
     pub command: Vec<String>,
 }
 
