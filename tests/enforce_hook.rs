@@ -177,7 +177,11 @@ fn a_hidden_kubectl_is_stopped_on_every_harness_that_rewrites() {
             let expected = (target == "codex").then(|| "allow".to_string());
             assert_eq!(decision, expected, "{target}: {reply}");
             let before = tree.ran();
-            let out = tree.shell(&command);
+            // What the agent exported in a shell the harness keeps does not
+            // reach the guard.
+            let out = tree.shell(&format!(
+                "export HOOKDEX_ENFORCE=off CONDITIONS_ENABLED=false HOOKDEX_GATE=off; {command}"
+            ));
             let ran = tree.ran()[before.len()..].to_string();
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(

@@ -88,7 +88,8 @@ pub fn status(settings: &Settings, session: Option<&str>) -> Status {
 /// How the wrapper is started: the hookdex binary, and the configuration
 /// the hook runs with ([`crate::settings::VARIABLES`] that are set), carried
 /// in the command since a harness may strip it from a shell's environment
-/// (Gemini CLI does).
+/// (Gemini CLI does), or keep what the agent exported there (Copilot CLI's
+/// one shell).
 #[derive(Clone, Debug)]
 pub struct Wrapper {
     /// The hookdex binary.
@@ -216,11 +217,19 @@ pub fn wrapped_command(
     command: &str,
 ) -> String {
     use hookdex_shell::quote;
-    let mut line: String = wrapper
-        .env
-        .iter()
-        .map(|(name, value)| format!("{name}={} ", quote(value)))
-        .collect();
+    // The hook's configuration, exactly: what it did not set is unset, so
+    // nothing the agent exported in a shell the harness keeps
+    // (`HOOKDEX_ENFORCE=off`, `CONDITIONS_ENABLED=false`) reaches the guard.
+    let mut line = String::from("env");
+    for name in crate::settings::VARIABLES {
+        if !wrapper.env.iter().any(|(set, _)| set == name) {
+            line.push_str(&format!(" -u {name}"));
+        }
+    }
+    for (name, value) in &wrapper.env {
+        line.push_str(&format!(" {name}={}", quote(value)));
+    }
+    line.push(' ');
     line.push_str(&format!(
         "{} exec --guard --target {}",
         quote(&wrapper.exe.display().to_string()),
