@@ -1,4 +1,4 @@
-//! The adversarial corpus (`tests/enforce/corpus.txt`) through `hookdex exec --guard`
+//! The adversarial corpus (`tests/enforce/*.txt`, read by `common/corpus.rs`) through `hookdex exec --guard`
 //! (SPEC §15): with one selective rule (deny `kubectl delete`, allow the rest) and a stub
 //! `kubectl` first on PATH — a `#!/bin/sh` script and an ELF binary — every line that runs
 //! `kubectl delete` under bash is stopped when wrapped, every hidden `kubectl get` still runs
@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Barrier, Mutex};
 use std::time::{Duration, Instant};
 
+use common::corpus::*;
 use common::*;
 
 /// How long one line may run, wrapped or not.
@@ -84,81 +85,6 @@ const TOOLS: &[&str] = &[
     "timeout",
 ];
 
-// ---------------------------------------------------------------------------------------------
-// The corpus
-// ---------------------------------------------------------------------------------------------
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Expect {
-    /// The line runs `kubectl delete`: wrapped, it must not.
-    Stop,
-    /// The line runs `kubectl get`: wrapped, it still does, same stdout and exit status.
-    Run,
-    /// No kubectl: wrapped, the same stdout and exit status.
-    Benign,
-}
-
-struct Line {
-    /// Line number in the corpus file.
-    number: usize,
-    class: String,
-    expect: Expect,
-    text: String,
-}
-
-struct Corpus {
-    lines: Vec<Line>,
-    /// The classes whose kubectl a text splitter cannot see (`# dynamic:` comment lines).
-    dynamic: BTreeSet<String>,
-}
-
-fn corpus() -> Corpus {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/enforce/corpus.txt");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut lines = Vec::new();
-    let mut dynamic = BTreeSet::new();
-    for (at, raw) in text.lines().enumerate() {
-        let number = at + 1;
-        if let Some(classes) = raw.strip_prefix("# dynamic:") {
-            dynamic.extend(classes.split_whitespace().map(String::from));
-            continue;
-        }
-        if raw.trim().is_empty() || raw.starts_with('#') {
-            continue;
-        }
-        let mut fields = raw.splitn(3, '\t');
-        let (Some(class), Some(expect), Some(command)) =
-            (fields.next(), fields.next(), fields.next())
-        else {
-            panic!(
-                "{}:{number}: expected `<class>\\t<expect>\\t<command line>`: {raw:?}",
-                path.display()
-            );
-        };
-        let expect = match expect {
-            "stop" => Expect::Stop,
-            "run" => Expect::Run,
-            "benign" => Expect::Benign,
-            other => panic!(
-                "{}:{number}: expect `{other}`: expected one of stop, run, benign",
-                path.display()
-            ),
-        };
-        assert!(
-            !command.trim().is_empty(),
-            "{}:{number}: empty command line",
-            path.display()
-        );
-        lines.push(Line {
-            number,
-            class: class.to_string(),
-            expect,
-            text: command.to_string(),
-        });
-    }
-    Corpus { lines, dynamic }
-}
-
 /// The words of a command line, for spotting the programs it names.
 fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || "-_.".contains(c)))
@@ -201,21 +127,21 @@ fn the_corpus_is_large_and_mostly_hidden_from_a_text_splitter() {
             line.class
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
-            "line {}: class `{}` is not a slug",
-            line.number,
+            "{}: class `{}` is not a slug",
+            line.at,
             line.class
         );
         // The ELF stub is a copy of touch(1): touch in a line would be kubectl there.
         assert!(
             !words(&line.text).any(|w| w == "touch"),
-            "line {} uses touch: {}",
-            line.number,
+            "{} uses touch: {}",
+            line.at,
             line.text
         );
         assert!(
             seen.insert(&line.text),
-            "line {} repeats: {}",
-            line.number,
+            "{} repeats: {}",
+            line.at,
             line.text
         );
     }
@@ -491,11 +417,11 @@ impl Bench {
     /// first (a false claim is a corpus bug), then against the wrapped run.
     fn check(&self, line: &Line, stub: Stub) -> Option<String> {
         let head = format!(
-            "[{}] {:?} with the {} stub, line {}: {}",
+            "[{}] {:?} with the {} stub, {}: {}",
             line.class,
             line.expect,
             stub.name(),
-            line.number,
+            line.at,
             line.text
         );
         let plain = self.run(stub, &line.text, false, || {});
@@ -718,11 +644,11 @@ fn every_corpus_line_keeps_its_claim_when_wrapped() {
                         skipped
                             .lock()
                             .unwrap()
-                            .insert(format!("line {} ({tool} missing)", line.number));
+                            .insert(format!("{} ({tool} missing)", line.at));
                         continue;
                     }
                     if let Some(failure) = bench.check(line, stub) {
-                        failures.lock().unwrap().push((line.number, failure));
+                        failures.lock().unwrap().push((line.at.clone(), failure));
                     }
                 }
             });

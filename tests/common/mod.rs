@@ -11,6 +11,7 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+pub mod corpus;
 pub mod hook;
 
 /// The built binary.
