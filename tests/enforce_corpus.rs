@@ -49,48 +49,6 @@ esac
 exit 0
 "##;
 
-/// The script stub: logs its arguments as one line to `$KUBECTL_LOG`, says it ran.
-const SCRIPT_STUB: &str =
-    "#!/bin/sh\nprintf '%s\\n' \"$*\" >> \"$KUBECTL_LOG\"\necho \"kubectl-stub $*\"\n";
-
-/// The dynamic loader the `elf-ldso` lines (and one benign line) name.
-const LDSO: &str = "/lib64/ld-linux-x86-64.so.2";
-
-/// Programs some lines need that a machine may lack: a line naming a missing one is
-/// skipped, and the summary says so.
-const TOOLS: &[&str] = &[
-    "python3",
-    "perl",
-    "node",
-    "tclsh",
-    "make",
-    "git",
-    "script",
-    "setsid",
-    "ssh",
-    "run-parts",
-    "base64",
-    "rev",
-    "dash",
-    "tar",
-    "flock",
-    "ionice",
-    "taskset",
-    "stdbuf",
-    "tac",
-    "md5sum",
-    "od",
-    "awk",
-    "nohup",
-    "timeout",
-];
-
-/// The words of a command line, for spotting the programs it names.
-fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || "-_.".contains(c)))
-        .filter(|w| !w.is_empty())
-}
-
 #[test]
 fn the_corpus_is_large_and_mostly_hidden_from_a_text_splitter() {
     let corpus = corpus();
@@ -336,21 +294,7 @@ impl Bench {
             }
         }
 
-        let probe = TOOLS
-            .iter()
-            .map(|t| format!("command -v {t} >/dev/null 2>&1 && echo {t};"))
-            .collect::<String>();
-        let found = Command::new("bash")
-            .args(["-c", &probe])
-            .stdin(Stdio::null())
-            .output()
-            .expect("run bash");
-        let found = String::from_utf8_lossy(&found.stdout).to_string();
-        let present = TOOLS
-            .iter()
-            .copied()
-            .filter(|t| found.lines().any(|l| l == *t))
-            .collect();
+        let present = present_tools();
         Some(Bench {
             s,
             stubs,
@@ -373,12 +317,7 @@ impl Bench {
 
     /// The tool (or the loader) a line needs that this machine lacks.
     fn missing(&self, text: &str) -> Option<String> {
-        if text.contains(LDSO) && !Path::new(LDSO).exists() {
-            return Some(LDSO.to_string());
-        }
-        words(text)
-            .find(|w| TOOLS.contains(w) && !self.present.contains(*w))
-            .map(String::from)
+        missing(text, &self.present)
     }
 
     /// Runs `bash -c text` in a fresh empty working directory, wrapped or not, with the
@@ -485,45 +424,6 @@ impl Bench {
             plain.describe(),
             wrapped.describe()
         ))
-    }
-}
-
-fn is_elf(path: &Path) -> bool {
-    let mut magic = [0u8; 4];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok()
-        && magic == *b"\x7fELF"
-}
-
-/// Whether the script stub ran `delete` / `get`: a logged line holding the word.
-fn logged(log: &Path) -> (bool, bool) {
-    let text = std::fs::read_to_string(log).unwrap_or_default();
-    let has = |verb: &str| {
-        text.lines()
-            .any(|l| l.split_whitespace().any(|w| w == verb))
-    };
-    (has("delete"), has("get"))
-}
-
-/// Whether the ELF stub ran `delete` / `get`: a file of that name anywhere under `cwd`
-/// (lines may `cd` into a directory they made).
-fn left_files(cwd: &Path) -> (bool, bool) {
-    let mut names = BTreeSet::new();
-    names_under(cwd, &mut names);
-    (names.contains("delete"), names.contains("get"))
-}
-
-fn names_under(dir: &Path, names: &mut BTreeSet<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        names.insert(entry.file_name().to_string_lossy().into_owned());
-        // Not through links: a line may link the stub's directory in.
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            names_under(&entry.path(), names);
-        }
     }
 }
 
