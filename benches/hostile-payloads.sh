@@ -2,7 +2,7 @@
 # Whole-process time of `hookdex hook` on hostile payloads up to the 16 MiB cap: command
 # lines of every nesting construct, opened and never closed, repeated side by side, then
 # `; kubectl delete pod x`; long plain lines; big file edits. A fence rule
-# (`pre-bash.kubectl-fence.sh`, exit 2) guards kubectl and the gate is on, so each call
+# (`pre-bash.kubectl-fence.sh`, exit 2) guards kubectl in strict mode and the gate is on, so each call
 # does the work a real one does. Prints each case's seconds and whether the fence still
 # denied (a guard skipped at the deadline lets kubectl run: "MISSED"), then the slowest.
 #
@@ -19,7 +19,9 @@ trap 'rm -rf "$root"' EXIT
 make_fixture "$root" 100
 printf '#!/bin/sh\necho fenced >&2\nexit 2\n' > "$HOOKDEX_HOME/conditions/pre-bash.kubectl-fence.sh"
 chmod +x "$HOOKDEX_HOME/conditions/pre-bash.kubectl-fence.sh"
-export HOOKDEX_ENFORCE=off
+# Strict: a line the splitter reports dynamic (too deep, say) fires the fence too, so
+# "MISSED" means the line was neither judged nor reported.
+export HOOKDEX_ENFORCE=off HOOKDEX_SHELL_STRICT=1
 cp "$bin" "$root/hookdex"
 bin=$root/hookdex
 cd "$root/repo"
