@@ -117,13 +117,14 @@ fn a_repository_without_origin_is_trusted() {
     rule(&s.runtime(), "pre-bash-mine.sh");
     assert_trusted(&s);
 
-    // Other remotes do not count as origin.
+    // Every remote is judged, not only `origin`: a renamed origin is
+    // still a stranger.
     std::fs::write(
         s.repo.join(".git/config"),
         "[remote \"upstream\"]\n\turl = git@github.com:stranger/r.git\n",
     )
     .unwrap();
-    assert_trusted(&s);
+    assert_untrusted(&s, "github.com/stranger");
 }
 
 #[test]
@@ -530,8 +531,11 @@ fn real_git_an_include_that_sets_the_url_is_followed() {
     );
     assert_untrusted(&s, "github.com/stranger");
     assert!(!hook_denies(&s));
+    // Switching the branch away from the include leaves no origin, but the
+    // stranger was seen: trust stays lost.
     git(&s, &s.repo, &["symbolic-ref", "HEAD", "refs/heads/other"]);
-    assert_trusted(&s);
+    assert_untrusted(&s, "github.com/stranger");
+    assert!(trust_line(&s).contains("seen before"), "{}", trust_line(&s));
 }
 
 #[test]
@@ -604,7 +608,8 @@ fn real_git_the_first_fetch_url_counts_and_pushurl_does_not() {
     );
     s.set_env("CONDITIONS_TRUSTED_OWNERS", "acme");
     assert_untrusted(&s, "github.com/stranger");
-    // An empty url clears the list before it, as in git.
+    // An empty url clears the list before it, as in git: origin is acme's
+    // now, but the stranger was seen and still counts.
     git(&s, &s.repo, &["config", "--add", "remote.origin.url", ""]);
     git(
         &s,
@@ -616,5 +621,8 @@ fn real_git_the_first_fetch_url_counts_and_pushurl_does_not() {
             "git@github.com:acme/r2.git",
         ],
     );
+    assert_untrusted(&s, "github.com/stranger");
+    assert!(trust_line(&s).contains("seen before"), "{}", trust_line(&s));
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "acme, stranger");
     assert_trusted(&s);
 }

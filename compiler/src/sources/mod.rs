@@ -9,6 +9,8 @@ pub mod git;
 pub mod owner;
 pub mod package;
 pub mod state;
+pub mod trust;
+pub mod trust_store;
 mod view;
 
 use std::collections::BTreeMap;
@@ -73,6 +75,8 @@ pub struct Sources {
     pub directory_owner: Option<String>,
     /// The bundle's `origin`, as the index records it.
     pub bundle_owner: Option<String>,
+    /// The repository's trust facts ([`hookdex_model::TrustRecord`] text).
+    pub trust_record: Option<String>,
     /// Problems with the selection itself (`state.json`, missing profiles).
     pub problems: Vec<RuleError>,
 }
@@ -181,11 +185,24 @@ pub fn resolve(view: &View) -> Sources {
         let origin = git::origin(root, &view.git_user);
         sources.directory_owner = recorded(&origin.remote);
         sources.recorded.extend(origin.read);
+        let store = trust_store::TrustStore::of(&view.home);
+        let facts = trust::record(root, &view.git_user, &store, &mut sources.recorded);
+        sources.trust_record = Some(facts.encode());
     }
     sources.layers.push(managed_layer(view));
     sources.bundle = bundle;
     sources.profiles = profiles;
     sources
+}
+
+/// Writes the owners `view`'s repository shows now to the trust store: run
+/// before a compile starts its clock, so the store entries it writes are
+/// not stamped as changed during the compile (which would compile again).
+pub fn observe_trust(view: &View) {
+    if let (Scope::Every, Some(root)) = (view.scope, &view.repo_root) {
+        let store = trust_store::TrustStore::of(&view.home);
+        trust::record(root, &view.git_user, &store, &mut Vec::new());
+    }
 }
 
 /// `$HOOKDEX_MANAGED_DIR/conditions/`.
@@ -201,7 +218,7 @@ fn managed_layer(view: &View) -> LayerSource {
 }
 
 /// The index's string for a remote.
-fn recorded(remote: &git::Remote) -> Option<String> {
+pub(crate) fn recorded(remote: &git::Remote) -> Option<String> {
     match remote {
         git::Remote::Absent => RecordedOrigin::Absent.record(),
         git::Remote::Owner(owner) => RecordedOrigin::Owner(owner).record(),
