@@ -284,14 +284,18 @@ mod tests {
         let root = Path::new("/r");
         assert_eq!(store.read(root).unwrap(), None);
         let stranger = Some("github.com/stranger".to_string());
-        let first = store.observe(root, &[stranger.clone()]).unwrap();
-        assert_eq!(first.seen, [stranger.clone()]);
+        let first = store
+            .observe(root, std::slice::from_ref(&stranger))
+            .unwrap();
+        assert_eq!(first.seen, std::slice::from_ref(&stranger));
         let stamp = std::fs::metadata(store.file_for(root))
             .unwrap()
             .modified()
             .unwrap();
         // Nothing new: nothing written.
-        store.observe(root, &[stranger.clone()]).unwrap();
+        store
+            .observe(root, std::slice::from_ref(&stranger))
+            .unwrap();
         let again = std::fs::metadata(store.file_for(root))
             .unwrap()
             .modified()
@@ -305,6 +309,31 @@ mod tests {
         assert_eq!(read.decision(), Decision::Trusted);
         assert_eq!(read.seen, [stranger, None]);
         assert_eq!(store.list().len(), 1);
+    }
+
+    #[test]
+    fn concurrent_writers_lose_no_owner() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = TrustStore::of(dir.path());
+        let root = Path::new("/r");
+        // Each thread opens the lock itself, as a process would.
+        std::thread::scope(|scope| {
+            for i in 0..16 {
+                let store = store.clone();
+                scope.spawn(move || {
+                    for j in 0..3 {
+                        store.observe(root, &[Some(format!("h/o{i}-{j}"))]).unwrap();
+                    }
+                });
+            }
+        });
+        let entry = store.read(root).unwrap().unwrap();
+        assert_eq!(entry.seen.len(), 48, "{entry:?}");
+        assert_eq!(
+            std::fs::read_dir(store.dir()).unwrap().count(),
+            2,
+            "the entry and the lock, no temporary file left"
+        );
     }
 
     #[test]
