@@ -182,11 +182,15 @@ pub fn resolve(view: &View) -> Sources {
                 })
                 .into(),
         });
-        let origin = git::origin(root, &view.git_user);
-        sources.directory_owner = recorded(&origin.remote);
-        sources.recorded.extend(origin.read);
         let store = trust_store::TrustStore::of(&view.home);
         let facts = trust::record(root, &view.git_user, &store, &mut sources.recorded);
+        // `origin` as it is now, read with the rest of the evidence.
+        sources.directory_owner = facts.roots.first().and_then(|own| {
+            own.sightings
+                .iter()
+                .find(|s| s.seen == hookdex_model::Seen::Origin)
+                .and_then(|s| s.origin.clone())
+        });
         sources.trust_record = Some(facts.encode());
     }
     sources.layers.push(managed_layer(view));

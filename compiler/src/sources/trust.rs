@@ -74,7 +74,11 @@ fn facts(
     stamps: &mut Vec<(PathBuf, Stamp)>,
 ) -> RootFacts {
     let evidence = git::evidence(at, user);
-    stamps.extend(evidence.read);
+    for (path, stamp) in evidence.read {
+        if !stamps.iter().any(|(p, _)| *p == path) {
+            stamps.push((path, stamp));
+        }
+    }
     let mut sightings: Vec<Sighting> = evidence
         .sightings
         .into_iter()
