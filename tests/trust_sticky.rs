@@ -207,7 +207,12 @@ fn hookdex_trust_runs_the_rules_and_revoke_stops_them() {
         .collect();
     assert_eq!(seen, ["github.com/stranger", "github.com/x"]);
 
-    // Outside any repository there is nothing to trust.
+    // A path that is not there does not fall through to the repository
+    // around it, and outside any repository there is nothing to trust.
+    let typo = s.repo.join("no-such-dir").display().to_string();
+    let out = s.run(&["trust", &typo]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a directory"));
     let out = s.run(&["trust", &s.path("home").display().to_string()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not in a git repository"));

@@ -40,6 +40,10 @@ pub fn run(action: Action, path: Option<PathBuf>, json: bool) -> CmdResult {
         }
         None => cwd,
     };
+    // A typo must not fall through to the repository around it.
+    if !asked.is_dir() {
+        return Err(format!("`{}` is not a directory", asked.display()));
+    }
     let root = root_of(&asked, &store)?;
     let (key, seen) = seen_now(&root, &view.git_user);
     let decision = match action {

@@ -651,6 +651,56 @@ mod tests {
     }
 
     #[test]
+    fn evidence_is_every_remote_and_the_clone_source() {
+        let owners = |e: &Evidence| -> Vec<(Seen, Option<String>)> {
+            e.sightings
+                .iter()
+                .map(|(seen, remote)| (seen.clone(), owner(remote).map(String::from)))
+                .collect()
+        };
+        let (_dir, repo) = repo_with(
+            "[remote \"up\"]\nurl = git@h:up/r\n[remote.FORK]\nurl = git@h:fork/r\n[remote \"origin\"]\nurl = git@h:o/r\n",
+        );
+        std::fs::create_dir_all(repo.join(".git/logs")).unwrap();
+        std::fs::write(
+            repo.join(".git/logs/HEAD"),
+            "0000 1111 A <a@b> 1 +0000\tclone: from https://h/cloned/r.git\n2 3 A <a@b> 2 +0000\tclone: from https://h/later/r\n",
+        )
+        .unwrap();
+        let got = evidence(&repo, &GitUser::default());
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(
+            owners(&got),
+            [
+                (Seen::Origin, some("h/o")),
+                (Seen::Remote("up".into()), some("h/up")),
+                (Seen::Remote("fork".into()), some("h/fork")),
+                (Seen::Clone, some("h/cloned")),
+            ]
+        );
+        // Not a clone: nothing but the absent origin.
+        let (_dir, repo) = repo_with("[core]\n");
+        std::fs::create_dir_all(repo.join(".git/logs")).unwrap();
+        std::fs::write(
+            repo.join(".git/logs/HEAD"),
+            "0 1 A <a@b> 1 +0000\tcommit (initial): x\n",
+        )
+        .unwrap();
+        let got = evidence(&repo, &GitUser::default());
+        assert_eq!(got.sightings, [(Seen::Origin, Remote::Absent)]);
+        // A remote without a url is unknown, whatever its name.
+        let (_dir, repo) = repo_with("[remote \"up\"]\nfetch = x\n");
+        let got = evidence(&repo, &GitUser::default());
+        assert!(
+            matches!(
+                got.sightings[..],
+                [(Seen::Remote(_), Remote::Unknown(OriginError::NoUrl))]
+            ),
+            "{got:?}"
+        );
+    }
+
+    #[test]
     fn worktree_files_are_followed() {
         let dir = tempfile::tempdir().unwrap();
         let main = dir.path().join("main");
