@@ -353,3 +353,25 @@ fn assert_no_temp_files(dir: &Path) {
         );
     }
 }
+
+/// A store that cannot be written never fails the hook: the verdict is
+/// taken from what could be read, so local work still runs its rules and a
+/// stranger's still does not.
+#[test]
+fn a_store_that_cannot_be_written_fails_nothing() {
+    for (url, runs) in [("", true), (STRANGER, false)] {
+        let s = git_repo(url);
+        // The writers' lock cannot be opened: every write fails.
+        std::fs::create_dir_all(s.path("hookdex-home/trust/lock")).unwrap();
+        assert_eq!(hook_denies(&s), runs, "{url:?}");
+        let listed = s.json(&["trust", "--list", "--json"]);
+        assert_eq!(
+            listed["roots"],
+            Value::Array(Vec::new()),
+            "{url:?}: nothing written"
+        );
+        let out = s.run(&["trust"]);
+        assert_eq!(out.status.code(), Some(1), "{url:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("trust store"));
+    }
+}
