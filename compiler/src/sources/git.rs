@@ -1,5 +1,6 @@
-//! Reads a repository's `origin` remote from its git config, without running
-//! git: `.git` directories and worktree `.git` files (`gitdir:` + `commondir`),
+//! Reads a repository's `origin` remote (and, for trust, every remote and
+//! the URL it was cloned from: [`evidence`]) from its git config, without
+//! running git: `.git` directories and worktree `.git` files (`gitdir:` + `commondir`),
 //! the config parsed by `gix-config` with its `[include]` and `[includeIf]`
 //! files followed (`gitdir:`, `gitdir/i:`, `onbranch:` against `HEAD`,
 //! `hasconfig:remote.*.url:`), and `url.<base>.insteadOf` of the user's global config and

@@ -2,7 +2,8 @@
 //! the package rules, the bundle and profile chain (from `state.json` or
 //! `HOOKDEX_BUNDLE` / `HOOKDEX_PROFILES`), the runtime folder, the
 //! repository's own folders and the managed folder — with the files whose
-//! stamps decide freshness and the git owners trust is decided from.
+//! stamps decide freshness and the facts trust is decided from (the git
+//! owners, and what the trust store remembers: [`trust`]).
 
 pub mod confine;
 pub mod git;
