@@ -179,6 +179,22 @@ enum Command {
         #[arg(long, value_parser = parse_target)]
         target: Option<Target>,
     },
+    /// Trust a repository's own rules (`.hookdex/`, `.agentihooks/`)
+    /// whatever its remotes, or with --revoke never run them; recorded
+    /// outside the repository, in `$HOOKDEX_HOME/trust/`.
+    Trust {
+        /// The repository (default: the one the current directory is in).
+        path: Option<PathBuf>,
+        /// Never run its rules, whatever its owners.
+        #[arg(long, conflicts_with = "list")]
+        revoke: bool,
+        /// List every repository the store knows, with its decision and owners seen.
+        #[arg(long, conflicts_with = "path")]
+        list: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the body of one active rule (by key, file name or name).
     Show {
         /// The rule.
@@ -416,6 +432,19 @@ fn run() -> c_int {
             json,
         ),
         Command::Show { name, target } => cmd::show::run(default_target(target), &name),
+        Command::Trust {
+            path,
+            revoke,
+            list,
+            json,
+        } => {
+            let action = match (list, revoke) {
+                (true, _) => cmd::trust::Action::List,
+                (_, true) => cmd::trust::Action::Revoke,
+                _ => cmd::trust::Action::Trust,
+            };
+            cmd::trust::run(action, path, json)
+        }
         Command::Mcp { target } => hookdex_mcp::serve(default_target(target)).map(|()| 0),
         Command::Test { files, json } => cmd::test::run(&files, json),
         Command::Exec(args) => cmd::outputs::exec(&args),

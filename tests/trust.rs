@@ -4,9 +4,7 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::Command;
-
+use common::git::*;
 use common::*;
 
 /// A scratch tree whose repository's origin is `url`, with one directory rule
@@ -117,13 +115,14 @@ fn a_repository_without_origin_is_trusted() {
     rule(&s.runtime(), "pre-bash-mine.sh");
     assert_trusted(&s);
 
-    // Other remotes do not count as origin.
+    // Every remote is judged, not only `origin`: a renamed origin is
+    // still a stranger.
     std::fs::write(
         s.repo.join(".git/config"),
         "[remote \"upstream\"]\n\turl = git@github.com:stranger/r.git\n",
     )
     .unwrap();
-    assert_trusted(&s);
+    assert_untrusted(&s, "github.com/stranger");
 }
 
 #[test]
@@ -339,61 +338,6 @@ fn a_submodule_reads_its_own_origin() {
     assert_untrusted(&s, "github.com/stranger");
 }
 
-/// Runs the real git in `dir`, with the scratch HOME and no system config.
-fn git(s: &Scratch, dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", s.path("home"))
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// A scratch tree whose repository is made by `git init` and `git remote
-/// add origin <url>` (no remote when `url` is empty), with a directory rule
-/// that denies every Bash call and a runtime rule that says nothing.
-fn git_repo(url: &str) -> Scratch {
-    let s = Scratch::new();
-    std::fs::remove_dir_all(s.repo.join(".git")).unwrap();
-    git(&s, &s.repo, &["init", "-q"]);
-    if !url.is_empty() {
-        git(&s, &s.repo, &["remote", "add", "origin", url]);
-    }
-    rule_with(
-        &s.hookdex_dir(),
-        "pre-bash-repo.sh",
-        "echo 'the repository rule ran' >&2\nexit 2\n",
-    );
-    rule(&s.runtime(), "pre-bash-mine.sh");
-    s
-}
-
-/// Whether `hookdex hook` denies a Bash call: only the directory rule does.
-fn hook_denies(s: &Scratch) -> bool {
-    let payload = serde_json::json!({
-        "session_id": "s1",
-        "hook_event_name": "PreToolUse",
-        "cwd": s.cwd,
-        "tool_name": "Bash",
-        "tool_input": {"command": "ls"},
-    });
-    let out = s.run_stdin(
-        &["hook", "--target", "claude"],
-        payload.to_string().as_bytes(),
-    );
-    assert_eq!(out.status.code(), Some(0));
-    let reply = String::from_utf8_lossy(&out.stdout);
-    reply.contains("the repository rule ran")
-}
-
 fn trust_line(s: &Scratch) -> String {
     let e = s.explain(&["--tool", "Bash", "--command", "ls"]);
     e.0["trust"].as_str().unwrap_or_default().to_string()
@@ -530,8 +474,11 @@ fn real_git_an_include_that_sets_the_url_is_followed() {
     );
     assert_untrusted(&s, "github.com/stranger");
     assert!(!hook_denies(&s));
+    // Switching the branch away from the include leaves no origin, but the
+    // stranger was seen: trust stays lost.
     git(&s, &s.repo, &["symbolic-ref", "HEAD", "refs/heads/other"]);
-    assert_trusted(&s);
+    assert_untrusted(&s, "github.com/stranger");
+    assert!(trust_line(&s).contains("seen before"), "{}", trust_line(&s));
 }
 
 #[test]
@@ -604,7 +551,8 @@ fn real_git_the_first_fetch_url_counts_and_pushurl_does_not() {
     );
     s.set_env("CONDITIONS_TRUSTED_OWNERS", "acme");
     assert_untrusted(&s, "github.com/stranger");
-    // An empty url clears the list before it, as in git.
+    // An empty url clears the list before it, as in git: origin is acme's
+    // now, but the stranger was seen and still counts.
     git(&s, &s.repo, &["config", "--add", "remote.origin.url", ""]);
     git(
         &s,
@@ -616,5 +564,8 @@ fn real_git_the_first_fetch_url_counts_and_pushurl_does_not() {
             "git@github.com:acme/r2.git",
         ],
     );
+    assert_untrusted(&s, "github.com/stranger");
+    assert!(trust_line(&s).contains("seen before"), "{}", trust_line(&s));
+    s.set_env("CONDITIONS_TRUSTED_OWNERS", "acme, stranger");
     assert_trusted(&s);
 }

@@ -30,13 +30,16 @@ pub fn compile(view: &View) -> Compiled {
     // starts: they hold the binary's own bytes, and stamped after the
     // start they would read as racy and make the next call compile again.
     package::materialize_all(&package_root);
+    // Owners new to the trust store are written before the clock starts
+    // too, for the same reason.
+    sources::observe_trust(view);
     let started = std::time::SystemTime::now();
     let sources = sources::resolve(view);
     let mut stamps = sources.recorded.clone();
     let mut invalid: Vec<(Option<u16>, RuleError)> =
         sources.problems.iter().map(|p| (None, p.clone())).collect();
     let trust = view.trust(
-        sources.directory_owner.as_deref(),
+        sources.trust_record.as_deref(),
         sources.bundle_owner.as_deref(),
     );
     let mut layers = Vec::with_capacity(sources.layers.len());

@@ -114,6 +114,7 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
             managed_dir: view.managed_dir.display().to_string(),
             directory_owner: sources.directory_owner.clone(),
             bundle_owner: sources.bundle_owner.clone(),
+            trust_record: sources.trust_record.clone(),
             compiled_at_ms: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as u64),

@@ -196,7 +196,7 @@ fn owner_of(view: &View) -> u32 {
 fn withheld_from_a_trusted_repository(meta: &hookdex_index::Meta<'_>, view: &View) -> bool {
     meta.directory_names_only
         && view
-            .trust(meta.directory_owner, meta.bundle_owner)
+            .trust(meta.trust_record, meta.bundle_owner)
             .is_trusted()
 }
 

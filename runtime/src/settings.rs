@@ -412,7 +412,7 @@ impl Settings {
 
     /// The directory layer's trust verdict for the index's recorded owners.
     pub fn trust(&self, meta: &Meta<'_>) -> Trust {
-        self.view.trust(meta.directory_owner, meta.bundle_owner)
+        self.view.trust(meta.trust_record, meta.bundle_owner)
     }
 }
 

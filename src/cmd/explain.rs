@@ -107,6 +107,7 @@ fn explain_call(target: Target, session: Option<&str>, args: CallArgs, json: boo
             "step": call.step.as_str(),
             "target": target.as_str(),
             "trust": trust.to_string(),
+            "trust_kind": trust.kind(),
             "gate": gate,
             "enforcement": super::enforcement_json(&settings, session),
             "index": {

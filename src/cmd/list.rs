@@ -84,9 +84,16 @@ pub fn run(
         .collect::<Result<_, String>>()?;
     if json {
         let mut out = json!({
-            "layers": layers.iter().map(|(l, trusted)| json!({
-                "label": l.label, "dir": l.dir, "count": l.count, "trusted": trusted,
-            })).collect::<Vec<_>>(),
+            "layers": layers.iter().map(|(l, trusted)| {
+                let mut layer = json!({
+                    "label": l.label, "dir": l.dir, "count": l.count, "trusted": trusted,
+                });
+                // Why the repository's own layer runs or not.
+                if l.kind == LayerKind::Directory {
+                    layer["trust"] = json!({"kind": trust.kind(), "why": trust.to_string()});
+                }
+                layer
+            }).collect::<Vec<_>>(),
             "active": active.iter().zip(&filters).zip(&hook_specs).map(|(((r, verdict), filter), hook)| {
                 let mut rule = json!({
                     "file": r.file,

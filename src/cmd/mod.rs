@@ -10,6 +10,7 @@ pub mod list;
 pub mod outputs;
 pub mod show;
 pub mod test;
+pub mod trust;
 
 use hookdex_harness::{McpScope, Payload};
 use hookdex_index::IndexFile;

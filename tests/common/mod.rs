@@ -12,6 +12,7 @@ use std::process::{Command, Output, Stdio};
 use serde_json::Value;
 
 pub mod corpus;
+pub mod git;
 pub mod hook;
 
 /// The built binary.

@@ -83,15 +83,8 @@ pub fn leaving_link(dir: &Path, root: &Path) -> Option<Leaving> {
 /// When it cannot be opened or read, is not a regular file, or is larger
 /// than `limit` (the error's kind is `FileTooLarge`).
 pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)?;
+    let file = open_regular(path)?;
     let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
     if meta.len() > limit {
         return Err(too_large(limit));
     }
@@ -102,6 +95,25 @@ pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
         return Err(too_large(limit));
     }
     Ok(bytes)
+}
+
+/// Opens `path` for reading when it is a regular file, without blocking (a
+/// FIFO or device put there is an error, never a hang), checked on the
+/// open descriptor.
+///
+/// # Errors
+///
+/// When it cannot be opened or is not a regular file.
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    Ok(file)
 }
 
 fn too_large(limit: u64) -> std::io::Error {

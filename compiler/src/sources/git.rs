@@ -1,5 +1,6 @@
-//! Reads a repository's `origin` remote from its git config, without running
-//! git: `.git` directories and worktree `.git` files (`gitdir:` + `commondir`),
+//! Reads a repository's `origin` remote (and, for trust, every remote and
+//! the URL it was cloned from: [`evidence`]) from its git config, without
+//! running git: `.git` directories and worktree `.git` files (`gitdir:` + `commondir`),
 //! the config parsed by `gix-config` with its `[include]` and `[includeIf]`
 //! files followed (`gitdir:`, `gitdir/i:`, `onbranch:` against `HEAD`,
 //! `hasconfig:remote.*.url:`), and `url.<base>.insteadOf` of the user's global config and
@@ -21,6 +22,7 @@ use gix_config::file::Metadata;
 use gix_config::path::interpolate;
 use gix_config::{File, Source};
 use hookdex_index::Stamp;
+use hookdex_model::Seen;
 
 use super::confine;
 use super::owner::{owner_of, UrlError};
@@ -124,6 +126,98 @@ fn remote(
     user: &GitUser,
     read: &mut Vec<(PathBuf, Stamp)>,
 ) -> Result<Remote, OriginError> {
+    let config = configs(root, user, read)?;
+    let Some(url) = origin_url(&config.files)? else {
+        return Ok(Remote::Absent);
+    };
+    Ok(owner_after_rewrite(&config.files, url))
+}
+
+/// The owner of `url` once `insteadOf` rewrites it.
+fn owner_after_rewrite(files: &[File], url: String) -> Remote {
+    let url = rewrite(files, &url);
+    match owner_of(&url) {
+        Ok(owner) => Remote::Owner(owner),
+        Err(kind) => Remote::Unknown(OriginError::Url { url, kind }),
+    }
+}
+
+/// Where a repository says its code comes from, for trust: each remote
+/// (`origin` first) and the URL it was cloned from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evidence {
+    /// What was seen and where: `Seen::Origin` for `origin`, or for the
+    /// whole configuration when it cannot be read.
+    pub sightings: Vec<(Seen, Remote)>,
+    /// Files read to decide it, with their stamps (as [`Origin::read`]).
+    pub read: Vec<(PathBuf, Stamp)>,
+}
+
+/// Every remote of the repository rooted at `root` (a renamed `origin` is
+/// still a stranger), and the clone source from the first line of
+/// `logs/HEAD` (`clone: from <url>`), which git writes when it clones and
+/// nothing rewrites but the reflog's expiry. `logs/HEAD` moves on every
+/// commit, so it is not recorded for freshness: it is read when something
+/// else made the index stale, and trust seen is kept by the trust store.
+/// A configuration that cannot be read is one unknown `origin`; no remote
+/// and no clone source is one absent `origin`.
+pub fn evidence(root: &Path, user: &GitUser) -> Evidence {
+    let mut read = Vec::new();
+    let mut sightings = Vec::new();
+    match configs(root, user, &mut read) {
+        Err(e) => sightings.push((Seen::Origin, Remote::Unknown(e))),
+        Ok(config) => {
+            for (name, url) in remote_urls(&config.files) {
+                let remote = match url {
+                    Some(url) => owner_after_rewrite(&config.files, url),
+                    None => Remote::Unknown(OriginError::NoUrl),
+                };
+                let seen = match name == "origin" {
+                    true => Seen::Origin,
+                    false => Seen::Remote(name),
+                };
+                sightings.push((seen, remote));
+            }
+            if let Some(url) = clone_source(&config.common) {
+                sightings.push((Seen::Clone, owner_after_rewrite(&config.files, url)));
+            }
+        }
+    }
+    // `origin` first: it names the repository in messages.
+    sightings.sort_by_key(|(seen, _)| *seen != Seen::Origin);
+    if sightings.is_empty() {
+        sightings.push((Seen::Origin, Remote::Absent));
+    }
+    Evidence { sightings, read }
+}
+
+/// The URL of `clone: from <url>` on the first line of `<common>/logs/HEAD`.
+fn clone_source(common: &Path) -> Option<String> {
+    use std::io::Read;
+    let file = confine::open_regular(&common.join("logs").join("HEAD")).ok()?;
+    let mut head = Vec::new();
+    file.take(CLONE_LINE_LIMIT).read_to_end(&mut head).ok()?;
+    let head = String::from_utf8_lossy(&head);
+    let first = head.lines().next()?;
+    let (_, message) = first.split_once('\t')?;
+    Some(message.strip_prefix("clone: from ")?.trim().to_string())
+}
+
+/// The most bytes of `logs/HEAD` read for its first line.
+const CLONE_LINE_LIMIT: u64 = 8 << 10;
+
+/// The configuration files of a repository, in the order git reads them.
+struct Configs {
+    files: Vec<File>,
+    /// The common git directory (a worktree's main `.git`).
+    common: PathBuf,
+}
+
+fn configs(
+    root: &Path,
+    user: &GitUser,
+    read: &mut Vec<(PathBuf, Stamp)>,
+) -> Result<Configs, OriginError> {
     let dot_git = root.join(".git");
     // A `.git` directory's own mtime moves on every git command, so only a
     // worktree's `.git` file is recorded.
@@ -179,14 +273,7 @@ fn remote(
     if on_branch {
         record(read, &head);
     }
-
-    let Some(url) = origin_url(&files)? else {
-        return Ok(Remote::Absent);
-    };
-    let url = rewrite(&files, &url);
-    owner_of(&url)
-        .map(Remote::Owner)
-        .map_err(|kind| OriginError::Url { url, kind })
+    Ok(Configs { files, common })
 }
 
 /// What conditional includes are matched against: the git directory and
@@ -319,20 +406,43 @@ fn refuse_special_includes(
 /// every file in reading order, an empty value clearing the ones before it.
 /// `None` when no file has a `[remote "origin"]` section.
 fn origin_url(files: &[File]) -> Result<Option<String>, OriginError> {
-    let mut found = false;
-    let mut urls: Vec<String> = Vec::new();
+    match remote_urls(files)
+        .into_iter()
+        .find(|(name, _)| name == "origin")
+    {
+        Some((_, Some(url))) => Ok(Some(url)),
+        Some((_, None)) => Err(OriginError::NoUrl),
+        None => Ok(None),
+    }
+}
+
+/// Every remote named in `files`, in the order first met, with the URL git
+/// fetches it from (the first `url` over every file in reading order, an
+/// empty value clearing the ones before it), `None` when it has none.
+/// The legacy `[remote.NAME]` spelling is lowercased, as git does.
+fn remote_urls(files: &[File]) -> Vec<(String, Option<String>)> {
+    let mut remotes: Vec<(String, Vec<String>)> = Vec::new();
     for file in files {
         for section in file.sections() {
             let header = section.header();
-            // `[remote.ORIGIN]`, the legacy spelling, is lowercased by git.
-            let is_origin = header.name().eq_ignore_ascii_case(b"remote")
-                && header.subsection_name().is_some_and(|s| {
-                    s == "origin" || header.is_legacy() && s.eq_ignore_ascii_case(b"origin")
-                });
-            if !is_origin {
+            if !header.name().eq_ignore_ascii_case(b"remote") {
                 continue;
             }
-            found = true;
+            let Some(name) = header.subsection_name() else {
+                continue;
+            };
+            let mut name = String::from_utf8_lossy(name).into_owned();
+            if header.is_legacy() {
+                name = name.to_ascii_lowercase();
+            }
+            let at = match remotes.iter().position(|(n, _)| *n == name) {
+                Some(at) => at,
+                None => {
+                    remotes.push((name, Vec::new()));
+                    remotes.len() - 1
+                }
+            };
+            let urls = &mut remotes[at].1;
             for url in section.values("url") {
                 if url.is_empty() {
                     urls.clear();
@@ -342,11 +452,10 @@ fn origin_url(files: &[File]) -> Result<Option<String>, OriginError> {
             }
         }
     }
-    match urls.into_iter().next() {
-        Some(url) => Ok(Some(url)),
-        None if found => Err(OriginError::NoUrl),
-        None => Ok(None),
-    }
+    remotes
+        .into_iter()
+        .map(|(name, urls)| (name, urls.into_iter().next()))
+        .collect()
 }
 
 /// `url` after the longest matching `url.<base>.insteadOf` prefix (the
@@ -540,6 +649,56 @@ mod tests {
         ] {
             assert!(read.contains(&want.as_path()), "{want:?} not in {read:?}");
         }
+    }
+
+    #[test]
+    fn evidence_is_every_remote_and_the_clone_source() {
+        let owners = |e: &Evidence| -> Vec<(Seen, Option<String>)> {
+            e.sightings
+                .iter()
+                .map(|(seen, remote)| (seen.clone(), owner(remote).map(String::from)))
+                .collect()
+        };
+        let (_dir, repo) = repo_with(
+            "[remote \"up\"]\nurl = git@h:up/r\n[remote.FORK]\nurl = git@h:fork/r\n[remote \"origin\"]\nurl = git@h:o/r\n",
+        );
+        std::fs::create_dir_all(repo.join(".git/logs")).unwrap();
+        std::fs::write(
+            repo.join(".git/logs/HEAD"),
+            "0000 1111 A <a@b> 1 +0000\tclone: from https://h/cloned/r.git\n2 3 A <a@b> 2 +0000\tclone: from https://h/later/r\n",
+        )
+        .unwrap();
+        let got = evidence(&repo, &GitUser::default());
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(
+            owners(&got),
+            [
+                (Seen::Origin, some("h/o")),
+                (Seen::Remote("up".into()), some("h/up")),
+                (Seen::Remote("fork".into()), some("h/fork")),
+                (Seen::Clone, some("h/cloned")),
+            ]
+        );
+        // Not a clone: nothing but the absent origin.
+        let (_dir, repo) = repo_with("[core]\n");
+        std::fs::create_dir_all(repo.join(".git/logs")).unwrap();
+        std::fs::write(
+            repo.join(".git/logs/HEAD"),
+            "0 1 A <a@b> 1 +0000\tcommit (initial): x\n",
+        )
+        .unwrap();
+        let got = evidence(&repo, &GitUser::default());
+        assert_eq!(got.sightings, [(Seen::Origin, Remote::Absent)]);
+        // A remote without a url is unknown, whatever its name.
+        let (_dir, repo) = repo_with("[remote \"up\"]\nfetch = x\n");
+        let got = evidence(&repo, &GitUser::default());
+        assert!(
+            matches!(
+                got.sightings[..],
+                [(Seen::Remote(_), Remote::Unknown(OriginError::NoUrl))]
+            ),
+            "{got:?}"
+        );
     }
 
     #[test]

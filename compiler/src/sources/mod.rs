@@ -2,13 +2,16 @@
 //! the package rules, the bundle and profile chain (from `state.json` or
 //! `HOOKDEX_BUNDLE` / `HOOKDEX_PROFILES`), the runtime folder, the
 //! repository's own folders and the managed folder — with the files whose
-//! stamps decide freshness and the git owners trust is decided from.
+//! stamps decide freshness and the facts trust is decided from (the git
+//! owners, and what the trust store remembers: [`trust`]).
 
 pub mod confine;
 pub mod git;
 pub mod owner;
 pub mod package;
 pub mod state;
+pub mod trust;
+pub mod trust_store;
 mod view;
 
 use std::collections::BTreeMap;
@@ -73,6 +76,8 @@ pub struct Sources {
     pub directory_owner: Option<String>,
     /// The bundle's `origin`, as the index records it.
     pub bundle_owner: Option<String>,
+    /// The repository's trust facts ([`hookdex_model::TrustRecord`] text).
+    pub trust_record: Option<String>,
     /// Problems with the selection itself (`state.json`, missing profiles).
     pub problems: Vec<RuleError>,
 }
@@ -178,14 +183,31 @@ pub fn resolve(view: &View) -> Sources {
                 })
                 .into(),
         });
-        let origin = git::origin(root, &view.git_user);
-        sources.directory_owner = recorded(&origin.remote);
-        sources.recorded.extend(origin.read);
+        let store = trust_store::TrustStore::of(&view.home);
+        let facts = trust::record(root, &view.git_user, &store, &mut sources.recorded);
+        // `origin` as it is now, read with the rest of the evidence.
+        sources.directory_owner = facts.roots.first().and_then(|own| {
+            own.sightings
+                .iter()
+                .find(|s| s.seen == hookdex_model::Seen::Origin)
+                .and_then(|s| s.origin.clone())
+        });
+        sources.trust_record = Some(facts.encode());
     }
     sources.layers.push(managed_layer(view));
     sources.bundle = bundle;
     sources.profiles = profiles;
     sources
+}
+
+/// Writes the owners `view`'s repository shows now to the trust store: run
+/// before a compile starts its clock, so the store entries it writes are
+/// not stamped as changed during the compile (which would compile again).
+pub fn observe_trust(view: &View) {
+    if let (Scope::Every, Some(root)) = (view.scope, &view.repo_root) {
+        let store = trust_store::TrustStore::of(&view.home);
+        trust::record(root, &view.git_user, &store, &mut Vec::new());
+    }
 }
 
 /// `$HOOKDEX_MANAGED_DIR/conditions/`.
@@ -201,7 +223,7 @@ fn managed_layer(view: &View) -> LayerSource {
 }
 
 /// The index's string for a remote.
-fn recorded(remote: &git::Remote) -> Option<String> {
+pub(crate) fn recorded(remote: &git::Remote) -> Option<String> {
     match remote {
         git::Remote::Absent => RecordedOrigin::Absent.record(),
         git::Remote::Owner(owner) => RecordedOrigin::Owner(owner).record(),

@@ -158,12 +158,13 @@ impl View {
         (owner != hookdex_index::current_user()).then_some(owner)
     }
 
-    /// The directory layer's trust verdict for a repository whose recorded
-    /// origin is `directory_owner`, with the bundle's recorded origin
-    /// `bundle_owner` (both as `hookdex_model::RecordedOrigin` strings),
-    /// under this view's trusted owners.
-    pub fn trust(&self, directory_owner: Option<&str>, bundle_owner: Option<&str>) -> Trust {
-        Trust::decide(directory_owner, bundle_owner, &self.trusted_owners)
+    /// The directory layer's trust verdict for a repository whose trust
+    /// facts are `record` (`hookdex_model::TrustRecord` text, `None`
+    /// outside a repository), with the bundle's recorded origin
+    /// `bundle_owner` (a `hookdex_model::RecordedOrigin` string), under
+    /// this view's trusted owners.
+    pub fn trust(&self, record: Option<&str>, bundle_owner: Option<&str>) -> Trust {
+        Trust::of_record(record, bundle_owner, &self.trusted_owners)
     }
 
     /// The xxh3 key of everything that selects the rule set (the package

@@ -22,12 +22,13 @@ pub(crate) struct MetaRecord {
     directory_owner: StrRef,
     bundle_owner: StrRef,
     compiled_at_ms: U64,
+    trust_record: StrRef,
     /// 1 when the directory layer's files were listed by name only.
     directory_names_only: u8,
     reserved: [u8; 7],
 }
 
-const _: () = assert!(std::mem::size_of::<MetaRecord>() == 80);
+const _: () = assert!(std::mem::size_of::<MetaRecord>() == 88);
 
 /// The view and trust facts recorded with an index, before serialization.
 #[derive(Clone, Debug, Default)]
@@ -50,6 +51,9 @@ pub struct MetaData {
     pub directory_owner: Option<String>,
     /// The bundle's `origin`, recorded the same way.
     pub bundle_owner: Option<String>,
+    /// The repository's trust facts, as `hookdex_model::TrustRecord`
+    /// encodes them: every root's decision and owners seen.
+    pub trust_record: Option<String>,
     /// Compile time, milliseconds since the epoch.
     pub compiled_at_ms: u64,
     /// The repository was not trusted at compile time, so its rule files
@@ -77,6 +81,8 @@ pub struct Meta<'a> {
     pub directory_owner: Option<&'a str>,
     /// The bundle's recorded `origin`.
     pub bundle_owner: Option<&'a str>,
+    /// The repository's trust facts (see [`MetaData::trust_record`]).
+    pub trust_record: Option<&'a str>,
     /// When the index was compiled, ms since the epoch.
     pub compiled_at_ms: u64,
     /// The directory layer's files were listed by name only
@@ -96,6 +102,7 @@ impl MetaData {
             directory_owner: pool.put_opt(self.directory_owner.as_deref()),
             bundle_owner: pool.put_opt(self.bundle_owner.as_deref()),
             compiled_at_ms: U64::new(self.compiled_at_ms),
+            trust_record: pool.put_opt(self.trust_record.as_deref()),
             directory_names_only: u8::from(self.directory_names_only),
             reserved: [0; 7],
         }
@@ -124,6 +131,7 @@ impl<'a> Index<'a> {
             directory_owner: self.opt_str(&r.directory_owner)?,
             bundle_owner: self.opt_str(&r.bundle_owner)?,
             compiled_at_ms: r.compiled_at_ms.get(),
+            trust_record: self.opt_str(&r.trust_record)?,
             directory_names_only: match r.directory_names_only {
                 0 => false,
                 1 => true,

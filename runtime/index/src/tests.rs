@@ -79,6 +79,7 @@ fn sample() -> IndexData {
             managed_dir: "/m".into(),
             directory_owner: Some("stranger".into()),
             bundle_owner: Some("acme".into()),
+            trust_record: Some("R\t/r\t\n".into()),
             compiled_at_ms: 7,
             directory_names_only: true,
         },
@@ -342,6 +343,7 @@ fn round_trip() {
         (meta.directory_owner, meta.bundle_owner),
         (Some("stranger"), Some("acme"))
     );
+    assert_eq!(meta.trust_record, Some("R\t/r\t\n"));
     assert!(meta.directory_names_only);
     assert_eq!(index.rule_count(), 6);
     assert_eq!(index.rule(1).unwrap().overridden_by, Some(3));

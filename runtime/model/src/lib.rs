@@ -38,4 +38,7 @@ pub use crate::permission::Permission;
 pub use crate::rule::{FilterAction, FilterField, FilterMode, RuleKind, Runner};
 pub use crate::target::Target;
 pub use crate::tool::{ToolName, SYNTHETIC_TOOLS};
-pub use crate::trust::{RecordedOrigin, RunVerdict, Standing, Switches, Trust, DEFAULT_FORGE};
+pub use crate::trust::{
+    Decision, RecordedOrigin, RootFacts, RunVerdict, Seen, Sighting, Standing, Switches, Trust,
+    TrustRecord, DEFAULT_FORGE,
+};

@@ -148,6 +148,14 @@ pub fn writes_rule_source(
                 return Some(why);
             }
         }
+        // The trust store decides which repositories' rules run: only the
+        // person changes it.
+        if program == "hookdex"
+            && simple.args.first().is_some_and(|a| a == "trust")
+            && !has_any(&simple.args, &["--list"])
+        {
+            return Some("`hookdex trust` changes which repositories' rules run".into());
+        }
         let recursive = RECURSIVE.contains(&program)
             && simple.args.iter().any(|a| a == "-R" || a == "--recursive");
         let removes = REMOVERS.contains(&program) || recursive;
