@@ -23,11 +23,21 @@
 #![deny(missing_docs)]
 
 use std::borrow::Cow;
+use std::cell::Cell;
 
 mod runners;
 
 /// Nesting limit for substitutions, quotes and re-parsed strings; deeper text is skipped.
 const MAX_DEPTH: u32 = 32;
+
+/// How much text one line's scan reads in all, as a multiple of the line's length
+/// (re-parsed strings and each walk over a word's text count again), plus
+/// [`BUDGET_SLACK`] bytes; past it the rest is reported too deep. This keeps the
+/// work linear in the line's length whatever nests in it.
+const BUDGET_FACTOR: usize = 16;
+
+/// The bytes every line may read beyond [`BUDGET_FACTOR`] times its length.
+const BUDGET_SLACK: usize = 1 << 20;
 
 /// Runners one simple command may chain (`nice xargs timeout …`); more are too deep.
 const MAX_RUNNERS: u32 = 16;
@@ -85,7 +95,14 @@ pub fn programs(command: &str) -> Vec<String> {
 /// ```
 #[must_use]
 pub fn split(command: &str) -> Split {
-    let found = scan(command, 0, false, Fill::default());
+    let mut found = with_budget(command, || scan(command, 0, false, Fill::default()));
+    if found.out_of_budget && !found.dynamic.iter().any(|d| d.reason == Reason::TooDeep) {
+        found.dynamic.truncate(MAX_DYNAMIC - 1);
+        found.dynamic.push(Dynamic {
+            reason: Reason::TooDeep,
+            text: command.chars().take(40).collect(),
+        });
+    }
     Split {
         programs: dedup(found.programs.into_iter().map(|(_, p)| p).collect()),
         dynamic: found.dynamic,
@@ -115,7 +132,7 @@ pub fn split(command: &str) -> Split {
 /// ```
 #[must_use]
 pub fn commands(command: &str) -> Vec<Command> {
-    scan(command, 0, true, Fill::default())
+    with_budget(command, || scan(command, 0, true, Fill::default()))
         .commands
         .into_iter()
         .map(|(_, c)| c)
@@ -236,6 +253,8 @@ struct Found<'a> {
     commands: Vec<(usize, Command)>,
     /// A shell in it reads its code from the stdin it inherits (`bash -c 'bash'`).
     reads_stdin: bool,
+    /// The line's budget ran out: some of its text was not read.
+    out_of_budget: bool,
 }
 
 /// What is done to a command's words beyond what its text shows: runners and
@@ -247,9 +266,51 @@ struct Fill {
     replace: runners::Replace,
 }
 
+thread_local! {
+    /// What the scan of the line being split may still read ([`BUDGET_FACTOR`]).
+    static BUDGET: Cell<usize> = const { Cell::new(usize::MAX) };
+}
+
+/// Runs `f`, the scan of `line`, with the budget of `line` ([`BUDGET_FACTOR`]).
+fn with_budget<T>(line: &str, f: impl FnOnce() -> T) -> T {
+    let budget = line.len().saturating_mul(BUDGET_FACTOR) + BUDGET_SLACK;
+    let outer = BUDGET.replace(budget);
+    let out = f();
+    BUDGET.set(outer);
+    out
+}
+
+/// Takes `n` bytes of reading from the budget; false once it is spent.
+fn charge(n: usize) -> bool {
+    BUDGET.with(|b| match b.get().checked_sub(n) {
+        Some(left) if left > 0 => {
+            b.set(left);
+            true
+        }
+        _ => {
+            b.set(0);
+            false
+        }
+    })
+}
+
+/// Whether the budget is spent: what is left of the line is too deep.
+fn out_of_budget() -> bool {
+    BUDGET.get() == 0
+}
+
 /// Scans `src` as a command line: the programs it runs, in source order, and
 /// with `commands` set, each simple command with its words.
 fn scan(src: &str, depth: u32, commands: bool, fill: Fill) -> Found<'_> {
+    if !charge(src.len()) {
+        return Found {
+            programs: Vec::new(),
+            dynamic: Vec::new(),
+            commands: Vec::new(),
+            reads_stdin: false,
+            out_of_budget: true,
+        };
+    }
     let mut scanner = Scanner {
         src,
         pos: 0,
@@ -267,6 +328,7 @@ fn scan(src: &str, depth: u32, commands: bool, fill: Fill) -> Found<'_> {
         inner_stdin: false,
         fill,
         commands: commands.then(Vec::new),
+        skips: Skips::default(),
     };
     scanner.list(false);
     // A command's substitutions are found before the command itself is resolved.
@@ -278,6 +340,7 @@ fn scan(src: &str, depth: u32, commands: bool, fill: Fill) -> Found<'_> {
         dynamic: scanner.dynamic,
         commands,
         reads_stdin: scanner.reads_stdin,
+        out_of_budget: out_of_budget(),
     }
 }
 
@@ -395,6 +458,8 @@ struct Scanner<'a> {
     fill: Fill,
     /// Simple commands with their words ([`commands`]); `None` when not asked for.
     commands: Option<Vec<(usize, Command)>>,
+    /// Where the nested text lookaheads skipped ends ([`skip_nested`]).
+    skips: Skips,
 }
 
 impl<'a> Scanner<'a> {
@@ -406,11 +471,18 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The index after nested text from `from` that `closers` end ([`skip_nested`]).
+    fn skip(&mut self, from: usize, closers: &[u8]) -> usize {
+        // A memo holds only for text that runs to the end of the source.
+        let memo = (self.end == self.src.len()).then_some(&mut self.skips);
+        skip_nested(self.src.as_bytes(), from, self.end, closers, memo)
+    }
+
     /// Runs `body` one level deeper, or skips to `closers` when too deep.
     fn guarded(&mut self, closers: &[u8], body: impl FnOnce(&mut Self)) {
         if self.depth >= MAX_DEPTH {
             let from = self.pos;
-            self.pos = skip_nested(self.src.as_bytes(), self.pos, self.end, closers);
+            self.pos = self.skip(self.pos, closers);
             self.too_deep(from);
         } else {
             self.depth += 1;
@@ -590,12 +662,12 @@ impl<'a> Scanner<'a> {
         if self.byte(self.pos) != b'(' || self.byte(self.pos + 1) != b'(' {
             return false;
         }
-        let b = self.src.as_bytes();
-        if self.byte(skip_nested(b, self.pos + 2, self.end, b")")) != b')' {
+        let close = self.skip(self.pos + 2, b"A");
+        if self.byte(close) != b')' {
             return false;
         }
         self.pos += 2;
-        self.guarded(b"))", Self::arith_body);
+        self.guarded(b"AA", Self::arith_body);
         true
     }
 
@@ -1481,6 +1553,8 @@ impl<'a> Scanner<'a> {
             return Name::Unknown(Reason::Glob);
         }
         match brace_expand(raw) {
+            // A sequence too long to expand.
+            Some(alternatives) if alternatives.is_empty() => Name::Unknown(Reason::Glob),
             Some(alternatives) => Name::Braces(alternatives),
             None => program_name(cook(raw)),
         }
@@ -1506,6 +1580,11 @@ impl<'a> Scanner<'a> {
     }
 
     fn token(&mut self) -> Tok {
+        if out_of_budget() {
+            self.too_deep(self.pos.min(self.end));
+            self.pos = self.end;
+            return Tok::Eof;
+        }
         self.read_heredocs();
         loop {
             self.skip_blanks();
@@ -1678,8 +1757,8 @@ impl<'a> Scanner<'a> {
                         self.guarded(b")", Self::array);
                     } else if before.ends_with(['@', '!', '?', '+', '*']) {
                         // An extglob pattern such as `@(a|b)`.
-                        let b = self.src.as_bytes();
-                        self.pos = skip_nested(b, self.pos + 1, self.end, b")");
+                        self.pos += 1;
+                        self.guarded(b"A", Self::pattern_group);
                     } else {
                         return;
                     }
@@ -1780,10 +1859,10 @@ impl<'a> Scanner<'a> {
     /// The rest of `$( … )` or `$(( … ))`, after the `$(`.
     fn substitution(&mut self) {
         // Like bash, `$((` is arithmetic only when its parentheses close with `))`.
-        let b = self.src.as_bytes();
-        if self.byte(self.pos) == b'('
-            && self.byte(skip_nested(b, self.pos + 1, self.end, b")")) == b')'
-        {
+        if self.byte(self.pos) == b'(' && {
+            let close = self.skip(self.pos + 1, b"A");
+            self.byte(close) == b')'
+        } {
             self.pos += 1;
             self.arith_body();
         } else {
@@ -1801,6 +1880,26 @@ impl<'a> Scanner<'a> {
                 }
                 _ => self.word_piece(in_double_quotes),
             }
+        }
+    }
+
+    /// The rest of an extglob group (`@(a|b)`), after its `(`: up to the `)` closing it.
+    fn pattern_group(&mut self) {
+        let mut parens = 0usize;
+        while self.pos < self.end {
+            match self.byte(self.pos) {
+                b'(' => parens += 1,
+                b')' if parens == 0 => {
+                    self.pos += 1;
+                    return;
+                }
+                b')' => parens -= 1,
+                _ => {
+                    self.word_piece(false);
+                    continue;
+                }
+            }
+            self.pos += 1;
         }
     }
 
@@ -1868,41 +1967,131 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// Where the nested texts a lookahead skipped end, by where their text starts: each
+/// is walked once per scan however often a lookahead asks (`((((…` asks at every
+/// `(`). An entry packs the end (plus one) above the closer's code (0: not known).
+#[derive(Default)]
+struct Skips(Vec<u32>);
+
+impl Skips {
+    /// The code of a closer in an entry's low bits.
+    fn code(closer: u8) -> u32 {
+        match closer {
+            b')' => 1,
+            b'A' => 2,
+            b'}' => 3,
+            b'"' => 4,
+            _ => 5,
+        }
+    }
+
+    fn get(&self, from: usize, closer: u8) -> Option<usize> {
+        let entry = *self.0.get(from)?;
+        (entry & 7 == Self::code(closer)).then(|| (entry >> 3) as usize - 1)
+    }
+
+    fn insert(&mut self, from: usize, closer: u8, to: usize, len: usize) {
+        let Some(entry) = u32::try_from(to + 1)
+            .ok()
+            .filter(|e| *e < 1 << 29 && from < len)
+        else {
+            return;
+        };
+        if self.0.len() < len {
+            self.0.resize(len, 0);
+        }
+        self.0[from] = entry << 3 | Self::code(closer);
+    }
+}
+
 /// Skips nested text without recursing: `closers` are the closing bytes still expected,
-/// innermost last. Returns the index after the last of them (or `end`).
-fn skip_nested(b: &[u8], mut i: usize, end: usize, closers: &[u8]) -> usize {
-    let mut stack = closers.to_vec();
-    while let Some(&top) = stack.last() {
+/// innermost last. Returns the index after the last of them (or `end`). A closer `)`
+/// ends a command list (where `#` starts a comment), `A` an arithmetic or pattern
+/// group (parentheses only count, as in `((` and `$((`); `"`, `` ` `` and `}` end
+/// their quotes and `${`. With a `memo` (only for text that runs to the end of the
+/// source), every nested text met is remembered, so asking again costs nothing.
+fn skip_nested(
+    b: &[u8],
+    mut i: usize,
+    end: usize,
+    closers: &[u8],
+    mut memo: Option<&mut Skips>,
+) -> usize {
+    let mut stack: Vec<(u8, usize)> = closers.iter().map(|&c| (c, usize::MAX)).collect();
+    if let Some((top, _)) = stack.pop() {
+        open(&mut stack, &mut i, top, memo.as_deref());
+    }
+    while let Some(&(top, _)) = stack.last() {
         if i >= end {
+            if let Some(memo) = memo {
+                for (closer, from) in stack {
+                    memo.insert(from, closer, end, end);
+                }
+            }
             return end;
         }
         let c = b[i];
         let next = if i + 1 < end { b[i + 1] } else { 0 };
+        let before = if i > 0 { b[i - 1] } else { b' ' };
         i += 1;
         match (top, c) {
             (_, b'\\') => i += 1,
-            (b'`', b'`') | (b'"', b'"') | (b')', b')') | (b'}', b'}') => {
-                stack.pop();
+            (b'`', b'`') | (b'"', b'"') | (b')' | b'A', b')') | (b'}', b'}') => {
+                if let (Some((closer, from)), Some(memo)) = (stack.pop(), memo.as_deref_mut()) {
+                    memo.insert(from, closer, i, end);
+                }
             }
             (b'`', _) => {}
             (_, b'$') if next == b'(' || next == b'{' => {
-                stack.push(if next == b'(' { b')' } else { b'}' });
                 i += 1;
+                let closer = if next == b'(' { b')' } else { b'}' };
+                open(&mut stack, &mut i, closer, memo.as_deref());
             }
-            (_, b'`') => stack.push(b'`'),
+            (_, b'`') => open(&mut stack, &mut i, b'`', memo.as_deref()),
             (b'"', _) => {}
+            (_, b'$') if next == b'\'' => i = ansi_c_end(b, i + 1, end),
             (_, b'\'') => {
                 while i < end && b[i] != b'\'' {
                     i += 1;
                 }
                 i += 1;
             }
-            (_, b'"') => stack.push(b'"'),
-            (b')', b'(') => stack.push(b')'),
+            (_, b'"') => open(&mut stack, &mut i, b'"', memo.as_deref()),
+            // `((` and `$((` open arithmetic.
+            (b')', b'(') if before == b'(' => open(&mut stack, &mut i, b'A', memo.as_deref()),
+            (b')', b'(') => open(&mut stack, &mut i, b')', memo.as_deref()),
+            (b'A', b'(') => open(&mut stack, &mut i, b'A', memo.as_deref()),
+            (b')', b'#') if matches!(before, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(') => {
+                while i < end && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
             _ => {}
         }
     }
     i.min(end)
+}
+
+/// Opens nested text whose content starts at `*i` and ends with `closer`: jumps past it
+/// when `memo` knows where it ends, else pushes it.
+fn open(stack: &mut Vec<(u8, usize)>, i: &mut usize, closer: u8, memo: Option<&Skips>) {
+    match memo.and_then(|memo| memo.get(*i, closer)) {
+        Some(to) => *i = to,
+        None => stack.push((closer, *i)),
+    }
+}
+
+/// The index after the `'` closing a `$'…'` string whose text starts at `i` (after
+/// the opening quote); a backslash escapes the next byte.
+fn ansi_c_end(b: &[u8], mut i: usize, end: usize) -> usize {
+    while i < end {
+        match b[i] {
+            b'\'' => return i + 1,
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    end
 }
 
 /// `NAME=`, `NAME+=` or `NAME[…]=` at the start of a word's source text.
@@ -2046,6 +2235,9 @@ const INTERPRETERS: &[(&str, &[u8], &[&str])] = &[
 /// `raw` (`$x`, `${x}`, `$(…)`, backticks, quoted or not), or with `heredoc`, in
 /// the body of a heredoc whose delimiter is unquoted, where quotes are text.
 fn expansions(raw: &str, heredoc: bool) -> Vec<&str> {
+    if !charge(raw.len()) {
+        return vec![raw];
+    }
     let b = raw.as_bytes();
     let mut found = Vec::new();
     let mut double = false;
@@ -2100,13 +2292,57 @@ fn has_tilde(raw: &str) -> bool {
 /// Whether a word's source has an unquoted brace expansion (`{a,b}`, `{1..3}`)
 /// or extglob pattern (`@(a|b)`, with `shopt -s extglob`).
 fn has_braces(raw: &str) -> bool {
+    if !charge(raw.len()) {
+        return true;
+    }
     let b = raw.as_bytes();
+    let mut groups = BraceGroups::default();
     any_unquoted(raw, |i| match (b[i], b.get(i + 1)) {
-        (b'{', _) => brace_close(raw, i)
-            .is_some_and(|(close, commas)| !commas.is_empty() || raw[i + 1..close].contains("..")),
         (b'@' | b'+' | b'!', Some(b'(')) => true,
-        _ => false,
+        (b'.', Some(b'.')) => {
+            groups.dots();
+            false
+        }
+        (c, _) => groups
+            .step(i, c)
+            .is_some_and(|(_, _, commas, dots)| dots || !commas.is_empty()),
     })
+}
+
+/// The unquoted `{…}` groups of a word, matched in one pass: feed it each byte
+/// outside quotes and expansions; a `}` gives back the group it closes.
+#[derive(Default)]
+struct BraceGroups {
+    /// The open groups, innermost last: their `{`, their top-level commas, and
+    /// whether a `..` is in them.
+    open: Vec<(usize, Vec<usize>, bool)>,
+}
+
+impl BraceGroups {
+    /// Byte `c` at `i`: a closed group as `(open, close, commas, has ..)`.
+    fn step(&mut self, i: usize, c: u8) -> Option<(usize, usize, Vec<usize>, bool)> {
+        match c {
+            b'{' => self.open.push((i, Vec::new(), false)),
+            b',' => {
+                if let Some(top) = self.open.last_mut() {
+                    top.1.push(i);
+                }
+            }
+            b'}' => {
+                let (open, commas, dots) = self.open.pop()?;
+                return Some((open, i, commas, dots));
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// A `..` in the innermost open group.
+    fn dots(&mut self) {
+        if let Some(top) = self.open.last_mut() {
+            top.2 = true;
+        }
+    }
 }
 
 /// Whether `path` names the reading shell's stdin: `/dev/stdin`, `/dev/fd/0`,
@@ -2136,19 +2372,25 @@ fn is_stdin_path(path: &str) -> bool {
     }
 }
 
-/// Whether a word's source has an unquoted glob character (`*`, `?`, `[…]`).
+/// Whether a word's source has an unquoted glob character (`*`, `?`, `[…]`) or
+/// extglob group (`@(…)`, `!(…)`, `+(…)`; `?(…)` and `*(…)` are globs already).
 fn has_glob(raw: &str) -> bool {
+    if !charge(raw.len()) {
+        return true;
+    }
     let b = raw.as_bytes();
+    let last_close = raw.rfind(']');
     any_unquoted(raw, |i| match b[i] {
         b'*' | b'?' => true,
-        b'[' => raw[i + 1..].contains(']'),
+        b'[' => last_close.is_some_and(|c| c > i),
+        b'@' | b'!' | b'+' => b.get(i + 1) == Some(&b'('),
         _ => false,
     })
 }
 
 /// Whether `at` holds for some byte index of `raw` outside escapes, quoted
 /// strings and expansions ([`past_quoted`]).
-fn any_unquoted(raw: &str, at: impl Fn(usize) -> bool) -> bool {
+fn any_unquoted(raw: &str, mut at: impl FnMut(usize) -> bool) -> bool {
     let mut i = 0;
     while i < raw.len() {
         if let Some(next) = past_quoted(raw, i) {
@@ -2187,8 +2429,9 @@ fn quoted_end(b: &[u8], mut i: usize) -> usize {
 /// How many words brace expansion may make of one program word.
 const MAX_BRACE_WORDS: usize = 64;
 
-/// The words bash's brace expansion makes of `raw` (`{kubectl,x}` → `kubectl`, `x`),
-/// or `None` when it has no unquoted `{a,b}`. Sequences (`{a..c}`) are left as they are.
+/// The words bash's brace expansion makes of `raw` (`{kubectl,x}` → `kubectl`, `x`;
+/// `kube{c..c}tl` → `kubectl`), or `None` when it has no unquoted `{a,b}` or
+/// `{x..y}`. A sequence longer than [`MAX_BRACE_WORDS`] makes no words: `Some([])`.
 fn brace_expand(raw: &str) -> Option<Vec<String>> {
     brace_expand_groups(raw, MAX_BRACE_GROUPS)
 }
@@ -2204,13 +2447,16 @@ fn brace_expand_groups(raw: &str, groups: u32) -> Option<Vec<String>> {
     if groups == 0 {
         return None;
     }
-    let (open, close, commas) = brace_group(raw)?;
-    let (prefix, suffix) = (&raw[..open], &raw[close + 1..]);
+    let group = brace_group(raw)?;
+    let Some(items) = group.items else {
+        return Some(Vec::new());
+    };
+    let (prefix, suffix) = (&raw[..group.open], &raw[group.close + 1..]);
     let mut out = Vec::new();
-    let mut from = open + 1;
-    for cut in commas.into_iter().chain([close]) {
-        let word = format!("{prefix}{}{suffix}", &raw[from..cut]);
+    for item in items {
+        let word = format!("{prefix}{item}{suffix}");
         match brace_expand_groups(&word, groups - 1) {
+            Some(more) if more.is_empty() => return Some(more),
             Some(more) => out.extend(more),
             None => out.push(word),
         }
@@ -2218,54 +2464,113 @@ fn brace_expand_groups(raw: &str, groups: u32) -> Option<Vec<String>> {
             out.truncate(MAX_BRACE_WORDS);
             break;
         }
-        from = cut + 1;
     }
     Some(out)
 }
 
-/// The first unquoted `{…}` with a top-level comma: its bounds and its commas.
-fn brace_group(raw: &str) -> Option<(usize, usize, Vec<usize>)> {
+/// An unquoted brace group that bash expands.
+struct BraceGroup {
+    /// Where its `{` and `}` are.
+    open: usize,
+    close: usize,
+    /// The source texts it expands to, or `None` for a sequence longer than
+    /// [`MAX_BRACE_WORDS`].
+    items: Option<Vec<String>>,
+}
+
+/// The first unquoted `{…}` with a top-level comma, or holding a sequence
+/// (`{1..3}`, `{a..e..2}`). Like bash, quoted text, escapes and expansions
+/// inside are passed over whole (`{bash,-c,'kubectl x'}` has two commas).
+fn brace_group(raw: &str) -> Option<BraceGroup> {
+    if !charge(raw.len()) {
+        return None;
+    }
     let b = raw.as_bytes();
+    let mut groups = BraceGroups::default();
+    let mut first: Option<BraceGroup> = None;
     let mut i = 0;
     while i < b.len() {
         if let Some(next) = past_quoted(raw, i) {
             i = next;
             continue;
         }
-        match b[i] {
-            b'{' => match brace_close(raw, i) {
-                Some((close, commas)) if !commas.is_empty() => return Some((i, close, commas)),
-                _ => i += 1,
-            },
-            _ => i += 1,
+        if b[i] == b'.' && b.get(i + 1) == Some(&b'.') {
+            groups.dots();
         }
-    }
-    None
-}
-
-/// The `}` matching the `{` at `open`, and the commas at its top level. Like
-/// bash, quoted text, escapes and expansions inside are passed over whole
-/// (`{bash,-c,'kubectl x'}` has two commas).
-fn brace_close(raw: &str, open: usize) -> Option<(usize, Vec<usize>)> {
-    let b = raw.as_bytes();
-    let mut depth = 0usize;
-    let mut commas = Vec::new();
-    let mut i = open + 1;
-    while i < b.len() {
-        if let Some(next) = past_quoted(raw, i) {
-            i = next;
-            continue;
-        }
-        match b[i] {
-            b'{' => depth += 1,
-            b'}' if depth == 0 => return Some((i, commas)),
-            b'}' => depth -= 1,
-            b',' if depth == 0 => commas.push(i),
-            _ => {}
+        if let Some((open, close, commas, dots)) = groups.step(i, b[i]) {
+            let items = if !commas.is_empty() {
+                let mut from = open + 1;
+                let mut items = Vec::with_capacity(commas.len() + 1);
+                for cut in commas.into_iter().chain([close]) {
+                    items.push(raw[from..cut].to_owned());
+                    from = cut + 1;
+                }
+                Some(Some(items))
+            } else if dots {
+                brace_sequence(&raw[open + 1..close])
+            } else {
+                None
+            };
+            if let Some(items) = items {
+                if first.as_ref().is_none_or(|f| open < f.open) {
+                    first = Some(BraceGroup { open, close, items });
+                }
+            }
         }
         i += 1;
     }
-    None
+    first
+}
+
+/// The words of a brace sequence's text (`1..3`, `a..e`, `01..10..2`), as bash makes
+/// them: `None` when bash leaves it as it is, `Some(None)` when it is too long.
+fn brace_sequence(text: &str) -> Option<Option<Vec<String>>> {
+    let mut parts = text.split("..");
+    let (from, to) = (parts.next()?, parts.next()?);
+    let step = match parts.next() {
+        Some(step) => step.parse::<i64>().ok()?.unsigned_abs().max(1),
+        None => 1,
+    };
+    if parts.next().is_some() {
+        return None;
+    }
+    let (x, y, letters) = match (from.parse::<i64>(), to.parse::<i64>()) {
+        (Ok(x), Ok(y)) => (x, y, false),
+        _ => {
+            let (&[x], &[y]) = (from.as_bytes(), to.as_bytes()) else {
+                return None;
+            };
+            if !x.is_ascii_alphabetic() || !y.is_ascii_alphabetic() {
+                return None;
+            }
+            (i64::from(x), i64::from(y), true)
+        }
+    };
+    let count = x.abs_diff(y) / step + 1;
+    if count > MAX_BRACE_WORDS as u64 {
+        return Some(None);
+    }
+    let width = [from, to]
+        .iter()
+        .filter(|n| n.trim_start_matches('-').starts_with('0') && n.len() > 1)
+        .map(|n| n.len())
+        .max()
+        .unwrap_or(0);
+    let items = (0..count as i64)
+        .map(|k| {
+            let v = if x <= y {
+                x + k * step as i64
+            } else {
+                x - k * step as i64
+            };
+            match letters {
+                true => char::from(v as u8).to_string(),
+                false if v < 0 => format!("-{:0w$}", -v, w = width.saturating_sub(1)),
+                false => format!("{v:0width$}"),
+            }
+        })
+        .collect();
+    Some(Some(items))
 }
 
 /// What `printf FORMAT ARGS…` prints, roughly: `%s` and `%b` take the next argument,
@@ -2340,6 +2645,14 @@ impl Builder<'_> {
 
 /// Removes quotes and escapes from a word's source text.
 fn cook(raw: &str) -> Cooked<'_> {
+    if !charge(raw.len()) {
+        // Out of budget: the word is not read, so nothing of it is known.
+        return Cooked {
+            text: Cow::Borrowed(raw),
+            expanded_to: raw.len(),
+            literal_to: 0,
+        };
+    }
     // A word that is one single-quoted string borrows its content.
     if let Some(inner) = raw.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')) {
         if !inner.contains('\'') {
@@ -2440,9 +2753,9 @@ fn cook(raw: &str) -> Cooked<'_> {
 fn expansion_end(b: &[u8], i: usize) -> usize {
     let next = b.get(i + 1).copied().unwrap_or(0);
     match (b[i], next) {
-        (b'$', b'(') if b.get(i + 2) == Some(&b'(') => skip_nested(b, i + 3, b.len(), b"))"),
-        (b'$' | b'<' | b'>', b'(') => skip_nested(b, i + 2, b.len(), b")"),
-        (b'$', b'{') => skip_nested(b, i + 2, b.len(), b"}"),
+        (b'$', b'(') if b.get(i + 2) == Some(&b'(') => skip_nested(b, i + 3, b.len(), b"AA", None),
+        (b'$' | b'<' | b'>', b'(') => skip_nested(b, i + 2, b.len(), b")", None),
+        (b'$', b'{') => skip_nested(b, i + 2, b.len(), b"}", None),
         (b'$', c) if c.is_ascii_alphabetic() || c == b'_' => {
             let mut j = i + 2;
             while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
@@ -2451,7 +2764,7 @@ fn expansion_end(b: &[u8], i: usize) -> usize {
             j
         }
         (b'$', b'0'..=b'9' | b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!') => i + 2,
-        (b'`', _) => skip_nested(b, i + 1, b.len(), b"`"),
+        (b'`', _) => skip_nested(b, i + 1, b.len(), b"`", None),
         _ => i + 1,
     }
 }
