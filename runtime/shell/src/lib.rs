@@ -531,6 +531,13 @@ impl<'a> Scanner<'a> {
     /// Handles a word in command position: a keyword or the start of a simple command.
     fn command_start(&mut self, s: usize, e: usize) -> Option<Tok> {
         self.last_output = None;
+        if self.src[s..e].starts_with("!(") && charge(e - s) {
+            // With extglob off, as `bash -c` starts, `!(…)` is `!` and a subshell; with
+            // it on, a glob naming the program.
+            self.dynamic_word_text(s, e, Reason::Glob);
+            self.pos = s + 1;
+            return None;
+        }
         match &self.src[s..e] {
             "if" | "then" | "elif" | "else" | "fi" | "do" | "done" | "while" | "until" | "!"
             | "{" | "}" | "esac" | "in" | "]]" => None,
@@ -544,15 +551,41 @@ impl<'a> Scanner<'a> {
             "for" | "select" => self.for_head(),
             "function" => self.function_head(),
             "coproc" => self.coproc_head(),
-            "[[" => loop {
-                match self.token() {
-                    Tok::Word(s, e) if &self.src[s..e] == "]]" => return None,
-                    Tok::Eof => return Some(Tok::Eof),
-                    _ => {}
+            "[[" => {
+                // An arithmetic comparison (`-eq` …) evaluates its operands' values, and
+                // `-v` the subscript of the name it tests.
+                let mut last: Option<bool> = None;
+                let (mut compare, mut test_var) = (false, false);
+                loop {
+                    match self.token() {
+                        Tok::Word(s, e) if &self.src[s..e] == "]]" => return None,
+                        Tok::Word(s, e) => {
+                            let word = &self.src[s..e];
+                            let arith =
+                                matches!(word, "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge");
+                            let literal = word.bytes().all(|b| b.is_ascii_digit() || b == b'-');
+                            if (arith && last.is_some_and(|l| !l))
+                                || (compare && !literal)
+                                || (test_var && word.contains('['))
+                            {
+                                self.arith_names(s, e);
+                            }
+                            (compare, test_var) = (arith, word == "-v");
+                            last = Some(literal);
+                        }
+                        Tok::Eof => return Some(Tok::Eof),
+                        _ => last = None,
+                    }
                 }
-            },
+            }
             _ => self.simple_command(Tok::Word(s, e)),
         }
+    }
+
+    /// Records the source text `s..e` as a program the text cannot name.
+    fn dynamic_word_text(&mut self, s: usize, e: usize, reason: Reason) {
+        let text = self.src[s..e].to_owned();
+        self.add_dynamic(Dynamic { reason, text });
     }
 
     /// Steps over `flag` if it is the next word.
@@ -697,7 +730,8 @@ impl<'a> Scanner<'a> {
                             let raw = &self.src[s..e];
                             let delimiter = cook(raw).text;
                             self.heredocs.push(Heredoc {
-                                quoted: raw.contains(['\\', '\'', '"']),
+                                // A line continuation is gone before the word is read.
+                                quoted: raw.replace("\\\n", "").contains(['\\', '\'', '"']),
                                 delimiter,
                                 strip_tabs,
                                 code: false,
@@ -1747,7 +1781,7 @@ impl<'a> Scanner<'a> {
                 b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b')' => return,
                 b'<' | b'>' if self.pos == start && self.byte(self.pos + 1) == b'(' => {
                     self.pos += 2;
-                    self.guarded(b")", |s| s.list(true));
+                    self.guarded(b")", |s| s.nested_list(true));
                 }
                 b'<' | b'>' => return,
                 b'(' => {
@@ -1856,6 +1890,19 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// A command list nested in a word (`$(…)`, `<(…)`, backticks): a newline in it
+    /// does not start the bodies of the heredocs opened before it on the line (bash
+    /// reads them after the line's own newline), and the heredocs it opens but does
+    /// not end wait for that newline too.
+    fn nested_list(&mut self, in_paren: bool) {
+        let outer = std::mem::take(&mut self.heredocs);
+        let due = std::mem::take(&mut self.heredocs_due);
+        self.list(in_paren);
+        let inner = std::mem::replace(&mut self.heredocs, outer);
+        self.heredocs.extend(inner);
+        self.heredocs_due = due;
+    }
+
     /// The rest of `$( … )` or `$(( … ))`, after the `$(`.
     fn substitution(&mut self) {
         // Like bash, `$((` is arithmetic only when its parentheses close with `))`.
@@ -1866,18 +1913,36 @@ impl<'a> Scanner<'a> {
             self.pos += 1;
             self.arith_body();
         } else {
-            self.list(true);
+            self.nested_list(true);
         }
     }
 
-    /// The rest of `${ … }`, whose default values may hold substitutions.
+    /// The rest of `${ … }`, whose default values may hold substitutions. Inside
+    /// double quotes bash still matches `'…'` as a span there (its `$(…)` still run)
+    /// and reads `$'…'`. An operator that evaluates text (`${x@P}`, an offset
+    /// `${x:i}`, an indirection `${!x}`) makes the line dynamic.
     fn parameter(&mut self, in_double_quotes: bool) {
+        let start = self.pos;
         while self.pos < self.end {
-            match self.byte(self.pos) {
-                b'}' => {
+            match (self.byte(self.pos), self.byte(self.pos + 1)) {
+                (b'}', _) => {
                     self.pos += 1;
+                    if parameter_evaluates(&self.src[start..self.pos - 1]) {
+                        self.dynamic_word_text(start - 2, self.pos, Reason::Expansion);
+                    }
                     return;
                 }
+                (b'\'', _) if in_double_quotes => {
+                    self.pos += 1;
+                    while self.pos < self.end && self.byte(self.pos) != b'\'' {
+                        match self.byte(self.pos) {
+                            b'`' | b'$' => self.word_piece(true),
+                            _ => self.pos += 1,
+                        }
+                    }
+                    self.pos = (self.pos + 1).min(self.end);
+                }
+                (b'$', b'\'') => self.word_piece(false),
                 _ => self.word_piece(in_double_quotes),
             }
         }
@@ -1905,8 +1970,15 @@ impl<'a> Scanner<'a> {
 
     /// The rest of an arithmetic expression, up to the `))` closing it.
     fn arith_body(&mut self) {
+        let start = self.pos;
         let mut parens = 0usize;
+        let mut names = false;
         while self.pos < self.end {
+            let before = if self.pos > start {
+                self.byte(self.pos - 1)
+            } else {
+                b' '
+            };
             match self.byte(self.pos) {
                 b'(' => {
                     parens += 1;
@@ -1917,6 +1989,9 @@ impl<'a> Scanner<'a> {
                     self.pos += 1;
                 }
                 b')' => {
+                    if names {
+                        self.arith_names(start, self.pos);
+                    }
                     self.pos += if self.byte(self.pos + 1) == b')' {
                         2
                     } else {
@@ -1924,9 +1999,30 @@ impl<'a> Scanner<'a> {
                     };
                     return;
                 }
+                // A variable (`x`, `$x`, `${x}`), not a number's digits (`0x1f`, `16#ff`).
+                b'$' if !matches!(self.byte(self.pos + 1), b'(' | b'\'') => {
+                    names = true;
+                    self.word_piece(false);
+                }
+                c if (c.is_ascii_alphabetic() || c == b'_')
+                    && !(before.is_ascii_alphanumeric() || matches!(before, b'_' | b'#')) =>
+                {
+                    names = true;
+                    self.pos += 1;
+                }
                 _ => self.word_piece(false),
             }
         }
+    }
+
+    /// Arithmetic from `start` to `end` reads variables: bash evaluates a value as an
+    /// expression again, and runs the `$(…)` of an `a[…]` subscript in it.
+    fn arith_names(&mut self, start: usize, end: usize) {
+        let text: String = self.src[start..end].chars().take(40).collect();
+        self.add_dynamic(Dynamic {
+            reason: Reason::Expansion,
+            text: format!("(({}))", text.trim()),
+        });
     }
 
     /// A backtick substitution: its text, up to the next unescaped backtick, is a command list.
@@ -1959,7 +2055,7 @@ impl<'a> Scanner<'a> {
             let end = std::mem::replace(&mut self.end, close);
             self.pos = open;
             self.depth += 1;
-            self.list(false);
+            self.nested_list(false);
             self.depth -= 1;
             self.end = end;
         }
@@ -2092,6 +2188,50 @@ fn ansi_c_end(b: &[u8], mut i: usize, end: usize) -> usize {
         }
     }
     end
+}
+
+/// Whether the text inside `${…}` evaluates text bash takes from a value: a prompt
+/// expansion (`x@P` runs the `$(…)` in x's value), an offset or length (`x:i`,
+/// `x:'…'`: arithmetic, whose `a[$(…)]` subscripts run), or an indirection (`!x`,
+/// whose value may be such a subscript).
+fn parameter_evaluates(inner: &str) -> bool {
+    let b = inner.as_bytes();
+    let (indirect, b) = match b {
+        [b'!', rest @ ..] if !rest.is_empty() => (true, rest),
+        _ => (false, b),
+    };
+    let mut i = match b.first() {
+        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => b
+            .iter()
+            .position(|c| !c.is_ascii_alphanumeric() && *c != b'_')
+            .unwrap_or(b.len()),
+        Some(c) if c.is_ascii_digit() => b
+            .iter()
+            .position(|c| !c.is_ascii_digit())
+            .unwrap_or(b.len()),
+        Some(b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!') => 1,
+        _ => return false,
+    };
+    if b.get(i) == Some(&b'[') {
+        match b[i..].iter().position(|c| *c == b']') {
+            Some(k) => i += k + 1,
+            None => return false,
+        }
+    }
+    let rest = &b[i..];
+    if indirect {
+        // `${!prefix*}` and `${!a[@]}` list names and keys; the rest evaluate.
+        return !matches!(rest, [b'*' | b'@'])
+            && !b[..i].ends_with(b"[@]")
+            && !b[..i].ends_with(b"[*]");
+    }
+    match rest {
+        [b'@', b'P', ..] => true,
+        [b':', next, ..] if !matches!(next, b'-' | b'=' | b'?' | b'+') => !rest[1..]
+            .iter()
+            .all(|c| c.is_ascii_digit() || matches!(c, b' ' | b':' | b'-')),
+        _ => false,
+    }
 }
 
 /// `NAME=`, `NAME+=` or `NAME[…]=` at the start of a word's source text.
