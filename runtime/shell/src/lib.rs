@@ -2549,21 +2549,14 @@ fn any_unquoted(raw: &str, mut at: impl FnMut(usize) -> bool) -> bool {
 /// `i` (where no glob or brace counts), the index just past it.
 fn past_quoted(raw: &str, i: usize) -> Option<usize> {
     let b = raw.as_bytes();
-    Some(match b[i] {
-        b'\\' => i + 2,
-        b'\'' => raw[i + 1..].find('\'').map_or(b.len(), |k| i + k + 2),
-        b'"' => quoted_end(b, i + 1),
-        b'$' | b'`' => expansion_end(b, i),
+    Some(match (b[i], b.get(i + 1)) {
+        (b'\\', _) => i + 2,
+        (b'\'', _) => raw[i + 1..].find('\'').map_or(b.len(), |k| i + k + 2),
+        (b'"', _) => skip_nested(b, i + 1, b.len(), b"\"", None),
+        (b'$', Some(b'\'')) => ansi_c_end(b, i + 2, b.len()),
+        (b'$' | b'`', _) => expansion_end(b, i),
         _ => return None,
     })
-}
-
-/// The index after the `"` closing a double-quoted string whose text starts at `i`.
-fn quoted_end(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && b[i] != b'"' {
-        i += if b[i] == b'\\' { 2 } else { 1 };
-    }
-    i + 1
 }
 
 /// How many words brace expansion may make of one program word.
