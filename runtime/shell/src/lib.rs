@@ -34,7 +34,7 @@ const MAX_DEPTH: u32 = 32;
 /// (re-parsed strings and each walk over a word's text count again), plus
 /// [`BUDGET_SLACK`] bytes; past it the rest is reported too deep. This keeps the
 /// work linear in the line's length whatever nests in it.
-const BUDGET_FACTOR: usize = 16;
+const BUDGET_FACTOR: usize = 8;
 
 /// The bytes every line may read beyond [`BUDGET_FACTOR`] times its length.
 const BUDGET_SLACK: usize = 1 << 20;
@@ -96,12 +96,17 @@ pub fn programs(command: &str) -> Vec<String> {
 #[must_use]
 pub fn split(command: &str) -> Split {
     let mut found = with_budget(command, || scan(command, 0, false, Fill::default()));
-    if found.out_of_budget && !found.dynamic.iter().any(|d| d.reason == Reason::TooDeep) {
+    if found.out_of_budget {
+        // What the budget cut short is why the rest is unknown: it comes first.
+        found.dynamic.retain(|d| d.reason != Reason::TooDeep);
         found.dynamic.truncate(MAX_DYNAMIC - 1);
-        found.dynamic.push(Dynamic {
-            reason: Reason::TooDeep,
-            text: command.chars().take(40).collect(),
-        });
+        found.dynamic.insert(
+            0,
+            Dynamic {
+                reason: Reason::TooDeep,
+                text: command.chars().take(40).collect(),
+            },
+        );
     }
     Split {
         programs: dedup(found.programs.into_iter().map(|(_, p)| p).collect()),
