@@ -568,7 +568,7 @@ impl<'a> Scanner<'a> {
                             let word = &self.src[s..e];
                             let arith =
                                 matches!(word, "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge");
-                            let literal = word.bytes().all(|b| b.is_ascii_digit() || b == b'-');
+                            let literal = is_number(word);
                             if (arith && last.is_some_and(|l| !l))
                                 || (compare && !literal)
                                 || (test_var && word.contains('['))
@@ -2004,10 +2004,15 @@ impl<'a> Scanner<'a> {
                     };
                     return;
                 }
-                // A variable (`x`, `$x`, `${x}`), not a number's digits (`0x1f`, `16#ff`).
+                // A variable (`x`, `$x`, `${x}`), not a number's digits (`0x1f`, `16#ff`)
+                // nor a count (`$#`, `${#x}`).
+                b'$' if matches!(self.byte(self.pos + 1), b'#' | b'?' | b'$' | b'!') => {
+                    self.pos += 2;
+                }
                 b'$' if !matches!(self.byte(self.pos + 1), b'(' | b'\'') => {
-                    names = true;
+                    let from = self.pos;
                     self.word_piece(false);
+                    names |= !is_number(&self.src[from..self.pos]);
                 }
                 c if (c.is_ascii_alphabetic() || c == b'_')
                     && !(before.is_ascii_alphanumeric() || matches!(before, b'_' | b'#')) =>
@@ -2237,6 +2242,18 @@ fn parameter_evaluates(inner: &str) -> bool {
             .all(|c| c.is_ascii_digit() || matches!(c, b' ' | b':' | b'-')),
         _ => false,
     }
+}
+
+/// Whether a word's source is a number whatever the variables hold: digits, a sign,
+/// or a count bash keeps (`$#`, `$?`, `$$`, `$!`, `${#x}`), quoted or not.
+fn is_number(raw: &str) -> bool {
+    let word = raw.trim_matches('"');
+    let count = matches!(word, "$#" | "$?" | "$$" | "$!")
+        || word.strip_prefix("${#").is_some_and(|rest| {
+            rest.strip_suffix('}')
+                .is_some_and(|name| name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        });
+    count || (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
 }
 
 /// `NAME=`, `NAME+=` or `NAME[…]=` at the start of a word's source text.

@@ -183,6 +183,8 @@ fn arithmetic_on_variables_is_dynamic() {
         "echo $(( 16#ff + 0x1f + 2 ))",
         "(( 1 + 2 ))",
         "[[ 1 -eq 1 ]]",
+        "[[ $# -eq 0 ]] && echo $(( $# + ${#x} ))",
+        "[[ \"$?\" -ne 0 ]]",
     ] {
         assert!(!split(line).is_dynamic(), "{line}");
     }
