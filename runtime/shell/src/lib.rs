@@ -23,11 +23,21 @@
 #![deny(missing_docs)]
 
 use std::borrow::Cow;
+use std::cell::Cell;
 
 mod runners;
 
 /// Nesting limit for substitutions, quotes and re-parsed strings; deeper text is skipped.
 const MAX_DEPTH: u32 = 32;
+
+/// How much text one line's scan reads in all, as a multiple of the line's length
+/// (re-parsed strings and each walk over a word's text count again), plus
+/// [`BUDGET_SLACK`] bytes; past it the rest is reported too deep. This keeps the
+/// work linear in the line's length whatever nests in it.
+const BUDGET_FACTOR: usize = 8;
+
+/// The bytes every line may read beyond [`BUDGET_FACTOR`] times its length.
+const BUDGET_SLACK: usize = 1 << 20;
 
 /// Runners one simple command may chain (`nice xargs timeout …`); more are too deep.
 const MAX_RUNNERS: u32 = 16;
@@ -85,7 +95,19 @@ pub fn programs(command: &str) -> Vec<String> {
 /// ```
 #[must_use]
 pub fn split(command: &str) -> Split {
-    let found = scan(command, 0, false, Fill::default());
+    let mut found = with_budget(command, || scan(command, 0, false, Fill::default()));
+    if found.out_of_budget {
+        // What the budget cut short is why the rest is unknown: it comes first.
+        found.dynamic.retain(|d| d.reason != Reason::TooDeep);
+        found.dynamic.truncate(MAX_DYNAMIC - 1);
+        found.dynamic.insert(
+            0,
+            Dynamic {
+                reason: Reason::TooDeep,
+                text: command.chars().take(40).collect(),
+            },
+        );
+    }
     Split {
         programs: dedup(found.programs.into_iter().map(|(_, p)| p).collect()),
         dynamic: found.dynamic,
@@ -115,7 +137,7 @@ pub fn split(command: &str) -> Split {
 /// ```
 #[must_use]
 pub fn commands(command: &str) -> Vec<Command> {
-    scan(command, 0, true, Fill::default())
+    with_budget(command, || scan(command, 0, true, Fill::default()))
         .commands
         .into_iter()
         .map(|(_, c)| c)
@@ -236,6 +258,8 @@ struct Found<'a> {
     commands: Vec<(usize, Command)>,
     /// A shell in it reads its code from the stdin it inherits (`bash -c 'bash'`).
     reads_stdin: bool,
+    /// The line's budget ran out: some of its text was not read.
+    out_of_budget: bool,
 }
 
 /// What is done to a command's words beyond what its text shows: runners and
@@ -247,9 +271,51 @@ struct Fill {
     replace: runners::Replace,
 }
 
+thread_local! {
+    /// What the scan of the line being split may still read ([`BUDGET_FACTOR`]).
+    static BUDGET: Cell<usize> = const { Cell::new(usize::MAX) };
+}
+
+/// Runs `f`, the scan of `line`, with the budget of `line` ([`BUDGET_FACTOR`]).
+fn with_budget<T>(line: &str, f: impl FnOnce() -> T) -> T {
+    let budget = line.len().saturating_mul(BUDGET_FACTOR) + BUDGET_SLACK;
+    let outer = BUDGET.replace(budget);
+    let out = f();
+    BUDGET.set(outer);
+    out
+}
+
+/// Takes `n` bytes of reading from the budget; false once it is spent.
+fn charge(n: usize) -> bool {
+    BUDGET.with(|b| match b.get().checked_sub(n) {
+        Some(left) if left > 0 => {
+            b.set(left);
+            true
+        }
+        _ => {
+            b.set(0);
+            false
+        }
+    })
+}
+
+/// Whether the budget is spent: what is left of the line is too deep.
+fn out_of_budget() -> bool {
+    BUDGET.get() == 0
+}
+
 /// Scans `src` as a command line: the programs it runs, in source order, and
 /// with `commands` set, each simple command with its words.
 fn scan(src: &str, depth: u32, commands: bool, fill: Fill) -> Found<'_> {
+    if !charge(src.len()) {
+        return Found {
+            programs: Vec::new(),
+            dynamic: Vec::new(),
+            commands: Vec::new(),
+            reads_stdin: false,
+            out_of_budget: true,
+        };
+    }
     let mut scanner = Scanner {
         src,
         pos: 0,
@@ -267,6 +333,7 @@ fn scan(src: &str, depth: u32, commands: bool, fill: Fill) -> Found<'_> {
         inner_stdin: false,
         fill,
         commands: commands.then(Vec::new),
+        skips: Skips::default(),
     };
     scanner.list(false);
     // A command's substitutions are found before the command itself is resolved.
@@ -278,6 +345,7 @@ fn scan(src: &str, depth: u32, commands: bool, fill: Fill) -> Found<'_> {
         dynamic: scanner.dynamic,
         commands,
         reads_stdin: scanner.reads_stdin,
+        out_of_budget: out_of_budget(),
     }
 }
 
@@ -395,6 +463,8 @@ struct Scanner<'a> {
     fill: Fill,
     /// Simple commands with their words ([`commands`]); `None` when not asked for.
     commands: Option<Vec<(usize, Command)>>,
+    /// Where the nested text lookaheads skipped ends ([`skip_nested`]).
+    skips: Skips,
 }
 
 impl<'a> Scanner<'a> {
@@ -406,11 +476,18 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The index after nested text from `from` that `closers` end ([`skip_nested`]).
+    fn skip(&mut self, from: usize, closers: &[u8]) -> usize {
+        // A memo holds only for text that runs to the end of the source.
+        let memo = (self.end == self.src.len()).then_some(&mut self.skips);
+        skip_nested(self.src.as_bytes(), from, self.end, closers, memo)
+    }
+
     /// Runs `body` one level deeper, or skips to `closers` when too deep.
     fn guarded(&mut self, closers: &[u8], body: impl FnOnce(&mut Self)) {
         if self.depth >= MAX_DEPTH {
             let from = self.pos;
-            self.pos = skip_nested(self.src.as_bytes(), self.pos, self.end, closers);
+            self.pos = self.skip(self.pos, closers);
             self.too_deep(from);
         } else {
             self.depth += 1;
@@ -459,6 +536,13 @@ impl<'a> Scanner<'a> {
     /// Handles a word in command position: a keyword or the start of a simple command.
     fn command_start(&mut self, s: usize, e: usize) -> Option<Tok> {
         self.last_output = None;
+        if self.src[s..e].starts_with("!(") && charge(e - s) {
+            // With extglob off, as `bash -c` starts, `!(…)` is `!` and a subshell; with
+            // it on, a glob naming the program.
+            self.dynamic_word_text(s, e, Reason::Glob);
+            self.pos = s + 1;
+            return None;
+        }
         match &self.src[s..e] {
             "if" | "then" | "elif" | "else" | "fi" | "do" | "done" | "while" | "until" | "!"
             | "{" | "}" | "esac" | "in" | "]]" => None,
@@ -472,15 +556,41 @@ impl<'a> Scanner<'a> {
             "for" | "select" => self.for_head(),
             "function" => self.function_head(),
             "coproc" => self.coproc_head(),
-            "[[" => loop {
-                match self.token() {
-                    Tok::Word(s, e) if &self.src[s..e] == "]]" => return None,
-                    Tok::Eof => return Some(Tok::Eof),
-                    _ => {}
+            "[[" => {
+                // An arithmetic comparison (`-eq` …) evaluates its operands' values, and
+                // `-v` the subscript of the name it tests.
+                let mut last: Option<bool> = None;
+                let (mut compare, mut test_var) = (false, false);
+                loop {
+                    match self.token() {
+                        Tok::Word(s, e) if &self.src[s..e] == "]]" => return None,
+                        Tok::Word(s, e) => {
+                            let word = &self.src[s..e];
+                            let arith =
+                                matches!(word, "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge");
+                            let literal = is_number(word);
+                            if (arith && last.is_some_and(|l| !l))
+                                || (compare && !literal)
+                                || (test_var && word.contains('['))
+                            {
+                                self.arith_names(s, e);
+                            }
+                            (compare, test_var) = (arith, word == "-v");
+                            last = Some(literal);
+                        }
+                        Tok::Eof => return Some(Tok::Eof),
+                        _ => last = None,
+                    }
                 }
-            },
+            }
             _ => self.simple_command(Tok::Word(s, e)),
         }
+    }
+
+    /// Records the source text `s..e` as a program the text cannot name.
+    fn dynamic_word_text(&mut self, s: usize, e: usize, reason: Reason) {
+        let text = self.src[s..e].to_owned();
+        self.add_dynamic(Dynamic { reason, text });
     }
 
     /// Steps over `flag` if it is the next word.
@@ -590,12 +700,12 @@ impl<'a> Scanner<'a> {
         if self.byte(self.pos) != b'(' || self.byte(self.pos + 1) != b'(' {
             return false;
         }
-        let b = self.src.as_bytes();
-        if self.byte(skip_nested(b, self.pos + 2, self.end, b")")) != b')' {
+        let close = self.skip(self.pos + 2, b"A");
+        if self.byte(close) != b')' {
             return false;
         }
         self.pos += 2;
-        self.guarded(b"))", Self::arith_body);
+        self.guarded(b"AA", Self::arith_body);
         true
     }
 
@@ -625,7 +735,8 @@ impl<'a> Scanner<'a> {
                             let raw = &self.src[s..e];
                             let delimiter = cook(raw).text;
                             self.heredocs.push(Heredoc {
-                                quoted: raw.contains(['\\', '\'', '"']),
+                                // A line continuation is gone before the word is read.
+                                quoted: raw.replace("\\\n", "").contains(['\\', '\'', '"']),
                                 delimiter,
                                 strip_tabs,
                                 code: false,
@@ -1481,6 +1592,8 @@ impl<'a> Scanner<'a> {
             return Name::Unknown(Reason::Glob);
         }
         match brace_expand(raw) {
+            // A sequence too long to expand.
+            Some(alternatives) if alternatives.is_empty() => Name::Unknown(Reason::Glob),
             Some(alternatives) => Name::Braces(alternatives),
             None => program_name(cook(raw)),
         }
@@ -1506,6 +1619,11 @@ impl<'a> Scanner<'a> {
     }
 
     fn token(&mut self) -> Tok {
+        if out_of_budget() {
+            self.too_deep(self.pos.min(self.end));
+            self.pos = self.end;
+            return Tok::Eof;
+        }
         self.read_heredocs();
         loop {
             self.skip_blanks();
@@ -1668,7 +1786,7 @@ impl<'a> Scanner<'a> {
                 b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b')' => return,
                 b'<' | b'>' if self.pos == start && self.byte(self.pos + 1) == b'(' => {
                     self.pos += 2;
-                    self.guarded(b")", |s| s.list(true));
+                    self.guarded(b")", |s| s.nested_list(true));
                 }
                 b'<' | b'>' => return,
                 b'(' => {
@@ -1678,8 +1796,8 @@ impl<'a> Scanner<'a> {
                         self.guarded(b")", Self::array);
                     } else if before.ends_with(['@', '!', '?', '+', '*']) {
                         // An extglob pattern such as `@(a|b)`.
-                        let b = self.src.as_bytes();
-                        self.pos = skip_nested(b, self.pos + 1, self.end, b")");
+                        self.pos += 1;
+                        self.guarded(b"A", Self::pattern_group);
                     } else {
                         return;
                     }
@@ -1777,37 +1895,95 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// A command list nested in a word (`$(…)`, `<(…)`, backticks): a newline in it
+    /// does not start the bodies of the heredocs opened before it on the line (bash
+    /// reads them after the line's own newline), and the heredocs it opens but does
+    /// not end wait for that newline too.
+    fn nested_list(&mut self, in_paren: bool) {
+        let outer = std::mem::take(&mut self.heredocs);
+        let due = std::mem::take(&mut self.heredocs_due);
+        self.list(in_paren);
+        let inner = std::mem::replace(&mut self.heredocs, outer);
+        self.heredocs.extend(inner);
+        self.heredocs_due = due;
+    }
+
     /// The rest of `$( … )` or `$(( … ))`, after the `$(`.
     fn substitution(&mut self) {
         // Like bash, `$((` is arithmetic only when its parentheses close with `))`.
-        let b = self.src.as_bytes();
-        if self.byte(self.pos) == b'('
-            && self.byte(skip_nested(b, self.pos + 1, self.end, b")")) == b')'
-        {
+        if self.byte(self.pos) == b'(' && {
+            let close = self.skip(self.pos + 1, b"A");
+            self.byte(close) == b')'
+        } {
             self.pos += 1;
             self.arith_body();
         } else {
-            self.list(true);
+            self.nested_list(true);
         }
     }
 
-    /// The rest of `${ … }`, whose default values may hold substitutions.
+    /// The rest of `${ … }`, whose default values may hold substitutions. Inside
+    /// double quotes bash still matches `'…'` as a span there (its `$(…)` still run)
+    /// and reads `$'…'`. An operator that evaluates text (`${x@P}`, an offset
+    /// `${x:i}`, an indirection `${!x}`) makes the line dynamic.
     fn parameter(&mut self, in_double_quotes: bool) {
+        let start = self.pos;
         while self.pos < self.end {
-            match self.byte(self.pos) {
-                b'}' => {
+            match (self.byte(self.pos), self.byte(self.pos + 1)) {
+                (b'}', _) => {
                     self.pos += 1;
+                    if parameter_evaluates(&self.src[start..self.pos - 1]) {
+                        self.dynamic_word_text(start - 2, self.pos, Reason::Expansion);
+                    }
                     return;
                 }
+                (b'\'', _) if in_double_quotes => {
+                    self.pos += 1;
+                    while self.pos < self.end && self.byte(self.pos) != b'\'' {
+                        match self.byte(self.pos) {
+                            b'`' | b'$' => self.word_piece(true),
+                            _ => self.pos += 1,
+                        }
+                    }
+                    self.pos = (self.pos + 1).min(self.end);
+                }
+                (b'$', b'\'') => self.word_piece(false),
                 _ => self.word_piece(in_double_quotes),
             }
         }
     }
 
-    /// The rest of an arithmetic expression, up to the `))` closing it.
-    fn arith_body(&mut self) {
+    /// The rest of an extglob group (`@(a|b)`), after its `(`: up to the `)` closing it.
+    fn pattern_group(&mut self) {
         let mut parens = 0usize;
         while self.pos < self.end {
+            match self.byte(self.pos) {
+                b'(' => parens += 1,
+                b')' if parens == 0 => {
+                    self.pos += 1;
+                    return;
+                }
+                b')' => parens -= 1,
+                _ => {
+                    self.word_piece(false);
+                    continue;
+                }
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// The rest of an arithmetic expression, up to the `))` closing it.
+    fn arith_body(&mut self) {
+        let start = self.pos;
+        let mut parens = 0usize;
+        let mut names = false;
+        while self.pos < self.end {
+            let before = if self.pos > start {
+                self.byte(self.pos - 1)
+            } else {
+                b' '
+            };
             match self.byte(self.pos) {
                 b'(' => {
                     parens += 1;
@@ -1818,6 +1994,9 @@ impl<'a> Scanner<'a> {
                     self.pos += 1;
                 }
                 b')' => {
+                    if names {
+                        self.arith_names(start, self.pos);
+                    }
                     self.pos += if self.byte(self.pos + 1) == b')' {
                         2
                     } else {
@@ -1825,9 +2004,35 @@ impl<'a> Scanner<'a> {
                     };
                     return;
                 }
+                // A variable (`x`, `$x`, `${x}`), not a number's digits (`0x1f`, `16#ff`)
+                // nor a count (`$#`, `${#x}`).
+                b'$' if matches!(self.byte(self.pos + 1), b'#' | b'?' | b'$' | b'!') => {
+                    self.pos += 2;
+                }
+                b'$' if !matches!(self.byte(self.pos + 1), b'(' | b'\'') => {
+                    let from = self.pos;
+                    self.word_piece(false);
+                    names |= !is_number(&self.src[from..self.pos]);
+                }
+                c if (c.is_ascii_alphabetic() || c == b'_')
+                    && !(before.is_ascii_alphanumeric() || matches!(before, b'_' | b'#')) =>
+                {
+                    names = true;
+                    self.pos += 1;
+                }
                 _ => self.word_piece(false),
             }
         }
+    }
+
+    /// Arithmetic from `start` to `end` reads variables: bash evaluates a value as an
+    /// expression again, and runs the `$(…)` of an `a[…]` subscript in it.
+    fn arith_names(&mut self, start: usize, end: usize) {
+        let text: String = self.src[start..end].chars().take(40).collect();
+        self.add_dynamic(Dynamic {
+            reason: Reason::Expansion,
+            text: format!("(({}))", text.trim()),
+        });
     }
 
     /// A backtick substitution: its text, up to the next unescaped backtick, is a command list.
@@ -1860,7 +2065,7 @@ impl<'a> Scanner<'a> {
             let end = std::mem::replace(&mut self.end, close);
             self.pos = open;
             self.depth += 1;
-            self.list(false);
+            self.nested_list(false);
             self.depth -= 1;
             self.end = end;
         }
@@ -1868,41 +2073,187 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// Where the nested texts a lookahead skipped end, by where their text starts: each
+/// is walked once per scan however often a lookahead asks (`((((…` asks at every
+/// `(`). An entry packs the end (plus one) above the closer's code (0: not known).
+#[derive(Default)]
+struct Skips(Vec<u32>);
+
+impl Skips {
+    /// The code of a closer in an entry's low bits.
+    fn code(closer: u8) -> u32 {
+        match closer {
+            b')' => 1,
+            b'A' => 2,
+            b'}' => 3,
+            b'"' => 4,
+            _ => 5,
+        }
+    }
+
+    fn get(&self, from: usize, closer: u8) -> Option<usize> {
+        let entry = *self.0.get(from)?;
+        (entry & 7 == Self::code(closer)).then(|| (entry >> 3) as usize - 1)
+    }
+
+    fn insert(&mut self, from: usize, closer: u8, to: usize, len: usize) {
+        let Some(entry) = u32::try_from(to + 1)
+            .ok()
+            .filter(|e| *e < 1 << 29 && from < len)
+        else {
+            return;
+        };
+        if self.0.len() < len {
+            self.0.resize(len, 0);
+        }
+        self.0[from] = entry << 3 | Self::code(closer);
+    }
+}
+
 /// Skips nested text without recursing: `closers` are the closing bytes still expected,
-/// innermost last. Returns the index after the last of them (or `end`).
-fn skip_nested(b: &[u8], mut i: usize, end: usize, closers: &[u8]) -> usize {
-    let mut stack = closers.to_vec();
-    while let Some(&top) = stack.last() {
+/// innermost last. Returns the index after the last of them (or `end`). A closer `)`
+/// ends a command list (where `#` starts a comment), `A` an arithmetic or pattern
+/// group (parentheses only count, as in `((` and `$((`); `"`, `` ` `` and `}` end
+/// their quotes and `${`. With a `memo` (only for text that runs to the end of the
+/// source), every nested text met is remembered, so asking again costs nothing.
+fn skip_nested(
+    b: &[u8],
+    mut i: usize,
+    end: usize,
+    closers: &[u8],
+    mut memo: Option<&mut Skips>,
+) -> usize {
+    let mut stack: Vec<(u8, usize)> = closers.iter().map(|&c| (c, usize::MAX)).collect();
+    if let Some((top, _)) = stack.pop() {
+        open(&mut stack, &mut i, top, memo.as_deref());
+    }
+    while let Some(&(top, _)) = stack.last() {
         if i >= end {
+            if let Some(memo) = memo {
+                for (closer, from) in stack {
+                    memo.insert(from, closer, end, end);
+                }
+            }
             return end;
         }
         let c = b[i];
         let next = if i + 1 < end { b[i + 1] } else { 0 };
+        let before = if i > 0 { b[i - 1] } else { b' ' };
         i += 1;
         match (top, c) {
             (_, b'\\') => i += 1,
-            (b'`', b'`') | (b'"', b'"') | (b')', b')') | (b'}', b'}') => {
-                stack.pop();
+            (b'`', b'`') | (b'"', b'"') | (b')' | b'A', b')') | (b'}', b'}') => {
+                if let (Some((closer, from)), Some(memo)) = (stack.pop(), memo.as_deref_mut()) {
+                    memo.insert(from, closer, i, end);
+                }
             }
             (b'`', _) => {}
             (_, b'$') if next == b'(' || next == b'{' => {
-                stack.push(if next == b'(' { b')' } else { b'}' });
                 i += 1;
+                let closer = if next == b'(' { b')' } else { b'}' };
+                open(&mut stack, &mut i, closer, memo.as_deref());
             }
-            (_, b'`') => stack.push(b'`'),
+            (_, b'`') => open(&mut stack, &mut i, b'`', memo.as_deref()),
             (b'"', _) => {}
+            (_, b'$') if next == b'\'' => i = ansi_c_end(b, i + 1, end),
             (_, b'\'') => {
                 while i < end && b[i] != b'\'' {
                     i += 1;
                 }
                 i += 1;
             }
-            (_, b'"') => stack.push(b'"'),
-            (b')', b'(') => stack.push(b')'),
+            (_, b'"') => open(&mut stack, &mut i, b'"', memo.as_deref()),
+            // `((` and `$((` open arithmetic.
+            (b')', b'(') if before == b'(' => open(&mut stack, &mut i, b'A', memo.as_deref()),
+            (b')', b'(') => open(&mut stack, &mut i, b')', memo.as_deref()),
+            (b'A', b'(') => open(&mut stack, &mut i, b'A', memo.as_deref()),
+            (b')', b'#') if matches!(before, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(') => {
+                while i < end && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
             _ => {}
         }
     }
     i.min(end)
+}
+
+/// Opens nested text whose content starts at `*i` and ends with `closer`: jumps past it
+/// when `memo` knows where it ends, else pushes it.
+fn open(stack: &mut Vec<(u8, usize)>, i: &mut usize, closer: u8, memo: Option<&Skips>) {
+    match memo.and_then(|memo| memo.get(*i, closer)) {
+        Some(to) => *i = to,
+        None => stack.push((closer, *i)),
+    }
+}
+
+/// The index after the `'` closing a `$'…'` string whose text starts at `i` (after
+/// the opening quote); a backslash escapes the next byte.
+fn ansi_c_end(b: &[u8], mut i: usize, end: usize) -> usize {
+    while i < end {
+        match b[i] {
+            b'\'' => return i + 1,
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    end
+}
+
+/// Whether the text inside `${…}` evaluates text bash takes from a value: a prompt
+/// expansion (`x@P` runs the `$(…)` in x's value), an offset or length (`x:i`,
+/// `x:'…'`: arithmetic, whose `a[$(…)]` subscripts run), or an indirection (`!x`,
+/// whose value may be such a subscript).
+fn parameter_evaluates(inner: &str) -> bool {
+    let b = inner.as_bytes();
+    let (indirect, b) = match b {
+        [b'!', rest @ ..] if !rest.is_empty() => (true, rest),
+        _ => (false, b),
+    };
+    let mut i = match b.first() {
+        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => b
+            .iter()
+            .position(|c| !c.is_ascii_alphanumeric() && *c != b'_')
+            .unwrap_or(b.len()),
+        Some(c) if c.is_ascii_digit() => b
+            .iter()
+            .position(|c| !c.is_ascii_digit())
+            .unwrap_or(b.len()),
+        Some(b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!') => 1,
+        _ => return false,
+    };
+    if b.get(i) == Some(&b'[') {
+        match b[i..].iter().position(|c| *c == b']') {
+            Some(k) => i += k + 1,
+            None => return false,
+        }
+    }
+    let rest = &b[i..];
+    if indirect {
+        // `${!prefix*}` and `${!a[@]}` list names and keys; the rest evaluate.
+        return !matches!(rest, [b'*' | b'@'])
+            && !b[..i].ends_with(b"[@]")
+            && !b[..i].ends_with(b"[*]");
+    }
+    match rest {
+        [b'@', b'P', ..] => true,
+        [b':', next, ..] if !matches!(next, b'-' | b'=' | b'?' | b'+') => !rest[1..]
+            .iter()
+            .all(|c| c.is_ascii_digit() || matches!(c, b' ' | b':' | b'-')),
+        _ => false,
+    }
+}
+
+/// Whether a word's source is a number whatever the variables hold: digits, a sign,
+/// or a count bash keeps (`$#`, `$?`, `$$`, `$!`, `${#x}`), quoted or not.
+fn is_number(raw: &str) -> bool {
+    let word = raw.trim_matches('"');
+    let count = matches!(word, "$#" | "$?" | "$$" | "$!")
+        || word.strip_prefix("${#").is_some_and(|rest| {
+            rest.strip_suffix('}')
+                .is_some_and(|name| name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        });
+    count || (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
 }
 
 /// `NAME=`, `NAME+=` or `NAME[…]=` at the start of a word's source text.
@@ -2046,6 +2397,9 @@ const INTERPRETERS: &[(&str, &[u8], &[&str])] = &[
 /// `raw` (`$x`, `${x}`, `$(…)`, backticks, quoted or not), or with `heredoc`, in
 /// the body of a heredoc whose delimiter is unquoted, where quotes are text.
 fn expansions(raw: &str, heredoc: bool) -> Vec<&str> {
+    if !charge(raw.len()) {
+        return vec![raw];
+    }
     let b = raw.as_bytes();
     let mut found = Vec::new();
     let mut double = false;
@@ -2100,13 +2454,57 @@ fn has_tilde(raw: &str) -> bool {
 /// Whether a word's source has an unquoted brace expansion (`{a,b}`, `{1..3}`)
 /// or extglob pattern (`@(a|b)`, with `shopt -s extglob`).
 fn has_braces(raw: &str) -> bool {
+    if !charge(raw.len()) {
+        return true;
+    }
     let b = raw.as_bytes();
+    let mut groups = BraceGroups::default();
     any_unquoted(raw, |i| match (b[i], b.get(i + 1)) {
-        (b'{', _) => brace_close(raw, i)
-            .is_some_and(|(close, commas)| !commas.is_empty() || raw[i + 1..close].contains("..")),
         (b'@' | b'+' | b'!', Some(b'(')) => true,
-        _ => false,
+        (b'.', Some(b'.')) => {
+            groups.dots();
+            false
+        }
+        (c, _) => groups
+            .step(i, c)
+            .is_some_and(|(_, _, commas, dots)| dots || !commas.is_empty()),
     })
+}
+
+/// The unquoted `{…}` groups of a word, matched in one pass: feed it each byte
+/// outside quotes and expansions; a `}` gives back the group it closes.
+#[derive(Default)]
+struct BraceGroups {
+    /// The open groups, innermost last: their `{`, their top-level commas, and
+    /// whether a `..` is in them.
+    open: Vec<(usize, Vec<usize>, bool)>,
+}
+
+impl BraceGroups {
+    /// Byte `c` at `i`: a closed group as `(open, close, commas, has ..)`.
+    fn step(&mut self, i: usize, c: u8) -> Option<(usize, usize, Vec<usize>, bool)> {
+        match c {
+            b'{' => self.open.push((i, Vec::new(), false)),
+            b',' => {
+                if let Some(top) = self.open.last_mut() {
+                    top.1.push(i);
+                }
+            }
+            b'}' => {
+                let (open, commas, dots) = self.open.pop()?;
+                return Some((open, i, commas, dots));
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// A `..` in the innermost open group.
+    fn dots(&mut self) {
+        if let Some(top) = self.open.last_mut() {
+            top.2 = true;
+        }
+    }
 }
 
 /// Whether `path` names the reading shell's stdin: `/dev/stdin`, `/dev/fd/0`,
@@ -2136,19 +2534,25 @@ fn is_stdin_path(path: &str) -> bool {
     }
 }
 
-/// Whether a word's source has an unquoted glob character (`*`, `?`, `[…]`).
+/// Whether a word's source has an unquoted glob character (`*`, `?`, `[…]`) or
+/// extglob group (`@(…)`, `!(…)`, `+(…)`; `?(…)` and `*(…)` are globs already).
 fn has_glob(raw: &str) -> bool {
+    if !charge(raw.len()) {
+        return true;
+    }
     let b = raw.as_bytes();
+    let last_close = raw.rfind(']');
     any_unquoted(raw, |i| match b[i] {
         b'*' | b'?' => true,
-        b'[' => raw[i + 1..].contains(']'),
+        b'[' => last_close.is_some_and(|c| c > i),
+        b'@' | b'!' | b'+' => b.get(i + 1) == Some(&b'('),
         _ => false,
     })
 }
 
 /// Whether `at` holds for some byte index of `raw` outside escapes, quoted
 /// strings and expansions ([`past_quoted`]).
-fn any_unquoted(raw: &str, at: impl Fn(usize) -> bool) -> bool {
+fn any_unquoted(raw: &str, mut at: impl FnMut(usize) -> bool) -> bool {
     let mut i = 0;
     while i < raw.len() {
         if let Some(next) = past_quoted(raw, i) {
@@ -2167,28 +2571,22 @@ fn any_unquoted(raw: &str, at: impl Fn(usize) -> bool) -> bool {
 /// `i` (where no glob or brace counts), the index just past it.
 fn past_quoted(raw: &str, i: usize) -> Option<usize> {
     let b = raw.as_bytes();
-    Some(match b[i] {
-        b'\\' => i + 2,
-        b'\'' => raw[i + 1..].find('\'').map_or(b.len(), |k| i + k + 2),
-        b'"' => quoted_end(b, i + 1),
-        b'$' | b'`' => expansion_end(b, i),
+    Some(match (b[i], b.get(i + 1)) {
+        (b'\\', _) => i + 2,
+        (b'\'', _) => raw[i + 1..].find('\'').map_or(b.len(), |k| i + k + 2),
+        (b'"', _) => skip_nested(b, i + 1, b.len(), b"\"", None),
+        (b'$', Some(b'\'')) => ansi_c_end(b, i + 2, b.len()),
+        (b'$' | b'`', _) => expansion_end(b, i),
         _ => return None,
     })
-}
-
-/// The index after the `"` closing a double-quoted string whose text starts at `i`.
-fn quoted_end(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && b[i] != b'"' {
-        i += if b[i] == b'\\' { 2 } else { 1 };
-    }
-    i + 1
 }
 
 /// How many words brace expansion may make of one program word.
 const MAX_BRACE_WORDS: usize = 64;
 
-/// The words bash's brace expansion makes of `raw` (`{kubectl,x}` → `kubectl`, `x`),
-/// or `None` when it has no unquoted `{a,b}`. Sequences (`{a..c}`) are left as they are.
+/// The words bash's brace expansion makes of `raw` (`{kubectl,x}` → `kubectl`, `x`;
+/// `kube{c..c}tl` → `kubectl`), or `None` when it has no unquoted `{a,b}` or
+/// `{x..y}`. A sequence longer than [`MAX_BRACE_WORDS`] makes no words: `Some([])`.
 fn brace_expand(raw: &str) -> Option<Vec<String>> {
     brace_expand_groups(raw, MAX_BRACE_GROUPS)
 }
@@ -2204,13 +2602,16 @@ fn brace_expand_groups(raw: &str, groups: u32) -> Option<Vec<String>> {
     if groups == 0 {
         return None;
     }
-    let (open, close, commas) = brace_group(raw)?;
-    let (prefix, suffix) = (&raw[..open], &raw[close + 1..]);
+    let group = brace_group(raw)?;
+    let Some(items) = group.items else {
+        return Some(Vec::new());
+    };
+    let (prefix, suffix) = (&raw[..group.open], &raw[group.close + 1..]);
     let mut out = Vec::new();
-    let mut from = open + 1;
-    for cut in commas.into_iter().chain([close]) {
-        let word = format!("{prefix}{}{suffix}", &raw[from..cut]);
+    for item in items {
+        let word = format!("{prefix}{item}{suffix}");
         match brace_expand_groups(&word, groups - 1) {
+            Some(more) if more.is_empty() => return Some(more),
             Some(more) => out.extend(more),
             None => out.push(word),
         }
@@ -2218,54 +2619,113 @@ fn brace_expand_groups(raw: &str, groups: u32) -> Option<Vec<String>> {
             out.truncate(MAX_BRACE_WORDS);
             break;
         }
-        from = cut + 1;
     }
     Some(out)
 }
 
-/// The first unquoted `{…}` with a top-level comma: its bounds and its commas.
-fn brace_group(raw: &str) -> Option<(usize, usize, Vec<usize>)> {
+/// An unquoted brace group that bash expands.
+struct BraceGroup {
+    /// Where its `{` and `}` are.
+    open: usize,
+    close: usize,
+    /// The source texts it expands to, or `None` for a sequence longer than
+    /// [`MAX_BRACE_WORDS`].
+    items: Option<Vec<String>>,
+}
+
+/// The first unquoted `{…}` with a top-level comma, or holding a sequence
+/// (`{1..3}`, `{a..e..2}`). Like bash, quoted text, escapes and expansions
+/// inside are passed over whole (`{bash,-c,'kubectl x'}` has two commas).
+fn brace_group(raw: &str) -> Option<BraceGroup> {
+    if !charge(raw.len()) {
+        return None;
+    }
     let b = raw.as_bytes();
+    let mut groups = BraceGroups::default();
+    let mut first: Option<BraceGroup> = None;
     let mut i = 0;
     while i < b.len() {
         if let Some(next) = past_quoted(raw, i) {
             i = next;
             continue;
         }
-        match b[i] {
-            b'{' => match brace_close(raw, i) {
-                Some((close, commas)) if !commas.is_empty() => return Some((i, close, commas)),
-                _ => i += 1,
-            },
-            _ => i += 1,
+        if b[i] == b'.' && b.get(i + 1) == Some(&b'.') {
+            groups.dots();
         }
-    }
-    None
-}
-
-/// The `}` matching the `{` at `open`, and the commas at its top level. Like
-/// bash, quoted text, escapes and expansions inside are passed over whole
-/// (`{bash,-c,'kubectl x'}` has two commas).
-fn brace_close(raw: &str, open: usize) -> Option<(usize, Vec<usize>)> {
-    let b = raw.as_bytes();
-    let mut depth = 0usize;
-    let mut commas = Vec::new();
-    let mut i = open + 1;
-    while i < b.len() {
-        if let Some(next) = past_quoted(raw, i) {
-            i = next;
-            continue;
-        }
-        match b[i] {
-            b'{' => depth += 1,
-            b'}' if depth == 0 => return Some((i, commas)),
-            b'}' => depth -= 1,
-            b',' if depth == 0 => commas.push(i),
-            _ => {}
+        if let Some((open, close, commas, dots)) = groups.step(i, b[i]) {
+            let items = if !commas.is_empty() {
+                let mut from = open + 1;
+                let mut items = Vec::with_capacity(commas.len() + 1);
+                for cut in commas.into_iter().chain([close]) {
+                    items.push(raw[from..cut].to_owned());
+                    from = cut + 1;
+                }
+                Some(Some(items))
+            } else if dots {
+                brace_sequence(&raw[open + 1..close])
+            } else {
+                None
+            };
+            if let Some(items) = items {
+                if first.as_ref().is_none_or(|f| open < f.open) {
+                    first = Some(BraceGroup { open, close, items });
+                }
+            }
         }
         i += 1;
     }
-    None
+    first
+}
+
+/// The words of a brace sequence's text (`1..3`, `a..e`, `01..10..2`), as bash makes
+/// them: `None` when bash leaves it as it is, `Some(None)` when it is too long.
+fn brace_sequence(text: &str) -> Option<Option<Vec<String>>> {
+    let mut parts = text.split("..");
+    let (from, to) = (parts.next()?, parts.next()?);
+    let step = match parts.next() {
+        Some(step) => step.parse::<i64>().ok()?.unsigned_abs().max(1),
+        None => 1,
+    };
+    if parts.next().is_some() {
+        return None;
+    }
+    let (x, y, letters) = match (from.parse::<i64>(), to.parse::<i64>()) {
+        (Ok(x), Ok(y)) => (x, y, false),
+        _ => {
+            let (&[x], &[y]) = (from.as_bytes(), to.as_bytes()) else {
+                return None;
+            };
+            if !x.is_ascii_alphabetic() || !y.is_ascii_alphabetic() {
+                return None;
+            }
+            (i64::from(x), i64::from(y), true)
+        }
+    };
+    let count = x.abs_diff(y) / step + 1;
+    if count > MAX_BRACE_WORDS as u64 {
+        return Some(None);
+    }
+    let width = [from, to]
+        .iter()
+        .filter(|n| n.trim_start_matches('-').starts_with('0') && n.len() > 1)
+        .map(|n| n.len())
+        .max()
+        .unwrap_or(0);
+    let items = (0..count as i64)
+        .map(|k| {
+            let v = if x <= y {
+                x + k * step as i64
+            } else {
+                x - k * step as i64
+            };
+            match letters {
+                true => char::from(v as u8).to_string(),
+                false if v < 0 => format!("-{:0w$}", -v, w = width.saturating_sub(1)),
+                false => format!("{v:0width$}"),
+            }
+        })
+        .collect();
+    Some(Some(items))
 }
 
 /// What `printf FORMAT ARGS…` prints, roughly: `%s` and `%b` take the next argument,
@@ -2340,6 +2800,14 @@ impl Builder<'_> {
 
 /// Removes quotes and escapes from a word's source text.
 fn cook(raw: &str) -> Cooked<'_> {
+    if !charge(raw.len()) {
+        // Out of budget: the word is not read, so nothing of it is known.
+        return Cooked {
+            text: Cow::Borrowed(raw),
+            expanded_to: raw.len(),
+            literal_to: 0,
+        };
+    }
     // A word that is one single-quoted string borrows its content.
     if let Some(inner) = raw.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')) {
         if !inner.contains('\'') {
@@ -2440,9 +2908,9 @@ fn cook(raw: &str) -> Cooked<'_> {
 fn expansion_end(b: &[u8], i: usize) -> usize {
     let next = b.get(i + 1).copied().unwrap_or(0);
     match (b[i], next) {
-        (b'$', b'(') if b.get(i + 2) == Some(&b'(') => skip_nested(b, i + 3, b.len(), b"))"),
-        (b'$' | b'<' | b'>', b'(') => skip_nested(b, i + 2, b.len(), b")"),
-        (b'$', b'{') => skip_nested(b, i + 2, b.len(), b"}"),
+        (b'$', b'(') if b.get(i + 2) == Some(&b'(') => skip_nested(b, i + 3, b.len(), b"AA", None),
+        (b'$' | b'<' | b'>', b'(') => skip_nested(b, i + 2, b.len(), b")", None),
+        (b'$', b'{') => skip_nested(b, i + 2, b.len(), b"}", None),
         (b'$', c) if c.is_ascii_alphabetic() || c == b'_' => {
             let mut j = i + 2;
             while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
@@ -2451,7 +2919,7 @@ fn expansion_end(b: &[u8], i: usize) -> usize {
             j
         }
         (b'$', b'0'..=b'9' | b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!') => i + 2,
-        (b'`', _) => skip_nested(b, i + 1, b.len(), b"`"),
+        (b'`', _) => skip_nested(b, i + 1, b.len(), b"`", None),
         _ => i + 1,
     }
 }

@@ -386,7 +386,7 @@ const CASES: &[(&str, &[&str])] = &[
         "/usr/bin/{kube,hel}{ctl,m} x",
         &["kubem", "helctl", "helm", "kubectl"],
     ),
-    ("{a..c} x", &["{a..c}"]),
+    ("{a..c} x", &["b", "c", "a"]),
     ("'{kubectl,x}' get", &["{kubectl,x}"]),
     ("((kubectl get pods))", &[]),
     ("((kubectl get pods) )", &["kubectl"]),

@@ -1015,3 +1015,54 @@ fn matches_brush_parser() {
         failures[..failures.len().min(20)].join("\n")
     );
 }
+
+#[path = "../../../tests/common/corpus.rs"]
+#[allow(dead_code)]
+mod corpus;
+
+/// The adversarial corpus (`tests/enforce/*.txt`, each line's outcome checked under
+/// bash) through brush-parser with this file's oracle and through the splitter: how
+/// often each names kubectl exactly when bash runs it. The figures are printed
+/// (`docs/splitter.md` quotes them); the splitter must agree at least as often.
+#[test]
+fn corpus_agreement_with_bash() {
+    use corpus::{corpus_in, Expect};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/enforce");
+    let corpus = corpus_in(&dir);
+    let (mut lines, mut ours, mut brush, mut rejected, mut safe) = (0, 0, 0, 0, 0);
+    let mut lexical = [0usize; 3];
+    for line in &corpus.lines {
+        let runs = line.expect != Expect::Benign;
+        let found = hookdex_shell::split(&line.text);
+        let named = found.programs.iter().any(|p| p == "kubectl");
+        let theirs = match oracle(&line.text) {
+            Ok(programs) => Some(programs.iter().any(|p| p == "kubectl")),
+            Err(_) => None,
+        };
+        lines += 1;
+        ours += usize::from(named == runs);
+        brush += usize::from(theirs == Some(runs));
+        rejected += usize::from(theirs.is_none());
+        safe += usize::from(if runs {
+            named || found.is_dynamic()
+        } else {
+            !named
+        });
+        if line.at.starts_with("lexical.txt") {
+            lexical[0] += 1;
+            lexical[1] += usize::from(named == runs);
+            lexical[2] += usize::from(theirs == Some(runs));
+        }
+    }
+    eprintln!(
+        "corpus: {lines} lines; names kubectl exactly when bash runs it: splitter {ours}, \
+         brush-parser {brush} (rejects {rejected}); splitter names it or reports dynamic \
+         when bash runs it and stays quiet when not: {safe}; of the {} lexical.txt lines: \
+         splitter {}, brush-parser {}",
+        lexical[0], lexical[1], lexical[2]
+    );
+    assert!(
+        ours >= brush,
+        "brush-parser agrees with bash more often: {brush} > {ours}"
+    );
+}
