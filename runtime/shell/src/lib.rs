@@ -24,6 +24,9 @@
 
 use std::borrow::Cow;
 
+use programs::{Runs, Variable};
+
+mod programs;
 mod runners;
 
 /// Nesting limit for substitutions, quotes and re-parsed strings; deeper text is skipped.
@@ -86,10 +89,18 @@ pub fn programs(command: &str) -> Vec<String> {
 #[must_use]
 pub fn split(command: &str) -> Split {
     let found = scan(command, 0, false, Fill::default());
-    Split {
-        programs: dedup(found.programs.into_iter().map(|(_, p)| p).collect()),
-        dynamic: found.dynamic,
+    let programs = dedup(found.programs.into_iter().map(|(_, p)| p).collect());
+    let mut dynamic = found.dynamic;
+    if programs.iter().any(|p| p == "git")
+        && programs::writes_git_code(command)
+        && dynamic.len() < MAX_DYNAMIC
+    {
+        dynamic.push(Dynamic {
+            reason: Reason::File,
+            text: "git with .git/hooks or .git/config".to_owned(),
+        });
     }
+    Split { programs, dynamic }
 }
 
 /// Every simple command of `command` whose program the text names, in
@@ -190,7 +201,10 @@ pub enum Reason {
     /// The program word is a glob (`kube?tl`, `/usr/bin/kube*`), or has braces too
     /// long to expand.
     Glob,
-    /// Code handed to another interpreter: `python -c`, `perl -e`, `node -e`, `ruby -e`.
+    /// Code handed to another interpreter: `python -c`, `perl -e`, `node -e`, `ruby -e`,
+    /// a script (`python3 p.py`) or stdin (`python3 -`, `perl <<< …`, `… | tclsh`);
+    /// an awk program that calls `system()` or pipes to a command; a sed script
+    /// with `s///e` or an `e` that runs the pattern space.
     Interpreter,
     /// A shell runs code a command prints: `curl x | sh`, `source <(curl x)`,
     /// `bash <(curl x)` (a piped literal `echo`/`printf` is read instead); or
@@ -199,10 +213,25 @@ pub enum Reason {
     Stdin,
     /// Text nested deeper than the scanner follows.
     TooDeep,
+    /// The program word is a path the text cannot tell runs what its basename
+    /// says: relative (`./k`, `b/tool`), under `/proc` or `/dev/fd`, or in a
+    /// folder that is not one of the system's program directories (a renamed
+    /// copy, a link or a `#!` script may sit there); or the line changes which
+    /// program a name runs (`PATH=…`, `BASH_CMDS[k]=$x`). The basename is still
+    /// named.
+    Path,
+    /// Code comes from a file or configuration the line does not show: a
+    /// script file (`bash s`, `. ./s`), a makefile, `run-parts`, the rc files
+    /// a shell reads (`bash -l`, `bash -i`, `--rcfile`, `BASH_ENV=`, `HOME=`),
+    /// a stdin redirected from a file (`bash < s`), git aliases and hooks
+    /// (`git NAME` that is not a git command, `core.hooksPath`), `ssh -F`,
+    /// the shell history `fc` runs.
+    File,
 }
 
 impl Reason {
-    /// A short lowercase name: `expansion`, `glob`, `interpreter`, `stdin`, `too-deep`.
+    /// A short lowercase name: `expansion`, `glob`, `interpreter`, `stdin`, `too-deep`,
+    /// `path`, `file`.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -211,6 +240,8 @@ impl Reason {
             Reason::Interpreter => "interpreter",
             Reason::Stdin => "stdin",
             Reason::TooDeep => "too-deep",
+            Reason::Path => "path",
+            Reason::File => "file",
         }
     }
 }
@@ -250,25 +281,9 @@ struct Fill {
 /// Scans `src` as a command line: the programs it runs, in source order, and
 /// with `commands` set, each simple command with its words.
 fn scan(src: &str, depth: u32, commands: bool, fill: Fill) -> Found<'_> {
-    let mut scanner = Scanner {
-        src,
-        pos: 0,
-        end: src.len(),
-        depth,
-        heredocs: Vec::new(),
-        heredocs_due: false,
-        words: Vec::new(),
-        out: Vec::new(),
-        dynamic: Vec::new(),
-        pipe_in: None,
-        last_output: None,
-        stdin_code: None,
-        reads_stdin: false,
-        inner_stdin: false,
-        fill,
-        commands: commands.then(Vec::new),
-    };
+    let mut scanner = Scanner::new(src, depth, commands, fill);
     scanner.list(false);
+    scanner.arith_subscripts();
     // A command's substitutions are found before the command itself is resolved.
     scanner.out.sort_by_key(|&(at, _)| at);
     let mut commands = scanner.commands.unwrap_or_default();
@@ -343,6 +358,19 @@ struct Heredoc<'a> {
     code: bool,
 }
 
+/// What a command's redirection puts on a descriptor it reads: source ranges.
+#[derive(Clone, Copy)]
+enum Input {
+    /// `<<< WORD`.
+    HereString(usize, usize),
+    /// `<< DELIM`: the heredoc at this index of the pending ones.
+    HereDoc(usize),
+    /// `< FILE`, a process substitution too.
+    File(usize, usize),
+    /// `<& FD`.
+    Dup(usize, usize),
+}
+
 /// How a shell invoked with these arguments gets its code.
 enum ShellInput {
     /// `-c STRING`: the word at this index.
@@ -395,9 +423,41 @@ struct Scanner<'a> {
     fill: Fill,
     /// Simple commands with their words ([`commands`]); `None` when not asked for.
     commands: Option<Vec<(usize, Command)>>,
+    /// Set by `resolve` when the program is a shell whose script is a
+    /// descriptor other than stdin (`bash /dev/fd/3`): its word and the descriptor.
+    fd_code: Option<(usize, u32)>,
+    /// The line evaluates something as arithmetic or a variable name.
+    arith: bool,
+    /// Code in array subscripts of word values, with where each word starts
+    /// ([`Scanner::subscript`]).
+    subscripts: Vec<(usize, String)>,
 }
 
 impl<'a> Scanner<'a> {
+    fn new(src: &'a str, depth: u32, commands: bool, fill: Fill) -> Scanner<'a> {
+        Scanner {
+            src,
+            pos: 0,
+            end: src.len(),
+            depth,
+            heredocs: Vec::new(),
+            heredocs_due: false,
+            words: Vec::new(),
+            out: Vec::new(),
+            dynamic: Vec::new(),
+            pipe_in: None,
+            last_output: None,
+            stdin_code: None,
+            reads_stdin: false,
+            inner_stdin: false,
+            fill,
+            commands: commands.then(Vec::new),
+            fd_code: None,
+            arith: false,
+            subscripts: Vec::new(),
+        }
+    }
+
     fn byte(&self, i: usize) -> u8 {
         if i < self.end {
             self.src.as_bytes()[i]
@@ -473,8 +533,10 @@ impl<'a> Scanner<'a> {
             "function" => self.function_head(),
             "coproc" => self.coproc_head(),
             "[[" => loop {
+                self.arith = true;
                 match self.token() {
                     Tok::Word(s, e) if &self.src[s..e] == "]]" => return None,
+                    Tok::Word(s, e) => self.subscript(s, e),
                     Tok::Eof => return Some(Tok::Eof),
                     _ => {}
                 }
@@ -595,6 +657,7 @@ impl<'a> Scanner<'a> {
             return false;
         }
         self.pos += 2;
+        self.arith = true;
         self.guarded(b"))", Self::arith_body);
         true
     }
@@ -602,9 +665,8 @@ impl<'a> Scanner<'a> {
     /// Reads the words and redirections of one simple command, then resolves its program.
     fn simple_command(&mut self, first: Tok) -> Option<Tok> {
         let base = self.words.len();
-        let heredoc_base = self.heredocs.len();
         let pipe_in = self.pipe_in.take();
-        let mut here_strings = Vec::new();
+        let mut inputs = Vec::new();
         let mut writes = Vec::new();
         let mut tok = first;
         loop {
@@ -619,11 +681,12 @@ impl<'a> Scanner<'a> {
                     }
                     self.words.push((s, e));
                 }
-                Tok::Redir(kind) => match self.token() {
-                    Tok::Word(s, e) => match kind {
+                Tok::Redir(kind) => match (self.input_fd(kind), self.token()) {
+                    (fd, Tok::Word(s, e)) => match kind {
                         Redir::HereDoc { strip_tabs } => {
                             let raw = &self.src[s..e];
                             let delimiter = cook(raw).text;
+                            inputs.push((fd, Input::HereDoc(self.heredocs.len())));
                             self.heredocs.push(Heredoc {
                                 quoted: raw.contains(['\\', '\'', '"']),
                                 delimiter,
@@ -631,7 +694,7 @@ impl<'a> Scanner<'a> {
                                 code: false,
                             });
                         }
-                        Redir::HereString => here_strings.push((s, e)),
+                        Redir::HereString => inputs.push((fd, Input::HereString(s, e))),
                         Redir::Target { writes: true } => {
                             let target = cook(&self.src[s..e]).text;
                             // `>&2`, `2>&-`: a descriptor, not a file.
@@ -639,9 +702,17 @@ impl<'a> Scanner<'a> {
                                 writes.push(target.into_owned());
                             }
                         }
-                        Redir::Target { writes: false } => {}
+                        Redir::Target { writes: false } => {
+                            let dup = self.src[..self.words_end(s)].ends_with("<&");
+                            let input = if dup {
+                                Input::Dup(s, e)
+                            } else {
+                                Input::File(s, e)
+                            };
+                            inputs.push((fd, input));
+                        }
                     },
-                    other => {
+                    (_, other) => {
                         tok = other;
                         break;
                     }
@@ -668,7 +739,10 @@ impl<'a> Scanner<'a> {
             None => None,
         };
         if let Some(shell) = reader {
-            self.feed_stdin(shell, here_strings, heredoc_base, pipe_in);
+            self.feed_stdin(shell, &inputs, pipe_in);
+        }
+        if let Some((shell, fd)) = self.fd_code.take() {
+            self.feed_fd(shell, fd, &inputs);
         }
         // Only a pipe passes the output on.
         self.last_output = if tok == Tok::Pipe {
@@ -680,24 +754,51 @@ impl<'a> Scanner<'a> {
         Some(tok)
     }
 
-    /// A shell reads its code from stdin: the code is a here-string's text, a
-    /// heredoc's body (scanned when read), or what the command before `|` prints;
-    /// without any, the stdin this scan inherits. `shell` is the word of the
-    /// reading command, if it has one.
+    /// The descriptor an input redirection operator just read applies to: its
+    /// number, 0 without one, `u32::MAX` for a `{name}` one the text does not tell.
+    fn input_fd(&self, kind: Redir) -> u32 {
+        let len = match kind {
+            Redir::HereString => 3,
+            Redir::HereDoc { strip_tabs } => 2 + usize::from(strip_tabs),
+            Redir::Target { writes: true } => return 1,
+            Redir::Target { writes: false } => {
+                1 + usize::from(self.src[..self.pos].ends_with("<&"))
+            }
+        };
+        let head = &self.src.as_bytes()[..self.pos.saturating_sub(len)];
+        if head.last() == Some(&b'}') {
+            return u32::MAX;
+        }
+        let digits = head.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+        let before = head.len() - digits;
+        // `x2<f` is the word `x2`, then `<f`.
+        if digits == 0 || (before > 0 && !b" \t\n;&|(".contains(&head[before - 1])) {
+            return 0;
+        }
+        std::str::from_utf8(&head[before..])
+            .ok()
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(u32::MAX)
+    }
+
+    /// Where the operator before a target starting at `s` ends: `s` past blanks back.
+    fn words_end(&self, s: usize) -> usize {
+        self.src[..s].trim_end_matches([' ', '\t']).len()
+    }
+
+    /// A shell reads its code from stdin: the code is what the command's
+    /// redirections put on descriptor 0 ([`Scanner::fd_input`]), or what the
+    /// command before `|` prints; without any, the stdin this scan inherits.
+    /// `shell` is the word of the reading command, if it has one.
     fn feed_stdin(
         &mut self,
         shell: Option<usize>,
-        here_strings: Vec<(usize, usize)>,
-        heredoc_base: usize,
+        inputs: &[(u32, Input)],
         pipe_in: Option<Option<String>>,
     ) {
-        if let Some(&(s, e)) = here_strings.last() {
-            self.spliced(&self.src[s..e]);
-            return self.reparse(s, cook(&self.src[s..e]).text);
-        }
-        if let Some(doc) = self.heredocs[heredoc_base..].last_mut() {
-            doc.code = true;
-            return;
+        if inputs.iter().any(|&(fd, _)| fd == 0) {
+            let at = shell.map_or(self.pos, |w| self.words[w].0);
+            return self.fd_input(at, 0, inputs);
         }
         match (pipe_in, shell) {
             (Some(Some(text)), Some(shell)) => {
@@ -712,8 +813,68 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// A shell reads its script from descriptor `fd` (`bash /dev/fd/3`).
+    fn feed_fd(&mut self, shell: usize, fd: u32, inputs: &[(u32, Input)]) {
+        self.fd_input(self.words[shell].0, fd, inputs);
+    }
+
+    /// Code a shell at offset `at` reads from descriptor `fd`, by the last of
+    /// the command's redirections of it: a here-string's text, a heredoc's body
+    /// (scanned when read), a process substitution that prints literal text
+    /// (`< <(echo ls)`); a file holds code the line does not show, and a
+    /// descriptor the command does not fill (`<&3` after `exec 3<<< …`) is
+    /// filled elsewhere.
+    fn fd_input(&mut self, at: usize, fd: u32, inputs: &[(u32, Input)]) {
+        let mut fd = fd;
+        // Each step follows a dup to an earlier redirection, so the walk ends.
+        for _ in 0..=inputs.len() {
+            let Some((_, input)) = inputs.iter().rev().find(|(f, _)| *f == fd) else {
+                break;
+            };
+            match *input {
+                Input::HereString(s, e) => {
+                    self.spliced(&self.src[s..e]);
+                    return self.reparse(s, cook(&self.src[s..e]).text);
+                }
+                Input::HereDoc(i) => {
+                    self.heredocs[i].code = true;
+                    return;
+                }
+                Input::File(s, e) => {
+                    let raw = &self.src[s..e];
+                    let printed = raw
+                        .strip_prefix("<(")
+                        .and_then(|r| r.strip_suffix(')'))
+                        .and_then(printed);
+                    match printed {
+                        Some(code) => return self.reparse(s, Cow::Owned(code)),
+                        None if cook(raw).text == "/dev/null" => return,
+                        None => {
+                            let reason = match raw.starts_with("<(") {
+                                true => Reason::Stdin,
+                                false => Reason::File,
+                            };
+                            let text = format!("< {raw}");
+                            return self.add_dynamic(Dynamic { reason, text });
+                        }
+                    }
+                }
+                Input::Dup(s, e) => match cook(&self.src[s..e]).text.parse::<u32>() {
+                    Ok(next) if next != fd => fd = next,
+                    _ => break,
+                },
+            }
+        }
+        let text: String = self.src[at..].chars().take(40).collect();
+        self.add_dynamic(Dynamic {
+            reason: Reason::Stdin,
+            text,
+        });
+    }
+
     /// The text a simple command from word `base` prints when it is `echo` or
-    /// `printf` with literal arguments (`%s` and `\n` in a format are followed).
+    /// `printf` with literal arguments, decoded as they do ([`printf_text`],
+    /// `echo -e`); `None` when that cannot be told.
     fn literal_output(&self, base: usize) -> Option<String> {
         let n = self.words.len();
         let first = (base..n).find(|&i| !is_assignment(self.raw(i)))?;
@@ -724,20 +885,30 @@ impl<'a> Scanner<'a> {
         let mut args = Vec::with_capacity(n - first - 1);
         for i in first + 1..n {
             let word = cook(self.raw(i));
-            if word.expanded_to > 0 {
+            if word.expanded_to > 0 || word_unknown(self.raw(i)) {
                 return None;
             }
             args.push(word.text);
         }
-        Some(if name == "echo" {
-            let skip = args
-                .iter()
-                .take_while(|a| matches!(&***a, "-n" | "-e" | "-E" | "-ne" | "-en"))
-                .count();
-            args[skip..].join(" ")
-        } else {
-            printf_text(&args)
-        })
+        if name == "printf" {
+            return printf_text(&args);
+        }
+        let is_option = |a: &str| {
+            a.len() > 1 && a.starts_with('-') && a[1..].bytes().all(|b| b"neE".contains(&b))
+        };
+        let skip = args.iter().take_while(|a| is_option(a)).count();
+        let escapes = args[..skip]
+            .iter()
+            .flat_map(|a| a.bytes())
+            .rfind(|b| b"eE".contains(b))
+            == Some(b'e');
+        let text = args[skip..].join(" ");
+        if !escapes {
+            return Some(text);
+        }
+        let mut out = Vec::new();
+        decode_escapes(text.as_bytes(), Escapes::Echo, &mut out);
+        Some(String::from_utf8_lossy(&out).into_owned())
     }
 
     fn raw(&self, i: usize) -> &'a str {
@@ -824,6 +995,10 @@ impl<'a> Scanner<'a> {
 
     fn resolve_words(&mut self, base: usize) {
         let n = self.words.len();
+        for k in base..n {
+            let (s, e) = self.words[k];
+            self.subscript(s, e);
+        }
         let mut i = base;
         while i < n && is_assignment(self.raw(i)) {
             self.code_assignment(i);
@@ -838,7 +1013,10 @@ impl<'a> Scanner<'a> {
                 return self.dynamic_word(i, Reason::Expansion);
             }
             let name = match self.program_word(i) {
-                Name::Known(name) => name,
+                Name::Known(name) => {
+                    self.path_program(i);
+                    name
+                }
                 Name::Braces(alternatives) => return self.brace_program(i, alternatives),
                 Name::Unknown(reason) => return self.dynamic_word(i, reason),
                 Name::Empty => return,
@@ -871,6 +1049,7 @@ impl<'a> Scanner<'a> {
                 _ => {
                     self.record(i, &name);
                     self.push(at, name.clone());
+                    self.arith |= ARITH_BUILTINS.contains(&&*name);
                     if !runners::is_runner(&name) {
                         if self.program_arguments(&name, i + 1) {
                             self.appended_code(i);
@@ -902,10 +1081,13 @@ impl<'a> Scanner<'a> {
         self.bare_wrapper(wrapper, true);
     }
 
-    /// An assignment in word `k` that a shell reads as code: the prompts and
-    /// `PROMPT_COMMAND` are expanded or run (`PS4` with `set -x`), `BASH_FUNC_f%%`
-    /// defines the function `f` in a child bash, and `BASH_ENV` or `ENV` names
-    /// a file a shell sources first, which `/dev/stdin` makes its stdin.
+    /// An assignment in word `k` that a shell or another program reads as code:
+    /// the prompts and `PROMPT_COMMAND` are expanded or run (`PS4` with `set
+    /// -x`), `BASH_FUNC_f%%` defines the function `f` in a child bash,
+    /// `BASH_ALIASES[k]` an alias, `BASH_CMDS[k]` the program `k` runs, and the
+    /// variables of [`programs::variable`] hand a command (`EDITOR`), a program
+    /// (`SHELL`), a configuration (`HOME`, `BASH_ENV`) or a search path (`PATH`)
+    /// to the programs the line runs.
     fn code_assignment(&mut self, k: usize) {
         let word = self.text(k);
         let Some(eq) = word.find('=') else {
@@ -917,14 +1099,108 @@ impl<'a> Scanner<'a> {
                 self.code_word(k, tail(word, eq + 1));
             }
             _ if name.starts_with("BASH_FUNC_") => self.code_word(k, tail(word, eq + 1)),
-            "BASH_ENV" | "ENV" => {
-                let raw = self.raw(k);
-                let file = &word[eq + 1..];
-                if word_unknown(raw) || is_stdin_path(file) {
-                    self.dynamic_word(k, Reason::Stdin);
+            _ if name.starts_with("BASH_ALIASES[") => self.alias_value(k, eq),
+            _ if name.starts_with("BASH_CMDS[") => self.program_value(k, eq + 1),
+            _ => match programs::variable(name) {
+                Variable::Command => {
+                    // What a program runs later does not read this command's stdin.
+                    let inner = self.inner_stdin;
+                    self.code_word(k, tail(word, eq + 1));
+                    self.inner_stdin = inner;
                 }
+                Variable::Program => self.program_value(k, eq + 1),
+                Variable::Config => {
+                    // `BASH_ENV=/dev/stdin`, or a name the text does not tell.
+                    let stdin = matches!(name, "BASH_ENV" | "ENV")
+                        && (word_unknown(self.raw(k)) || fd_path(&word[eq + 1..]) == Some(0));
+                    let reason = if stdin { Reason::Stdin } else { Reason::File };
+                    self.dynamic_word(k, reason);
+                }
+                Variable::Path => {
+                    if word_unknown(self.raw(k)) || !programs::system_search_path(&word[eq + 1..]) {
+                        self.dynamic_word(k, Reason::Path);
+                    }
+                }
+                Variable::Plain => {}
+            },
+        }
+    }
+
+    /// The value of assignment `k` from byte `from` is the path of a program
+    /// another one starts (`SHELL=/bin/zsh script`, `BASH_CMDS[k]=/bin/ls`): it
+    /// is named, and reported as [`Program word paths`](Reason::Path) are.
+    fn program_value(&mut self, k: usize, from: usize) {
+        let raw = self.raw(k);
+        if word_unknown(raw) {
+            return self.dynamic_word(k, Reason::Expansion);
+        }
+        let value = tail(self.text(k), from);
+        if value.contains('/') && !programs::system_path(&value) {
+            self.dynamic_word(k, Reason::Path);
+        }
+        let base = value.rsplit('/').next().unwrap_or_default();
+        if !base.is_empty() {
+            let (at, name) = (self.words[k].0, base.to_owned());
+            self.add_command(at, self.command(&name));
+            self.push(at, Cow::Owned(name));
+        }
+    }
+
+    /// An alias value in assignment `k` (after byte `eq`): a command line, the
+    /// words an invocation has following its last command.
+    fn alias_value(&mut self, k: usize, eq: usize) {
+        let mut fill = self.fill.clone();
+        fill.more = true;
+        self.spliced(self.raw(k));
+        self.reparse_with(self.words[k].0, tail(self.text(k), eq + 1), fill);
+    }
+
+    /// Word `k` names a program a runner starts as its shell (`su -s PATH`).
+    fn program_path(&mut self, k: usize) {
+        match self.program_word(k) {
+            Name::Known(name) => {
+                self.path_program(k);
+                self.add_command(self.words[k].0, self.command(&name));
+                self.push(self.words[k].0, name);
             }
-            _ => {}
+            Name::Unknown(reason) => self.dynamic_word(k, reason),
+            Name::Braces(_) | Name::Empty => {}
+        }
+    }
+
+    /// A program word that is a path the text cannot tell ([`Reason::Path`]).
+    fn path_program(&mut self, i: usize) {
+        if self.raw(i).contains('/') && !programs::system_path(&self.text(i)) {
+            self.dynamic_word(i, Reason::Path);
+        }
+    }
+
+    /// A word whose value holds an array subscript with a command substitution
+    /// (`'a[$(cmd)0]'`): bash runs it when it evaluates the value as arithmetic
+    /// or as a variable name (`let`, `(( ))`, `[[ -v ]]`, `printf -v`, …), so
+    /// it is kept until the scan knows whether the line does.
+    fn subscript(&mut self, s: usize, e: usize) {
+        let text = cook(&self.src[s..e]).text;
+        let Some(open) = text.find('[') else {
+            return;
+        };
+        let Some(close) = text.rfind(']').filter(|&c| c > open) else {
+            return;
+        };
+        let inner = &text[open + 1..close];
+        if inner.contains("$(") || inner.contains('`') {
+            self.subscripts.push((s, format!(": {inner}")));
+        }
+    }
+
+    /// The subscripts kept by [`Scanner::subscript`], scanned as code when the
+    /// line evaluates anything as arithmetic or a variable name.
+    fn arith_subscripts(&mut self) {
+        let arith = self.arith || ["((", "$[", "${"].iter().any(|t| self.src.contains(t));
+        for (at, code) in std::mem::take(&mut self.subscripts) {
+            if arith {
+                self.reparse(at, Cow::Owned(code));
+            }
         }
     }
 
@@ -1121,6 +1397,9 @@ impl<'a> Scanner<'a> {
     fn runner(&mut self, name: &str, j: usize) -> Option<usize> {
         let args: Vec<Cow<'a, str>> = (j..self.words.len()).map(|k| self.text(k)).collect();
         let plan = runners::plan(name, &args);
+        if let Some(k) = plan.program {
+            self.program_path(j + k);
+        }
         // Words appended to this runner, not the ones it appends, go to its options.
         let appended = self.fill.more;
         self.fill.more |= plan.appends;
@@ -1224,15 +1503,22 @@ impl<'a> Scanner<'a> {
     fn program_arguments(&mut self, name: &str, j: usize) -> bool {
         let n = self.words.len();
         match name {
-            "bash" | "sh" | "zsh" | "dash" | "ksh" => match self.shell_input(j) {
-                ShellInput::String(k) => self.code_word(k, self.text(k)),
-                ShellInput::Stdin => self.stdin_code = Some(j - 1),
-                ShellInput::Script(k) => self.sourced(j - 1, k),
-                ShellInput::Nothing => {}
-            },
+            "bash" | "sh" | "zsh" | "dash" | "ksh" | "rbash" | "ash" | "mksh" | "yash" => {
+                let (input, rc) = self.shell_input(j);
+                if rc {
+                    self.dynamic_word(j - 1, Reason::File);
+                }
+                match input {
+                    ShellInput::String(k) => self.code_word(k, self.text(k)),
+                    ShellInput::Stdin => self.stdin_code = Some(j - 1),
+                    ShellInput::Script(k) => self.sourced(j - 1, k),
+                    ShellInput::Nothing => {}
+                }
+            }
             "source" | "." => {
-                if j < n {
-                    self.sourced(j - 1, j);
+                let k = j + usize::from(j < n && self.text(j) == "--");
+                if k < n {
+                    self.sourced(j - 1, k);
                 }
             }
             "find" => self.find_actions(j),
@@ -1243,14 +1529,9 @@ impl<'a> Scanner<'a> {
                 }
             }
             "alias" => {
-                // The words an invocation has follow the value's last command.
-                let mut fill = self.fill.clone();
-                fill.more = true;
                 for k in j..n {
-                    let word = self.text(k);
-                    if let Some(eq) = word.find('=') {
-                        self.spliced(self.raw(k));
-                        self.reparse_with(self.words[k].0, tail(word, eq + 1), fill.clone());
+                    if let Some(eq) = self.text(k).find('=') {
+                        self.alias_value(k, eq);
                     }
                 }
             }
@@ -1267,6 +1548,9 @@ impl<'a> Scanner<'a> {
                     };
                     match name {
                         Name::Known(name) => {
+                            if !programs::system_path(&self.text(k)) {
+                                self.dynamic_word(k, Reason::Path);
+                            }
                             let at = self.words[k].0;
                             let mut command = self.command(&name);
                             command.more = true;
@@ -1279,39 +1563,112 @@ impl<'a> Scanner<'a> {
                 }
             }
             "eval" => {
+                let j = j + usize::from(j < n && self.text(j) == "--");
                 if j + 1 == n {
                     self.code_word(j, self.text(j));
                 } else if j < n {
-                    let mut line = String::new();
-                    for k in j..n {
-                        if k > j {
-                            line.push(' ');
-                        }
-                        self.spliced(self.raw(k));
-                        line.push_str(&self.text(k));
-                    }
-                    self.reparse(self.words[j].0, Cow::Owned(line));
+                    self.joined_code(j, n);
                 }
             }
-            _ => return self.interpreter_code(name, j),
+            _ => {
+                let args: Vec<Cow<'a, str>> = (j..n).map(|k| self.text(k)).collect();
+                return match programs::runs(name, &args) {
+                    Some(runs) => {
+                        self.program_runs(j, runs);
+                        true
+                    }
+                    None => self.interpreter_code(name, j),
+                };
+            }
         }
         true
     }
 
+    /// Words `from..to`, joined by spaces, are a command line (`eval a b`).
+    fn joined_code(&mut self, from: usize, to: usize) {
+        let mut line = String::new();
+        for k in from..to {
+            if k > from {
+                line.push(' ');
+            }
+            self.spliced(self.raw(k));
+            line.push_str(&self.text(k));
+        }
+        self.reparse(self.words[from].0, Cow::Owned(line));
+    }
+
+    /// What [`programs::runs`] found in the arguments from word `j`.
+    fn program_runs(&mut self, j: usize, runs: Vec<Runs>) {
+        for run in runs {
+            match run {
+                Runs::Code { word, range } => {
+                    let text = self.text(j + word);
+                    let code = match text {
+                        Cow::Borrowed(t) => Cow::Borrowed(&t[range]),
+                        Cow::Owned(t) => Cow::Owned(t[range].to_owned()),
+                    };
+                    self.code_word(j + word, code);
+                }
+                Runs::Expanded { word } => {
+                    let code = format!(": {}", self.raw(j + word));
+                    self.reparse(self.words[j + word].0, Cow::Owned(code));
+                }
+                Runs::Argv { word } => {
+                    // Resolve the words as a simple command stacked above this one.
+                    let top = self.words.len();
+                    self.words.extend_from_within(j + word..top);
+                    self.resolve(top);
+                    self.words.truncate(top);
+                }
+                Runs::Appended { word } => {
+                    let mut fill = self.fill.clone();
+                    fill.more = true;
+                    self.spliced(self.raw(j + word));
+                    self.reparse_with(self.words[j + word].0, self.text(j + word), fill);
+                }
+                Runs::Hidden { word, reason } => {
+                    let text = match word {
+                        Some(word) => self.raw(j + word).to_owned(),
+                        None => self.words[j - 1..]
+                            .iter()
+                            .take(3)
+                            .map(|&(s, e)| &self.src[s..e])
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    };
+                    self.add_dynamic(Dynamic { reason, text });
+                }
+            }
+        }
+    }
+
     /// A script `shell` runs from word `k`: the code a process substitution
-    /// prints (`source <(curl x)`, `bash <(curl x)`) cannot be known, and a
-    /// path to stdin (`/dev/stdin`, `/dev/fd/0`, or one the text does not tell)
-    /// makes the shell read its code from stdin.
+    /// prints is read when it is a literal `echo` or `printf` (`source <(echo
+    /// ls)`) and cannot be known otherwise (`source <(curl x)`); a path to
+    /// stdin (`/dev/stdin`, `/dev/fd/0`) makes the shell read its code from
+    /// stdin, one to another descriptor (`/dev/fd/3`) from what the command's
+    /// redirections put there; a path the text does not tell may be either;
+    /// any other file holds code the line does not show.
     fn sourced(&mut self, shell: usize, k: usize) {
         let raw = self.raw(k);
-        if raw.starts_with("<(") {
-            let text = raw.to_owned();
-            self.add_dynamic(Dynamic {
-                reason: Reason::Stdin,
-                text,
-            });
-        } else if word_unknown(raw) || is_stdin_path(&self.text(k)) {
+        let path = self.text(k);
+        if let Some(inner) = raw.strip_prefix("<(").and_then(|r| r.strip_suffix(')')) {
+            match printed(inner) {
+                Some(code) => self.reparse(self.words[k].0, Cow::Owned(code)),
+                None => self.add_dynamic(Dynamic {
+                    reason: Reason::Stdin,
+                    text: raw.to_owned(),
+                }),
+            }
+        } else if word_unknown(raw) {
+            self.dynamic_word(k, Reason::Expansion);
             self.stdin_code = Some(shell);
+        } else {
+            match fd_path(&path) {
+                Some(0) => self.stdin_code = Some(shell),
+                Some(fd) => self.fd_code = Some((shell, fd)),
+                None => self.dynamic_word(k, Reason::File),
+            }
         }
     }
 
@@ -1326,14 +1683,18 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Another interpreter's code in an option (`python -c`, `perl -e`) is dynamic.
-    /// Returns whether `name` is such an interpreter.
+    /// An interpreter runs code the line does not show in its own language:
+    /// from an option (`python -c`, `perl -e`), a script file, or stdin. Only
+    /// asking for its version or help runs none. Returns whether `name` is
+    /// such an interpreter.
     fn interpreter_code(&mut self, name: &str, j: usize) -> bool {
         let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
         let Some(&(_, letters, long)) = INTERPRETERS.iter().find(|(n, ..)| *n == base) else {
             return false;
         };
-        for k in j..self.words.len() {
+        let n = self.words.len();
+        let mut text = name.to_owned();
+        for k in j..n {
             let word = self.text(k);
             let code = match word.strip_prefix("--") {
                 Some(l) => long.contains(&l.split('=').next().unwrap_or(l)),
@@ -1343,21 +1704,27 @@ impl<'a> Scanner<'a> {
                 },
             };
             if code {
-                let text = format!("{name} {word}");
-                self.add_dynamic(Dynamic {
-                    reason: Reason::Interpreter,
-                    text,
-                });
+                text = format!("{name} {word}");
                 break;
             }
+        }
+        let queries = ["-V", "-v", "--version", "-version", "-h", "--help"];
+        let only_queries = j < n && (j..n).all(|k| queries.contains(&&*self.text(k)));
+        if !only_queries {
+            self.add_dynamic(Dynamic {
+                reason: Reason::Interpreter,
+                text,
+            });
         }
         true
     }
 
-    /// How a shell whose arguments start at `j` gets its code.
-    fn shell_input(&self, mut j: usize) -> ShellInput {
+    /// How a shell whose arguments start at `j` gets its code, and whether it
+    /// reads rc files first (`-l`, `-i`, `--login`, `--rcfile F`, `--init-file F`).
+    fn shell_input(&self, mut j: usize) -> (ShellInput, bool) {
         let mut has_c = false;
         let mut has_s = false;
+        let mut rc = false;
         while j < self.words.len() {
             let word = self.text(j);
             if word == "--" || word == "-" {
@@ -1365,24 +1732,29 @@ impl<'a> Scanner<'a> {
                 break;
             }
             if let Some(long) = word.strip_prefix("--") {
-                j += 1 + usize::from(long == "rcfile" || long == "init-file");
+                let file = long == "rcfile" || long == "init-file";
+                rc |= file || long == "login";
+                j += 1 + usize::from(file);
                 continue;
             }
             let Some(flags) = word.strip_prefix(['-', '+']).filter(|f| !f.is_empty()) else {
                 break;
             };
-            has_c |= word.starts_with('-') && flags.contains('c');
-            has_s |= word.starts_with('-') && flags.contains('s');
+            let minus = word.starts_with('-');
+            has_c |= minus && flags.contains('c');
+            has_s |= minus && flags.contains('s');
+            rc |= minus && flags.contains(['l', 'i']);
             // `-o NAME` and `-O NAME` set options by name.
             j += 1 + usize::from(flags.ends_with(['o', 'O']));
         }
-        match (has_c, j < self.words.len()) {
+        let input = match (has_c, j < self.words.len()) {
             (true, true) => ShellInput::String(j),
             (true, false) => ShellInput::Nothing,
             (false, false) => ShellInput::Stdin,
             (false, true) if has_s => ShellInput::Stdin,
             (false, true) => ShellInput::Script(j),
-        }
+        };
+        (input, rc)
     }
 
     /// Scans `code`, the text of word `k` bash hands on as code, after what bash
@@ -2027,6 +2399,28 @@ fn program_name(word: Cooked<'_>) -> Name<'_> {
     }
 }
 
+/// Builtins that evaluate a word as arithmetic or as a variable name, array
+/// subscripts included.
+const ARITH_BUILTINS: &[&str] = &[
+    "let",
+    "declare",
+    "typeset",
+    "local",
+    "readonly",
+    "export",
+    "test",
+    "[",
+    "printf",
+    "read",
+    "unset",
+    "mapfile",
+    "readarray",
+    "wait",
+    "shift",
+    "return",
+    "exit",
+];
+
 /// Interpreters whose options can carry code: short option letters and long names.
 const INTERPRETERS: &[(&str, &[u8], &[&str])] = &[
     ("python", b"c", &[]),
@@ -2040,6 +2434,10 @@ const INTERPRETERS: &[(&str, &[u8], &[&str])] = &[
     ("lua", b"e", &[]),
     ("Rscript", b"e", &[]),
     ("osascript", b"e", &[]),
+    ("tclsh", b"", &[]),
+    ("wish", b"", &[]),
+    ("expect", b"c", &[]),
+    ("jshell", b"", &[]),
 ];
 
 /// The source texts of the expansions bash performs in the word whose source is
@@ -2109,10 +2507,11 @@ fn has_braces(raw: &str) -> bool {
     })
 }
 
-/// Whether `path` names the reading shell's stdin: `/dev/stdin`, `/dev/fd/0`,
-/// `/proc/self/fd/0` and the like, however its slashes, `.` and `..` are
-/// written (`..` stops at the root, so `../../dev/stdin` is one from `/`).
-fn is_stdin_path(path: &str) -> bool {
+/// The descriptor `path` names, when it names one of the reading process's:
+/// `/dev/stdin` (0), `/dev/fd/N`, `/proc/self/fd/N` and the like, however its
+/// slashes, `.` and `..` are written (`..` stops at the root, so
+/// `../../dev/stdin` is one from `/`).
+fn fd_path(path: &str) -> Option<u32> {
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {
@@ -2124,16 +2523,22 @@ fn is_stdin_path(path: &str) -> bool {
         }
     }
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    match parts.as_slice() {
-        ["dev", "stdin"] | ["dev", "fd", "0"] => true,
-        ["proc", process, "fd", "0"] => {
-            matches!(*process, "self" | "thread-self") || digits(process)
+    let fd = match parts.as_slice() {
+        ["dev", "stdin"] => return Some(0),
+        ["dev", "fd", fd] => fd,
+        ["proc", process, "fd", fd]
+            if matches!(*process, "self" | "thread-self") || digits(process) =>
+        {
+            fd
         }
-        ["proc", process, "task", task, "fd", "0"] => {
-            (*process == "self" || digits(process)) && digits(task)
+        ["proc", process, "task", task, "fd", fd]
+            if (*process == "self" || digits(process)) && digits(task) =>
+        {
+            fd
         }
-        _ => false,
-    }
+        _ => return None,
+    };
+    fd.parse().ok()
 }
 
 /// Whether a word's source has an unquoted glob character (`*`, `?`, `[…]`).
@@ -2268,37 +2673,265 @@ fn brace_close(raw: &str, open: usize) -> Option<(usize, Vec<usize>)> {
     None
 }
 
-/// What `printf FORMAT ARGS…` prints, roughly: `%s` and `%b` take the next argument,
-/// `\n` and `\t` are followed, further arguments follow on lines of their own.
-fn printf_text(args: &[Cow<'_, str>]) -> String {
-    let Some((format, rest)) = args.split_first() else {
-        return String::new();
-    };
-    let mut rest = rest.iter();
-    let mut out = String::with_capacity(format.len());
-    let mut chars = format.chars();
-    while let Some(c) = chars.next() {
-        match (c, chars.clone().next()) {
-            ('%', Some('s' | 'b')) => {
-                chars.next();
-                out.push_str(rest.next().map_or("", |a| a));
-            }
-            ('\\', Some('n')) => {
-                chars.next();
-                out.push('\n');
-            }
-            ('\\', Some('t')) => {
-                chars.next();
-                out.push('\t');
-            }
-            _ => out.push(c),
+/// What the command line `src` prints when it is one `echo` or `printf` of
+/// literal words (the command of a process substitution, `<(echo ls)`).
+fn printed(src: &str) -> Option<String> {
+    let mut scanner = Scanner::new(src, MAX_DEPTH, false, Fill::default());
+    loop {
+        match scanner.token() {
+            Tok::Word(s, e) => scanner.words.push((s, e)),
+            Tok::Eof => break,
+            _ => return None,
         }
     }
-    for arg in rest {
-        out.push('\n');
-        out.push_str(arg);
+    scanner.literal_output(0)
+}
+
+/// What `printf FORMAT ARGS…` prints, as bash's builtin does: the format's
+/// escapes, `%s`, `%b` (the argument's escapes decoded, `\c` ends all output),
+/// `%c`, integers, flags, field width and precision, and the format used again
+/// while arguments remain; `None` for a conversion it does not model (`%q`,
+/// `%f`, `%(…)T`) or an integer it cannot read.
+fn printf_text(args: &[Cow<'_, str>]) -> Option<String> {
+    let (format, rest) = args.split_first()?;
+    let mut out = Vec::with_capacity(format.len());
+    let mut next = 0;
+    loop {
+        let before = next;
+        if !printf_once(format.as_bytes(), rest, &mut next, &mut out)? {
+            break;
+        }
+        if next == before || next >= rest.len() {
+            break;
+        }
     }
-    out
+    Some(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// One pass of printf's `format` over `args` from `next`; `Some(false)` when
+/// `%b`'s `\c` ended the output.
+fn printf_once(
+    f: &[u8],
+    args: &[Cow<'_, str>],
+    next: &mut usize,
+    out: &mut Vec<u8>,
+) -> Option<bool> {
+    let take = |next: &mut usize| {
+        let arg = args.get(*next).map_or("", |a| &**a);
+        *next += 1;
+        arg
+    };
+    let mut i = 0;
+    while i < f.len() {
+        match f[i] {
+            b'\\' => i = decode_escape(f, i, Escapes::Format, out)?,
+            b'%' if f.get(i + 1) == Some(&b'%') => {
+                out.push(b'%');
+                i += 2;
+            }
+            b'%' => {
+                i += 1;
+                let (mut left, mut zero) = (false, false);
+                while let Some(&c) = f.get(i).filter(|c| b"-0 +#".contains(c)) {
+                    left |= c == b'-';
+                    zero |= c == b'0';
+                    i += 1;
+                }
+                let number = |i: &mut usize, next: &mut usize| -> Option<Option<usize>> {
+                    if f.get(*i) == Some(&b'*') {
+                        *i += 1;
+                        return parse_integer(take(next)).map(|n| Some(n.unsigned_abs() as usize));
+                    }
+                    let digits = f[*i..].iter().take_while(|b| b.is_ascii_digit()).count();
+                    let value = std::str::from_utf8(&f[*i..*i + digits]).ok()?.parse().ok();
+                    *i += digits;
+                    Some(value)
+                };
+                let width = number(&mut i, next)?.unwrap_or(0);
+                let precision = match f.get(i) {
+                    Some(b'.') => {
+                        i += 1;
+                        Some(number(&mut i, next)?.unwrap_or(0))
+                    }
+                    _ => None,
+                };
+                let conversion = *f.get(i)?;
+                i += 1;
+                let arg = take(next);
+                let mut piece = match conversion {
+                    b's' => arg.as_bytes().to_vec(),
+                    b'b' => {
+                        let mut piece = Vec::new();
+                        if !decode_escapes(arg.as_bytes(), Escapes::Bytes, &mut piece) {
+                            out.extend(piece);
+                            return Some(false);
+                        }
+                        piece
+                    }
+                    b'c' => arg
+                        .chars()
+                        .next()
+                        .map(String::from)
+                        .unwrap_or_default()
+                        .into_bytes(),
+                    b'd' | b'i' => parse_integer(arg)?.to_string().into_bytes(),
+                    b'u' => (parse_integer(arg)? as u64).to_string().into_bytes(),
+                    b'x' => format!("{:x}", parse_integer(arg)?).into_bytes(),
+                    b'X' => format!("{:X}", parse_integer(arg)?).into_bytes(),
+                    b'o' => format!("{:o}", parse_integer(arg)?).into_bytes(),
+                    _ => return None,
+                };
+                let numeric = !matches!(conversion, b's' | b'b' | b'c');
+                if let Some(p) = precision.filter(|_| !numeric) {
+                    piece.truncate(p);
+                }
+                let pad = width.saturating_sub(piece.len());
+                match (left, zero && numeric) {
+                    (true, _) => {
+                        out.extend(&piece);
+                        out.resize(out.len() + pad, b' ');
+                    }
+                    (false, fill_zero) => {
+                        out.resize(out.len() + pad, if fill_zero { b'0' } else { b' ' });
+                        out.extend(&piece);
+                    }
+                }
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    Some(true)
+}
+
+/// An integer argument of printf: decimal, `0x` hex, `0` octal, or `'c` for
+/// a character's code; empty is 0.
+fn parse_integer(arg: &str) -> Option<i64> {
+    let arg = arg.trim_start();
+    if let Some(c) = arg.strip_prefix(['\'', '"']) {
+        return Some(c.chars().next().map_or(0, |c| i64::from(u32::from(c))));
+    }
+    let (negative, digits) = match arg.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, arg.strip_prefix('+').unwrap_or(arg)),
+    };
+    let value = if digits.is_empty() {
+        0
+    } else if let Some(hex) = digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
+        i64::from_str_radix(hex, 16).ok()?
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        i64::from_str_radix(&digits[1..], 8).ok()?
+    } else {
+        digits.parse().ok()?
+    };
+    Some(if negative { -value } else { value })
+}
+
+/// Which backslash escapes a text has.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Escapes {
+    /// printf's format: `\NNN` octal, `\c` is text.
+    Format,
+    /// printf's `%b`: `\0NNN` and `\NNN` octal, `\c` ends the output.
+    Bytes,
+    /// `echo -e`: `\0NNN` octal only, `\c` ends the output.
+    Echo,
+}
+
+/// Decodes all of `text`'s escapes into `out`; false when `\c` ended it.
+fn decode_escapes(text: &[u8], kind: Escapes, out: &mut Vec<u8>) -> bool {
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] != b'\\' {
+            out.push(text[i]);
+            i += 1;
+            continue;
+        }
+        match decode_escape(text, i, kind, out) {
+            Some(next) => i = next,
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Decodes the escape at `text[i]` (a backslash) into `out`: the index after
+/// it, or `None` for a `\c` that ends the output.
+fn decode_escape(text: &[u8], i: usize, kind: Escapes, out: &mut Vec<u8>) -> Option<usize> {
+    let Some(&c) = text.get(i + 1) else {
+        out.push(b'\\');
+        return Some(i + 1);
+    };
+    let digits = |from: usize, max: usize, radix: u32| {
+        let n = text[from..]
+            .iter()
+            .take(max)
+            .take_while(|b| char::from(**b).is_digit(radix))
+            .count();
+        let value = std::str::from_utf8(&text[from..from + n])
+            .ok()
+            .and_then(|d| u32::from_str_radix(d, radix).ok());
+        (value, from + n)
+    };
+    let simple = match c {
+        b'\\' => Some(b'\\'),
+        b'a' => Some(7),
+        b'b' => Some(8),
+        b'e' | b'E' => Some(27),
+        b'f' => Some(12),
+        b'n' => Some(b'\n'),
+        b'r' => Some(b'\r'),
+        b't' => Some(b'\t'),
+        b'v' => Some(11),
+        b'"' | b'\'' | b'?' if kind == Escapes::Format => Some(c),
+        _ => None,
+    };
+    if let Some(byte) = simple {
+        out.push(byte);
+        return Some(i + 2);
+    }
+    let (value, end, unicode) = match c {
+        b'c' if kind != Escapes::Format => return None,
+        b'0' if kind != Escapes::Format => {
+            let (v, e) = digits(i + 2, 3, 8);
+            (Some(v.unwrap_or(0)), e, false)
+        }
+        b'0'..=b'7' if kind != Escapes::Echo => {
+            let (v, e) = digits(i + 1, 3, 8);
+            (v, e, false)
+        }
+        b'x' => {
+            let (v, e) = digits(i + 2, 2, 16);
+            (v, e, false)
+        }
+        b'u' => {
+            let (v, e) = digits(i + 2, 4, 16);
+            (v, e, true)
+        }
+        b'U' => {
+            let (v, e) = digits(i + 2, 8, 16);
+            (v, e, true)
+        }
+        _ => (None, i, false),
+    };
+    match value {
+        Some(v) if unicode => {
+            let c = char::from_u32(v).unwrap_or(char::REPLACEMENT_CHARACTER);
+            out.extend(c.to_string().as_bytes());
+            Some(end)
+        }
+        // An octal value past 255 wraps to a byte, as bash's does.
+        Some(v) => {
+            out.push((v & 0xff) as u8);
+            Some(end)
+        }
+        None => {
+            out.extend([b'\\', c]);
+            Some(i + 2)
+        }
+    }
 }
 
 /// Output of quote removal: borrows the source until the first change.
