@@ -281,8 +281,18 @@ struct Fill {
 /// Scans `src` as a command line: the programs it runs, in source order, and
 /// with `commands` set, each simple command with its words.
 fn scan(src: &str, depth: u32, commands: bool, fill: Fill) -> Found<'_> {
+    scan_as(src, depth, commands, fill, false)
+}
+
+/// [`scan`], or with `words_only`, `src` read as words in an argument's place,
+/// where only their substitutions run.
+fn scan_as(src: &str, depth: u32, commands: bool, fill: Fill, words_only: bool) -> Found<'_> {
     let mut scanner = Scanner::new(src, depth, commands, fill);
-    scanner.list(false);
+    if words_only {
+        while scanner.token() != Tok::Eof {}
+    } else {
+        scanner.list(false);
+    }
     scanner.arith_subscripts();
     // A command's substitutions are found before the command itself is resolved.
     scanner.out.sort_by_key(|&(at, _)| at);
@@ -1188,8 +1198,8 @@ impl<'a> Scanner<'a> {
             return;
         };
         let inner = &text[open + 1..close];
-        if inner.contains("$(") || inner.contains('`') {
-            self.subscripts.push((s, format!(": {inner}")));
+        if (inner.contains("$(") || inner.contains('`')) && literal_substitution(&self.src[s..e]) {
+            self.subscripts.push((s, inner.to_owned()));
         }
     }
 
@@ -1199,7 +1209,7 @@ impl<'a> Scanner<'a> {
         let arith = self.arith || ["((", "$[", "${"].iter().any(|t| self.src.contains(t));
         for (at, code) in std::mem::take(&mut self.subscripts) {
             if arith {
-                self.reparse(at, Cow::Owned(code));
+                self.argument_code(at, Cow::Owned(code));
             }
         }
     }
@@ -1572,7 +1582,8 @@ impl<'a> Scanner<'a> {
             }
             _ => {
                 let args: Vec<Cow<'a, str>> = (j..n).map(|k| self.text(k)).collect();
-                return match programs::runs(name, &args) {
+                let unknown: Vec<bool> = (j..n).map(|k| word_unknown(self.raw(k))).collect();
+                return match programs::runs(name, &args, &unknown) {
                     Some(runs) => {
                         self.program_runs(j, runs);
                         true
@@ -1610,8 +1621,7 @@ impl<'a> Scanner<'a> {
                     self.code_word(j + word, code);
                 }
                 Runs::Expanded { word } => {
-                    let code = format!(": {}", self.raw(j + word));
-                    self.reparse(self.words[j + word].0, Cow::Owned(code));
+                    self.argument_code(self.words[j + word].0, Cow::Borrowed(self.raw(j + word)));
                 }
                 Runs::Argv { word } => {
                     // Resolve the words as a simple command stacked above this one.
@@ -1797,20 +1807,32 @@ impl<'a> Scanner<'a> {
 
     /// [`Scanner::reparse`] under `fill`.
     fn reparse_with(&mut self, at: usize, line: Cow<'a, str>, fill: Fill) {
+        self.merge_scan(at, line, fill, false);
+    }
+
+    /// Scans `text`, found at offset `at`, as words in an argument's place
+    /// (`compgen -W WORDS`, an array subscript): only its substitutions run.
+    fn argument_code(&mut self, at: usize, text: Cow<'a, str>) {
+        let fill = self.fill.clone();
+        self.merge_scan(at, text, fill, true);
+    }
+
+    /// Scans `line` one level deeper ([`scan_as`]) and takes in what it found.
+    fn merge_scan(&mut self, at: usize, line: Cow<'a, str>, fill: Fill, words_only: bool) {
         if self.depth >= MAX_DEPTH {
             return self.too_deep(at);
         }
         let record = self.commands.is_some();
         let (dynamic, commands, reads_stdin) = match line {
             Cow::Borrowed(line) => {
-                let found = scan(line, self.depth + 1, record, fill);
+                let found = scan_as(line, self.depth + 1, record, fill, words_only);
                 for (_, program) in found.programs {
                     self.push(at, program);
                 }
                 (found.dynamic, found.commands, found.reads_stdin)
             }
             Cow::Owned(line) => {
-                let found = scan(&line, self.depth + 1, record, fill);
+                let found = scan_as(&line, self.depth + 1, record, fill, words_only);
                 for (_, program) in found.programs {
                     self.push(at, Cow::Owned(program.into_owned()));
                 }
@@ -2397,6 +2419,37 @@ fn program_name(word: Cooked<'_>) -> Name<'_> {
     } else {
         Name::Empty
     }
+}
+
+/// Whether the word whose source is `raw` holds a command substitution as
+/// text, which bash does not run where it expands the word: quoted (`'$(x)'`,
+/// `$'$(x)'`) or escaped (`\$(x)`, `` \` ``).
+fn literal_substitution(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    let mut double = false;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if matches!(b.get(i + 1), Some(b'$' | b'`')) => return true,
+            b'\\' => i += 1,
+            b'\'' if !double => {
+                let ansi = i > 0 && b[i - 1] == b'$';
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'\'' {
+                    j += 1 + usize::from(ansi && b[j] == b'\\');
+                }
+                let quoted = &raw[i + 1..j.min(b.len())];
+                if quoted.contains("$(") || quoted.contains('`') {
+                    return true;
+                }
+                i = j;
+            }
+            b'"' => double = !double,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Builtins that evaluate a word as arithmetic or as a variable name, array

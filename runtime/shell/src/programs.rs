@@ -29,16 +29,17 @@ pub(crate) enum Runs {
 }
 
 /// What `name` with arguments `args` runs beyond itself, when it is one of the
-/// programs this module knows.
-pub(crate) fn runs(name: &str, args: &[Cow<'_, str>]) -> Option<Vec<Runs>> {
+/// programs this module knows; `unknown[k]` says whether the text does not tell
+/// argument `k` (an expansion may add anything to a sed or awk program).
+pub(crate) fn runs(name: &str, args: &[Cow<'_, str>], unknown: &[bool]) -> Option<Vec<Runs>> {
     let mut out = Vec::new();
     match name {
         "git" => git(args, &mut out),
         "tar" | "gtar" => tar(args, &mut out),
         "ssh" | "scp" | "sftp" => ssh(name, args, &mut out),
         "rsync" => rsync(args, &mut out),
-        "sed" | "gsed" => sed(args, &mut out),
-        "awk" | "gawk" | "mawk" | "nawk" => awk(args, &mut out),
+        "sed" | "gsed" => sed(args, unknown, &mut out),
+        "awk" | "gawk" | "mawk" | "nawk" => awk(args, unknown, &mut out),
         // make runs the recipes and `$(shell …)` of a makefile (even `-n` runs
         // `+` lines and `$(shell)`); run-parts runs every program in a folder.
         "make" | "gmake" | "bmake" => {
@@ -773,7 +774,7 @@ fn rsync(args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
 /// GNU sed: the `e` command runs a shell command (`e COMMAND`, or the pattern
 /// space with none), the `s///e` flag runs the pattern space, and `-f` reads
 /// the script from a file; `--sandbox` refuses them all.
-fn sed(args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
+fn sed(args: &[Cow<'_, str>], unknown: &[bool], out: &mut Vec<Runs>) {
     if args.iter().any(|a| a == "--sandbox") {
         return;
     }
@@ -840,7 +841,10 @@ fn sed(args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
         scripts.push((k, 0));
     }
     for (word, at) in scripts {
-        sed_script(word, &args[word], at, out);
+        match unknown.get(word) {
+            Some(true) => out.push(hidden(Some(word), Reason::Expansion)),
+            _ => sed_script(word, &args[word], at, out),
+        }
     }
 }
 
@@ -977,7 +981,7 @@ fn sed_part(b: &[u8], mut i: usize, delimiter: u8) -> Option<usize> {
 
 /// awk: a program that calls `system()` or pipes to or from a command (`|`,
 /// `|&`) runs commands, and `-f`/`-E`/`-i` read the program from a file.
-fn awk(args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
+fn awk(args: &[Cow<'_, str>], unknown: &[bool], out: &mut Vec<Runs>) {
     let mut programs = Vec::new();
     let mut operand = true;
     let mut k = 0;
@@ -1033,7 +1037,9 @@ fn awk(args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
     }
     for (word, at) in programs {
         let program = args[word][at..].replace("||", "");
-        if program.contains("system") || program.contains('|') {
+        if unknown.get(word) == Some(&true) {
+            out.push(hidden(Some(word), Reason::Expansion));
+        } else if program.contains("system") || program.contains('|') {
             out.push(hidden(Some(word), Reason::Interpreter));
         }
     }
