@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use programs::{Runs, Variable};
 
@@ -31,6 +32,10 @@ mod runners;
 
 /// Nesting limit for substitutions, quotes and re-parsed strings; deeper text is skipped.
 const MAX_DEPTH: u32 = 32;
+
+/// Variables whose literal values a scan keeps, and the longest value kept.
+const MAX_VARS: usize = 16;
+const MAX_VALUE: usize = 256;
 
 /// Runners one simple command may chain (`nice xargs timeout …`); more are too deep.
 const MAX_RUNNERS: u32 = 16;
@@ -276,6 +281,9 @@ struct Found<'a> {
 struct Fill {
     more: bool,
     replace: runners::Replace,
+    /// The literal values of variables the code handed on starts with
+    /// ([`Scanner::vars`]).
+    vars: Rc<Vec<(String, String)>>,
 }
 
 /// Scans `src` as a command line: the programs it runs, in source order, and
@@ -441,6 +449,14 @@ struct Scanner<'a> {
     /// Code in array subscripts of word values, with where each word starts
     /// ([`Scanner::subscript`]).
     subscripts: Vec<(usize, String)>,
+    /// Variables (and positional parameters, `0`, `1`, …) with the literal
+    /// value the line last gave them, at most [`MAX_VARS`].
+    vars: Rc<Vec<(String, String)>>,
+    /// Functions the line defines.
+    functions: Vec<String>,
+    /// A program word is a positional parameter (`"$@"`, `$1`): a function
+    /// the line defines may run its arguments.
+    runs_args: bool,
 }
 
 impl<'a> Scanner<'a> {
@@ -460,11 +476,14 @@ impl<'a> Scanner<'a> {
             stdin_code: None,
             reads_stdin: false,
             inner_stdin: false,
-            fill,
             commands: commands.then(Vec::new),
             fd_code: None,
             arith: false,
             subscripts: Vec::new(),
+            vars: Rc::clone(&fill.vars),
+            functions: Vec::new(),
+            runs_args: false,
+            fill,
         }
     }
 
@@ -620,7 +639,10 @@ impl<'a> Scanner<'a> {
     /// `function NAME [()]`: the name is not a program.
     fn function_head(&mut self) -> Option<Tok> {
         match self.token() {
-            Tok::Word(..) => self.function_parens(),
+            Tok::Word(s, e) => {
+                self.defines(s, e);
+                self.function_parens()
+            }
             tok => Some(tok),
         }
     }
@@ -686,6 +708,7 @@ impl<'a> Scanner<'a> {
                         self.skip_blanks();
                         if self.byte(self.pos) == b'(' {
                             // `name () body`: a function definition, not a program.
+                            self.defines(s, e);
                             return self.function_parens();
                         }
                     }
@@ -1014,6 +1037,12 @@ impl<'a> Scanner<'a> {
             self.code_assignment(i);
             i += 1;
         }
+        if i == n {
+            // Assignments alone set shell variables; before a program, its environment.
+            for k in base..n {
+                self.assign(k);
+            }
+        }
         let mut wrapper = None;
         let mut runners = 0;
         while i < n {
@@ -1028,7 +1057,10 @@ impl<'a> Scanner<'a> {
                     name
                 }
                 Name::Braces(alternatives) => return self.brace_program(i, alternatives),
-                Name::Unknown(reason) => return self.dynamic_word(i, reason),
+                Name::Unknown(reason) => {
+                    self.unknown_program(i);
+                    return self.dynamic_word(i, reason);
+                }
                 Name::Empty => return,
             };
             let next = match &*name {
@@ -1060,6 +1092,10 @@ impl<'a> Scanner<'a> {
                     self.record(i, &name);
                     self.push(at, name.clone());
                     self.arith |= ARITH_BUILTINS.contains(&&*name);
+                    if self.runs_args && self.functions.iter().any(|f| *f == *name) && i + 1 < n {
+                        // `f(){ "$@"; }; f kubectl x`: the function may run its arguments.
+                        self.stacked(i + 1);
+                    }
                     if !runners::is_runner(&name) {
                         if self.program_arguments(&name, i + 1) {
                             self.appended_code(i);
@@ -1176,6 +1212,122 @@ impl<'a> Scanner<'a> {
             Name::Unknown(reason) => self.dynamic_word(k, reason),
             Name::Braces(_) | Name::Empty => {}
         }
+    }
+
+    /// Resolves the words from `from` as a simple command stacked above this one.
+    fn stacked(&mut self, from: usize) {
+        let top = self.words.len();
+        self.words.extend_from_within(from..top);
+        self.resolve(top);
+        self.words.truncate(top);
+    }
+
+    /// Function `name` (source `s..e`) is defined on the line.
+    fn defines(&mut self, s: usize, e: usize) {
+        if self.functions.len() < MAX_VARS {
+            self.functions.push(self.src[s..e].to_owned());
+        }
+    }
+
+    /// Assignment `k` sets its variable to its value when the text tells it
+    /// (`c=kubectl`, `t=$'a\x20b'`, `d=$c` of a known `c`); otherwise the
+    /// value is forgotten.
+    fn assign(&mut self, k: usize) {
+        let raw = self.raw(k);
+        let Some(eq) = raw.find('=') else {
+            return;
+        };
+        let name = &raw[..eq];
+        if name.ends_with('+') || name.contains('[') {
+            return self.unset_var(name.trim_end_matches('+'));
+        }
+        let value = &raw[eq + 1..];
+        let known = match word_unknown(value) {
+            true => self.known_value(value),
+            false => Some(cook(value).text.into_owned()),
+        };
+        match known {
+            Some(value) if value.len() <= MAX_VALUE => {
+                let vars = Rc::make_mut(&mut self.vars);
+                vars.retain(|(n, _)| n != name);
+                if vars.len() < MAX_VARS {
+                    vars.push((name.to_owned(), value));
+                }
+            }
+            _ => self.unset_var(name),
+        }
+    }
+
+    fn unset_var(&mut self, name: &str) {
+        if self.vars.iter().any(|(n, _)| n == name) {
+            Rc::make_mut(&mut self.vars).retain(|(n, _)| n != name);
+        }
+    }
+
+    /// Positional parameter `name` is word `w`'s text, when the text tells it.
+    fn set_var(&mut self, name: &str, w: usize) {
+        let raw = self.raw(w);
+        let value = cook(raw).text;
+        if word_unknown(raw) || value.len() > MAX_VALUE {
+            return self.unset_var(name);
+        }
+        let vars = Rc::make_mut(&mut self.vars);
+        vars.retain(|(n, _)| n != name);
+        if vars.len() < MAX_VARS {
+            vars.push((name.to_owned(), value.into_owned()));
+        }
+    }
+
+    /// The value of a word that is one expansion the line tells: a variable
+    /// or positional parameter with a known value (`$c`, `"${c}"`, `"$@"`), or
+    /// the output of a literal `echo`/`printf` (`$(echo kubectl)`).
+    fn known_value(&self, raw: &str) -> Option<String> {
+        let inner = raw
+            .strip_prefix('"')
+            .and_then(|r| r.strip_suffix('"'))
+            .unwrap_or(raw);
+        if let Some(command) = inner.strip_prefix("$(").and_then(|r| r.strip_suffix(')')) {
+            return printed(command).map(|out| out.trim_end_matches('\n').to_owned());
+        }
+        let name = inner.strip_prefix('$')?;
+        let name = name
+            .strip_prefix('{')
+            .and_then(|n| n.strip_suffix('}'))
+            .unwrap_or(name);
+        let name = if matches!(name, "@" | "*") { "1" } else { name };
+        let valid =
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if !valid {
+            return None;
+        }
+        self.vars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    }
+
+    /// A program word the text does not tell may still have a value the line
+    /// shows ([`Scanner::known_value`]): its words are then read as the start
+    /// of the command (`s=sudo; $s kubectl x` runs kubectl), while the word
+    /// stays dynamic (the value may change in ways the text hides).
+    fn unknown_program(&mut self, i: usize) {
+        let raw = self.raw(i);
+        let bare = raw.trim_matches('"');
+        if matches!(bare, "$@" | "$*" | "${@}" | "${*}")
+            || (bare.len() == 2 && bare.starts_with('$') && bare.as_bytes()[1].is_ascii_digit())
+        {
+            self.runs_args = true;
+        }
+        let Some(value) = self.known_value(raw) else {
+            return;
+        };
+        let mut line: Vec<String> = value.split_whitespace().map(quote).collect();
+        if line.is_empty() {
+            return;
+        }
+        line.extend((i + 1..self.words.len()).map(|k| self.raw(k).to_owned()));
+        self.reparse(self.words[i].0, Cow::Owned(line.join(" ")));
     }
 
     /// A program word that is a path the text cannot tell ([`Reason::Path`]).
@@ -1519,7 +1671,15 @@ impl<'a> Scanner<'a> {
                     self.dynamic_word(j - 1, Reason::File);
                 }
                 match input {
-                    ShellInput::String(k) => self.code_word(k, self.text(k)),
+                    ShellInput::String(k) => {
+                        // The words after the string are `$0`, `$1`, … of the code.
+                        let outer = Rc::clone(&self.vars);
+                        for (p, w) in (k + 1..n).enumerate() {
+                            self.set_var(&p.to_string(), w);
+                        }
+                        self.code_word(k, self.text(k));
+                        self.vars = outer;
+                    }
                     ShellInput::Stdin => self.stdin_code = Some(j - 1),
                     ShellInput::Script(k) => self.sourced(j - 1, k),
                     ShellInput::Nothing => {}
@@ -1536,6 +1696,9 @@ impl<'a> Scanner<'a> {
             "export" | "declare" | "typeset" | "local" | "readonly" => {
                 for k in j..n {
                     self.code_assignment(k);
+                    if is_assignment(self.raw(k)) {
+                        self.assign(k);
+                    }
                 }
             }
             "alias" => {
@@ -1623,13 +1786,7 @@ impl<'a> Scanner<'a> {
                 Runs::Expanded { word } => {
                     self.argument_code(self.words[j + word].0, Cow::Borrowed(self.raw(j + word)));
                 }
-                Runs::Argv { word } => {
-                    // Resolve the words as a simple command stacked above this one.
-                    let top = self.words.len();
-                    self.words.extend_from_within(j + word..top);
-                    self.resolve(top);
-                    self.words.truncate(top);
-                }
+                Runs::Argv { word } => self.stacked(j + word),
                 Runs::Appended { word } => {
                     let mut fill = self.fill.clone();
                     fill.more = true;
@@ -1818,10 +1975,11 @@ impl<'a> Scanner<'a> {
     }
 
     /// Scans `line` one level deeper ([`scan_as`]) and takes in what it found.
-    fn merge_scan(&mut self, at: usize, line: Cow<'a, str>, fill: Fill, words_only: bool) {
+    fn merge_scan(&mut self, at: usize, line: Cow<'a, str>, mut fill: Fill, words_only: bool) {
         if self.depth >= MAX_DEPTH {
             return self.too_deep(at);
         }
+        fill.vars = Rc::clone(&self.vars);
         let record = self.commands.is_some();
         let (dynamic, commands, reads_stdin) = match line {
             Cow::Borrowed(line) => {
