@@ -83,6 +83,10 @@ const TOOLS: &[&str] = &[
     "awk",
     "nohup",
     "timeout",
+    "rbash",
+    "setarch",
+    "linux64",
+    "ssh-agent",
 ];
 
 /// The words of a command line, for spotting the programs it names.

@@ -1784,7 +1784,7 @@ impl<'a> Scanner<'a> {
                     self.code_word(j + word, code);
                 }
                 Runs::Expanded { word } => {
-                    self.argument_code(self.words[j + word].0, Cow::Borrowed(self.raw(j + word)));
+                    self.argument_code(self.words[j + word].0, self.text(j + word));
                 }
                 Runs::Argv { word } => self.stacked(j + word),
                 Runs::Appended { word } => {
