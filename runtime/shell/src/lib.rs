@@ -74,6 +74,27 @@ const MAX_RUNNERS: u32 = 16;
 ///   command (`su`, `fakeroot`, `unshare`, `systemd-run -S`), and when code the
 ///   command hands on reads the stdin it inherits (`bash -c bash <<< CODE`, `{ sh;
 ///   } <<< CODE`); `hash -p PATH` names PATH's program;
+/// - a program word that is a path is named by its basename, wherever it points
+///   (`./k` yields `k`; [`split`] reports a path outside the system's program
+///   directories); a runner's shell option names its program (`su -s
+///   /bin/zsh` yields `zsh`), and so does an assignment of a variable through
+///   which programs start one (`SHELL=/bin/zsh script`, `BASH_CMDS[k]=/bin/ls`),
+///   or parse one as a command line (`EDITOR='vim -n'`, `GIT_SSH_COMMAND=…`);
+/// - commands given in other programs' options and settings are parsed as
+///   command lines: git's command-valued settings (`-c alias.x='!CMD'`, `git
+///   config alias.x '!CMD'`, `core.editor`, `core.sshCommand`, …) and command
+///   options (`rebase --exec`, `bisect run`), `tar -I`/`--to-command`, `ssh -o
+///   ProxyCommand=`, `scp -S`, `rsync -e`, sed's `e CMD`, `mapfile -C`,
+///   `compgen -C` and the substitutions of `compgen -W`, `fc -e`; and so are
+///   the substitutions in an array subscript that bash evaluates as
+///   arithmetic or a variable name (`let 'a[$(CMD)]'`, `x='a[$(CMD)]'; echo
+///   $((x))`);
+/// - what a shell reads from a descriptor the command fills is parsed like a
+///   here-string: `sh < <(echo CMD)`, `bash /dev/fd/3 3<<< CMD`, `sh <&3
+///   3<<< CMD`; piped `printf`/`echo -e` output is decoded as they print it;
+/// - a program word that is an expansion whose value the line shows is named
+///   by that value too (`c=kubectl; $c`, `sh -c '"$0" x' kubectl`, `f(){ "$@";
+///   }; f kubectl`, `$(echo kubectl)`), and stays dynamic in [`split`];
 /// - text nested deeper than 32 levels is skipped, not searched ([`split`] reports it);
 /// - "first seen" is by where a program's word starts: `echo $(whoami)` yields `echo`
 ///   first; programs of a re-parsed string sit where that string starts.
@@ -84,6 +105,18 @@ pub fn programs(command: &str) -> Vec<String> {
 
 /// What a command line runs, as far as its text tells: [`programs`], and the
 /// programs it may run that the text cannot name.
+///
+/// A line is dynamic exactly when it may run a program its text does not show
+/// ([`Reason`] says why): a program word or code that is an expansion or glob;
+/// a program named by a path that may hold anything (relative, `/proc`, a
+/// folder that is not a system program directory) or after `PATH` changes;
+/// code from a file or configuration (a script, `make`, rc files, `BASH_ENV`,
+/// `HOME`, git aliases and hooks, `ssh -F`, `fc`'s history); code in another
+/// language (interpreters, awk's `system`, sed's `s///e`); code a command
+/// prints into a shell or a descriptor filled elsewhere. Where the text shows
+/// the program, [`programs`] names it instead. Common lines stay plain:
+/// `/usr/bin/git status`, `sed 's/a/b/'`, `tar -czf a.tgz d`, `make --version`.
+/// The full list is in `docs/splitter-dynamic.md`.
 ///
 /// ```
 /// let split = hookdex_shell::split("ls; $EDITOR notes.txt");
@@ -1172,12 +1205,18 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The value of assignment `k` from byte `from` is the path of a program
-    /// another one starts (`SHELL=/bin/zsh script`, `BASH_CMDS[k]=/bin/ls`): it
-    /// is named, and reported as [`Program word paths`](Reason::Path) are.
+    /// The text of word `k` from byte `from` is the path of a program another
+    /// one starts (`SHELL=/bin/zsh script`, `BASH_CMDS[k]=/bin/ls`, `su -s
+    /// /bin/zsh`, `--shell=/bin/zsh`): it is named, and reported as program
+    /// word paths are ([`Reason::Path`]).
     fn program_value(&mut self, k: usize, from: usize) {
         let raw = self.raw(k);
-        if word_unknown(raw) {
+        // An assignment's subscript (`BASH_CMDS[k]=`) is not a glob.
+        let value = match raw.find('=') {
+            Some(eq) if is_assignment(raw) => &raw[eq + 1..],
+            _ => raw,
+        };
+        if word_unknown(value) {
             return self.dynamic_word(k, Reason::Expansion);
         }
         let value = tail(self.text(k), from);
@@ -1199,19 +1238,6 @@ impl<'a> Scanner<'a> {
         fill.more = true;
         self.spliced(self.raw(k));
         self.reparse_with(self.words[k].0, tail(self.text(k), eq + 1), fill);
-    }
-
-    /// Word `k` names a program a runner starts as its shell (`su -s PATH`).
-    fn program_path(&mut self, k: usize) {
-        match self.program_word(k) {
-            Name::Known(name) => {
-                self.path_program(k);
-                self.add_command(self.words[k].0, self.command(&name));
-                self.push(self.words[k].0, name);
-            }
-            Name::Unknown(reason) => self.dynamic_word(k, reason),
-            Name::Braces(_) | Name::Empty => {}
-        }
     }
 
     /// Resolves the words from `from` as a simple command stacked above this one.
@@ -1559,8 +1585,8 @@ impl<'a> Scanner<'a> {
     fn runner(&mut self, name: &str, j: usize) -> Option<usize> {
         let args: Vec<Cow<'a, str>> = (j..self.words.len()).map(|k| self.text(k)).collect();
         let plan = runners::plan(name, &args);
-        if let Some(k) = plan.program {
-            self.program_path(j + k);
+        if let Some((k, from)) = plan.program {
+            self.program_value(j + k, from);
         }
         // Words appended to this runner, not the ones it appends, go to its options.
         let appended = self.fill.more;
@@ -1783,15 +1809,17 @@ impl<'a> Scanner<'a> {
                     };
                     self.code_word(j + word, code);
                 }
-                Runs::Expanded { word } => {
-                    self.argument_code(self.words[j + word].0, self.text(j + word));
+                Runs::Expanded { word, from } => {
+                    let text = tail(self.text(j + word), from);
+                    self.argument_code(self.words[j + word].0, text);
                 }
                 Runs::Argv { word } => self.stacked(j + word),
-                Runs::Appended { word } => {
+                Runs::Appended { word, from } => {
                     let mut fill = self.fill.clone();
                     fill.more = true;
                     self.spliced(self.raw(j + word));
-                    self.reparse_with(self.words[j + word].0, self.text(j + word), fill);
+                    let text = tail(self.text(j + word), from);
+                    self.reparse_with(self.words[j + word].0, text, fill);
                 }
                 Runs::Hidden { word, reason } => {
                     let text = match word {
@@ -2585,12 +2613,16 @@ fn program_name(word: Cooked<'_>) -> Name<'_> {
 fn literal_substitution(raw: &str) -> bool {
     let b = raw.as_bytes();
     let mut double = false;
+    let mut braces = 0usize;
     let mut i = 0;
     while i < b.len() {
         match b[i] {
             b'\\' if matches!(b.get(i + 1), Some(b'$' | b'`')) => return true,
             b'\\' => i += 1,
-            b'\'' if !double => {
+            b'$' if double && b.get(i + 1) == Some(&b'{') => braces += 1,
+            b'}' if braces > 0 => braces -= 1,
+            // Inside `"${…}"` single quotes quote too (`"${s:'a[$(x)]'}"`).
+            b'\'' if !double || braces > 0 => {
                 let ansi = i > 0 && b[i - 1] == b'$';
                 let mut j = i + 1;
                 while j < b.len() && b[j] != b'\'' {

@@ -17,13 +17,14 @@ use crate::Reason;
 pub(crate) enum Runs {
     /// Bytes `range` of argument `word` (after quote removal) are a command line.
     Code { word: usize, range: Range<usize> },
-    /// Argument `word` is an argument-position string bash expands (`compgen -W`):
-    /// its substitutions run.
-    Expanded { word: usize },
+    /// Argument `word` from byte `from` is an argument-position string bash
+    /// expands (`compgen -W`): its substitutions run.
+    Expanded { word: usize, from: usize },
     /// The arguments from `word` on are a command and its arguments (`git bisect run`).
     Argv { word: usize },
-    /// The words appended to argument `word`'s command line name more (`mapfile -C`).
-    Appended { word: usize },
+    /// Argument `word` from byte `from` is a command line bash appends words
+    /// to (`mapfile -C`).
+    Appended { word: usize, from: usize },
     /// A program the text does not show: from argument `word`, or the program itself.
     Hidden { word: Option<usize>, reason: Reason },
 }
@@ -56,24 +57,24 @@ pub(crate) fn runs(name: &str, args: &[Cow<'_, str>], unknown: &[bool]) -> Optio
             }
         }
         "mapfile" | "readarray" => {
-            if let Some(word) = option_value(args, b"dnOsucC", b'C') {
-                out.push(Runs::Appended { word });
+            if let Some((word, from)) = option_value(args, b"dnOsucC", b'C') {
+                out.push(Runs::Appended { word, from });
             }
         }
         "compgen" => {
             let takes = b"AGWFCXPSoV";
-            if let Some(word) = option_value(args, takes, b'C') {
-                out.push(whole(args, word));
+            if let Some((word, from)) = option_value(args, takes, b'C') {
+                out.push(from_byte(args, word, from));
             }
-            if let Some(word) = option_value(args, takes, b'W') {
-                out.push(Runs::Expanded { word });
+            if let Some((word, from)) = option_value(args, takes, b'W') {
+                out.push(Runs::Expanded { word, from });
             }
         }
         // `fc` without `-l` runs commands from the shell's history, after the
         // editor of `-e` (or FCEDIT, EDITOR) has changed them; `-s` runs them as they are.
         "fc" => {
-            if let Some(word) = option_value(args, b"e", b'e') {
-                out.push(whole(args, word));
+            if let Some((word, from)) = option_value(args, b"e", b'e') {
+                out.push(from_byte(args, word, from));
             }
             if !args.iter().any(|a| a.starts_with('-') && a.contains('l')) {
                 out.push(hidden(None, Reason::File));
@@ -90,9 +91,14 @@ fn hidden(word: Option<usize>, reason: Reason) -> Runs {
 
 /// All of argument `word` is a command line.
 fn whole(args: &[Cow<'_, str>], word: usize) -> Runs {
+    from_byte(args, word, 0)
+}
+
+/// Argument `word` from byte `from` is a command line.
+fn from_byte(args: &[Cow<'_, str>], word: usize, from: usize) -> Runs {
     Runs::Code {
         word,
-        range: 0..args[word].len(),
+        range: from..args[word].len(),
     }
 }
 
@@ -101,9 +107,10 @@ fn only_queries(args: &[Cow<'_, str>], queries: &[&str]) -> bool {
     !args.is_empty() && args.iter().all(|a| queries.contains(&&**a))
 }
 
-/// The index of the argument of short option `wanted` of a builtin whose
-/// options taking an argument are `takes` (attached, or the next word).
-fn option_value(args: &[Cow<'_, str>], takes: &[u8], wanted: u8) -> Option<usize> {
+/// Where the argument of short option `wanted` of a builtin whose options
+/// taking an argument are `takes` is: the word, and the byte it starts at
+/// (attached, or the next word).
+fn option_value(args: &[Cow<'_, str>], takes: &[u8], wanted: u8) -> Option<(usize, usize)> {
     let mut j = 0;
     let mut found = None;
     while let Some(word) = args.get(j) {
@@ -118,9 +125,7 @@ fn option_value(args: &[Cow<'_, str>], takes: &[u8], wanted: u8) -> Option<usize
                 step = 2;
             }
             if flags[k] == wanted && (attached || j + 1 < args.len()) {
-                // An attached value is not a word of its own: the whole word is
-                // read, its option letters too, which only names more.
-                found = Some(if attached { j } else { j + 1 });
+                found = Some(if attached { (j, k + 2) } else { (j + 1, 0) });
             }
         }
         j += step;
@@ -471,7 +476,7 @@ fn git(args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
 fn git_env_setting(word: usize, setting: &str, out: &mut Vec<Runs>) {
     let key = setting.split('=').next().unwrap_or(setting);
     let mut found = Vec::new();
-    git_setting(word, key, "!", 1, &mut found);
+    git_setting(word, key, "!value", 0, &mut found);
     if !found.is_empty() {
         out.push(hidden(Some(word), Reason::Expansion));
     }

@@ -782,13 +782,13 @@ const RUNNERS: &[Grammar] = &[
         short_query: b"k",
         ..BASE
     },
-    // screen [-opts] [CMD [ARGS]]: -r/-R/-x/-d/-D reattach to a session and -X
-    // sends one a screen command, so no command of the line runs; -c reads a
-    // config file.
+    // screen [-opts] [CMD [ARGS]]: -r/-R/-x reattach to a session and -X/-Q send
+    // one a screen command, so no command of the line runs (-d -m starts one
+    // detached, with the command).
     Grammar {
         name: "screen",
         short_arg: b"cehpSsTt",
-        short_query: b"rRxdDXQ",
+        short_query: b"rRxXQ",
         ..BASE
     },
     // ld.so [--list|--verify] [--library-path P] [--inhibit-rpath L] [--audit L]
@@ -999,8 +999,9 @@ pub(crate) struct Plan {
     pub(crate) appends: bool,
     /// Strings the runner replaces in the command's words.
     pub(crate) replace: Replace,
-    /// The argument naming the program the runner starts as its shell (`su -s`).
-    pub(crate) program: Option<usize>,
+    /// The argument naming the program the runner starts as its shell (`su -s`),
+    /// and the byte its path starts at (`--shell=PATH`).
+    pub(crate) program: Option<(usize, usize)>,
 }
 
 /// Shell code in an option's argument: the text of word `word` from byte `from` on.
@@ -1058,7 +1059,11 @@ pub(crate) fn plan(name: &str, args: &[Cow<'_, str>]) -> Plan {
         return plan(grammar, &args[j + 1..]).shifted(j + 1);
     }
     if !g.subcommands.is_empty() && g.operands == Operands::One {
-        return Plan::default();
+        // No subcommand that runs a command; the options' code still runs.
+        return Plan {
+            code: read.code,
+            ..Plan::default()
+        };
     }
     j = match g.operands {
         Operands::One if read.operand.is_none() => j + 1,
@@ -1106,7 +1111,7 @@ impl Plan {
         for code in &mut self.code {
             code.word += by;
         }
-        self.program = self.program.map(|k| k + by);
+        self.program = self.program.map(|(k, from)| (k + by, from));
         self.run = match self.run {
             Run::Argv(k) => Run::Argv(k + by),
             Run::Joined(k) => Run::Joined(k + by),
@@ -1130,7 +1135,7 @@ struct Read {
     /// The replacement strings given (any of them may be in effect).
     replace: Vec<String>,
     /// The argument of a `short_program`/`long_program` option.
-    program: Option<usize>,
+    program: Option<(usize, usize)>,
 }
 
 impl Read {
@@ -1166,8 +1171,12 @@ impl Read {
         self.shell |= g.long_shell.contains(&name);
         self.argv_option |= g.argv_needs.is_some_and(|(_, l)| l == name);
         let takes_next = value.is_none() && g.long_arg.contains(&name);
-        if g.long_program.contains(&name) && (value.is_some() || j + 1 < args.len()) {
-            self.program = Some(j + usize::from(value.is_none()));
+        if g.long_program.contains(&name) {
+            match value {
+                Some(_) => self.program = Some((j, 3 + name.len())),
+                None if j + 1 < args.len() => self.program = Some((j + 1, 0)),
+                None => {}
+            }
         }
         if g.long_replace.contains(&name) {
             let next = args.get(j + 1).filter(|_| takes_next);
@@ -1208,8 +1217,12 @@ impl Read {
             self.argv_option |= g.argv_needs.is_some_and(|(s, _)| s == f);
             let last = k + 1 == word.len();
             let takes_next = last && g.short_arg.contains(&f);
-            if g.short_program.contains(&f) && (!last || j + 1 < args.len()) {
-                self.program = Some(j + usize::from(last));
+            if g.short_program.contains(&f) {
+                match last {
+                    false => self.program = Some((j, k + 1)),
+                    true if j + 1 < args.len() => self.program = Some((j + 1, 0)),
+                    true => {}
+                }
             }
             if g.short_replace.contains(&f) {
                 let value = match (last, args.get(j + 1)) {
