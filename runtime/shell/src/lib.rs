@@ -760,7 +760,10 @@ impl<'a> Scanner<'a> {
                                 code: false,
                             });
                         }
-                        Redir::HereString => inputs.push((fd, Input::HereString(s, e))),
+                        Redir::HereString => {
+                            self.subscript(s, e);
+                            inputs.push((fd, Input::HereString(s, e)));
+                        }
                         Redir::Target { writes: true } => {
                             let target = cook(&self.src[s..e]).text;
                             // `>&2`, `2>&-`: a descriptor, not a file.
@@ -957,7 +960,12 @@ impl<'a> Scanner<'a> {
             args.push(word.text);
         }
         if name == "printf" {
-            return printf_text(&args);
+            return match args.first().map(|a| &**a) {
+                // `-v NAME` assigns the text instead of printing it.
+                Some("-v") => Some(String::new()),
+                Some("--") => printf_text(&args[1..]),
+                _ => printf_text(&args),
+            };
         }
         let is_option = |a: &str| {
             a.len() > 1 && a.starts_with('-') && a[1..].bytes().all(|b| b"neE".contains(&b))
@@ -1775,7 +1783,7 @@ impl<'a> Scanner<'a> {
                 return match programs::runs(name, &args, &unknown) {
                     Some(runs) => {
                         self.program_runs(j, runs);
-                        true
+                        programs::takes_code(name)
                     }
                     None => self.interpreter_code(name, j),
                 };
@@ -2681,6 +2689,20 @@ const INTERPRETERS: &[(&str, &[u8], &[&str])] = &[
     ("wish", b"", &[]),
     ("expect", b"c", &[]),
     ("jshell", b"", &[]),
+    ("julia", b"e", &["eval"]),
+    ("guile", b"c", &[]),
+    ("racket", b"e", &["eval"]),
+    ("sbcl", b"", &["eval"]),
+    ("ocaml", b"", &[]),
+    ("runghc", b"e", &[]),
+    ("scala", b"e", &[]),
+    ("groovy", b"e", &[]),
+    ("bun", b"e", &["eval"]),
+    ("tsx", b"e", &["eval"]),
+    ("ts-node", b"e", &["eval"]),
+    ("pwsh", b"c", &["command"]),
+    ("elixir", b"e", &["eval"]),
+    ("escript", b"", &[]),
 ];
 
 /// The source texts of the expansions bash performs in the word whose source is

@@ -29,6 +29,13 @@ pub(crate) enum Runs {
     Hidden { word: Option<usize>, reason: Reason },
 }
 
+/// Whether `name`'s arguments can hold code or a command: words appended to
+/// them (`xargs git`) may then run anything. The builtins that only assign a
+/// variable (`read`, `printf -v`) or load one (`enable -f`) hold none.
+pub(crate) fn takes_code(name: &str) -> bool {
+    !matches!(name, "read" | "printf" | "getopts" | "enable")
+}
+
 /// What `name` with arguments `args` runs beyond itself, when it is one of the
 /// programs this module knows; `unknown[k]` says whether the text does not tell
 /// argument `k` (an expansion may add anything to a sed or awk program).
@@ -42,9 +49,25 @@ pub(crate) fn runs(name: &str, args: &[Cow<'_, str>], unknown: &[bool]) -> Optio
         "sed" | "gsed" => sed(args, unknown, &mut out),
         "awk" | "gawk" | "mawk" | "nawk" => awk(args, unknown, &mut out),
         // make runs the recipes and `$(shell …)` of a makefile (even `-n` runs
-        // `+` lines and `$(shell)`); run-parts runs every program in a folder.
-        "make" | "gmake" | "bmake" => {
+        // `+` lines and `$(shell)`), ninja and just the commands of theirs;
+        // run-parts runs every program in a folder.
+        "make" | "gmake" | "bmake" | "ninja" | "just" => {
             if !only_queries(args, &["-v", "--version", "-h", "--help"]) {
+                out.push(hidden(None, Reason::File));
+            }
+        }
+        // Assigning PATH by another name than `PATH=`.
+        "read" | "printf" | "getopts" => {
+            if args.iter().any(|a| a == "PATH") {
+                out.push(hidden(None, Reason::Path));
+            }
+        }
+        // `enable -f FILE NAME` loads a builtin from a shared object.
+        "enable" => {
+            let loads = args
+                .iter()
+                .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('f'));
+            if loads {
                 out.push(hidden(None, Reason::File));
             }
         }
@@ -59,6 +82,9 @@ pub(crate) fn runs(name: &str, args: &[Cow<'_, str>], unknown: &[bool]) -> Optio
         "mapfile" | "readarray" => {
             if let Some((word, from)) = option_value(args, b"dnOsucC", b'C') {
                 out.push(Runs::Appended { word, from });
+            }
+            if args.iter().any(|a| a == "PATH") {
+                out.push(hidden(None, Reason::Path));
             }
         }
         "compgen" => {
@@ -100,6 +126,12 @@ fn from_byte(args: &[Cow<'_, str>], word: usize, from: usize) -> Runs {
         word,
         range: from..args[word].len(),
     }
+}
+
+/// Whether long option `name` (as written, without `--`) is `option`: GNU
+/// getopt and git take any prefix that is not ambiguous (`--to-comm`).
+fn long_is(name: &str, option: &str) -> bool {
+    name == option || (name.len() >= 3 && option.starts_with(name))
 }
 
 /// Whether the arguments are only options that print and exit (`--version`).
@@ -181,27 +213,68 @@ pub(crate) enum Variable {
     Plain,
 }
 
+/// Variables programs read a command line from, run through a shell.
+const COMMAND_VARIABLES: &[&str] = &[
+    "EDITOR",
+    "VISUAL",
+    "PAGER",
+    "MANPAGER",
+    "FCEDIT",
+    "SUDO_EDITOR",
+    "KUBE_EDITOR",
+    "SYSTEMD_EDITOR",
+    "SYSTEMD_PAGER",
+    "BROWSER",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_PAGER",
+    "GIT_SSH_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PROXY_COMMAND",
+    "RSYNC_RSH",
+    "RSYNC_CONNECT_PROG",
+];
+
+/// Variables programs read the path of a program to start from.
+const PROGRAM_VARIABLES: &[&str] = &[
+    "SHELL",
+    "GIT_SSH",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+];
+
+/// Variables that point programs at configuration or code they load.
+const CONFIG_VARIABLES: &[&str] = &[
+    "HOME",
+    "XDG_CONFIG_HOME",
+    "ZDOTDIR",
+    "BASH_ENV",
+    "ENV",
+    "GIT_DIR",
+    "GIT_EXEC_PATH",
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "TAR_OPTIONS",
+    "NODE_OPTIONS",
+    "PERL5OPT",
+    "RUBYOPT",
+];
+
 /// How programs read variable `name`.
 pub(crate) fn variable(name: &str) -> Variable {
-    match name {
-        "EDITOR"
-        | "VISUAL"
-        | "PAGER"
-        | "MANPAGER"
-        | "FCEDIT"
-        | "SUDO_EDITOR"
-        | "GIT_EDITOR"
-        | "GIT_SEQUENCE_EDITOR"
-        | "GIT_PAGER"
-        | "GIT_SSH_COMMAND"
-        | "GIT_EXTERNAL_DIFF"
-        | "GIT_PROXY_COMMAND" => Variable::Command,
-        "SHELL" | "GIT_SSH" | "GIT_ASKPASS" | "SSH_ASKPASS" | "SUDO_ASKPASS" => Variable::Program,
-        "HOME" | "XDG_CONFIG_HOME" | "ZDOTDIR" | "BASH_ENV" | "ENV" | "GIT_EXEC_PATH"
-        | "LD_PRELOAD" | "LD_AUDIT" => Variable::Config,
-        _ if name.starts_with("GIT_CONFIG") => Variable::Config,
-        "PATH" => Variable::Path,
-        _ => Variable::Plain,
+    if COMMAND_VARIABLES.contains(&name) {
+        Variable::Command
+    } else if PROGRAM_VARIABLES.contains(&name) {
+        Variable::Program
+    } else if CONFIG_VARIABLES.contains(&name) || name.starts_with("GIT_CONFIG") {
+        Variable::Config
+    } else if name == "PATH" {
+        Variable::Path
+    } else {
+        Variable::Plain
     }
 }
 
@@ -385,7 +458,6 @@ const GIT_COMMANDS: &[&str] = &[
 /// git's global options that take the next word.
 const GIT_GLOBAL_ARG: &[&str] = &[
     "-C",
-    "--git-dir",
     "--work-tree",
     "--namespace",
     "--super-prefix",
@@ -417,9 +489,10 @@ fn git(args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
                 j += 1;
             }
             // git looks for its commands in that folder.
-            w if w.starts_with("--exec-path=") => {
+            // …or its config and hooks in that repository.
+            w if w.starts_with("--exec-path=") || w.starts_with("--git-dir") => {
                 out.push(hidden(Some(j), Reason::File));
-                j += 1;
+                j += 1 + usize::from(w == "--git-dir");
             }
             w if w.starts_with('-') => j += 1,
             _ => break,
@@ -432,6 +505,15 @@ fn git(args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
         return out.push(hidden(Some(j), Reason::File));
     }
     let rest = j + 1;
+    // The `ext::` transport runs its command (`git ls-remote 'ext::CMD'`).
+    for (k, arg) in args.iter().enumerate().skip(rest) {
+        if let Some(url) = arg.strip_prefix("ext::") {
+            out.push(Runs::Code {
+                word: k,
+                range: arg.len() - url.len()..arg.len(),
+            });
+        }
+    }
     match &**command {
         "config" => git_config(args, rest, out),
         "rebase" => git_option_code(args, rest, &["-x", "--exec"], out),
@@ -441,6 +523,9 @@ fn git(args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
         }
         "push" | "send-pack" => git_option_code(args, rest, &["--receive-pack", "--exec"], out),
         "archive" => git_option_code(args, rest, &["--exec"], out),
+        "grep" => git_option_code(args, rest, &["-O", "--open-files-in-pager"], out),
+        "daemon" => git_option_code(args, rest, &["--access-hook"], out),
+        "send-email" => git_option_code(args, rest, &["--sendmail-cmd"], out),
         "filter-branch" => git_option_code(
             args,
             rest,
@@ -491,18 +576,23 @@ fn git_option_code(args: &[Cow<'_, str>], from: usize, names: &[&str], out: &mut
         if word == "--" {
             return;
         }
-        if names.contains(&&**word) && k + 1 < args.len() {
+        let separate = |n: &&str| match (word.strip_prefix("--"), n.strip_prefix("--")) {
+            (Some(long), Some(option)) => long_is(long, option),
+            _ => *n == word,
+        };
+        if names.iter().any(separate) && k + 1 < args.len() {
             out.push(whole(args, k + 1));
             k += 2;
             continue;
         }
-        let attached = names.iter().find_map(|n| {
-            let at = word.strip_prefix(n)?;
-            let long = n.starts_with("--");
-            match at.strip_prefix('=') {
-                Some(_) if long => Some(n.len() + 1),
-                None if !long && !at.is_empty() => Some(n.len()),
-                _ => None,
+        let attached = names.iter().find_map(|n| match n.strip_prefix("--") {
+            Some(option) => {
+                let (name, _) = word.strip_prefix("--")?.split_once('=')?;
+                long_is(name, option).then_some(name.len() + 3)
+            }
+            None => {
+                let value = word.strip_prefix(n)?;
+                (!value.is_empty() && !word.starts_with("--")).then_some(n.len())
             }
         });
         if let Some(from) = attached {
@@ -611,6 +701,12 @@ fn tar(args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
                 Some((n, _)) => (n, Some(n.len() + 3)),
                 None => (long, None),
             };
+            let name = LONG_CODE
+                .iter()
+                .chain(&["checkpoint-action"])
+                .find(|o| long_is(name, o))
+                .copied()
+                .unwrap_or(name);
             if name == "checkpoint-action" {
                 let action = match value {
                     Some(at) => Some((k, at)),
@@ -710,8 +806,11 @@ fn ssh(name: &str, args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
         };
         match flags.as_bytes()[i] {
             b'o' => ssh_option(w, value, at, out),
-            b'F' if !matches!(&value[at..], "none" | "/dev/null") => {
-                out.push(hidden(Some(w), Reason::File));
+            // A batch file's `!command` lines run local commands.
+            b'F' | b'b' if !matches!(&value[at..], "none" | "/dev/null") => {
+                if flags.as_bytes()[i] == b'F' || name == "sftp" {
+                    out.push(hidden(Some(w), Reason::File));
+                }
             }
             b'S' | b'D' if name != "ssh" => out.push(Runs::Code {
                 word: w,
@@ -729,6 +828,9 @@ fn ssh_option(word: usize, text: &str, at: usize, out: &mut Vec<Runs>) {
         .find(|c: char| c == '=' || c.is_whitespace())
         .unwrap_or(option.len());
     let key = option[..key_end].to_ascii_lowercase();
+    if key == "include" {
+        return out.push(hidden(Some(word), Reason::File));
+    }
     if !matches!(
         key.as_str(),
         "proxycommand" | "localcommand" | "knownhostscommand"
@@ -750,13 +852,16 @@ fn ssh_option(word: usize, text: &str, at: usize, out: &mut Vec<Runs>) {
 /// rsync's `-e`/`--rsh` names the remote shell program it starts locally.
 fn rsync(args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
     for (k, word) in args.iter().enumerate() {
-        if let Some(value) = word.strip_prefix("--rsh=") {
-            out.push(Runs::Code {
-                word: k,
-                range: word.len() - value.len()..word.len(),
-            });
-        } else if word == "--rsh" && k + 1 < args.len() {
-            out.push(whole(args, k + 1));
+        let long = word.strip_prefix("--");
+        if let Some(long) = long.filter(|l| long_is(l.split('=').next().unwrap_or(l), "rsh")) {
+            match long.split_once('=') {
+                Some((name, _)) => out.push(Runs::Code {
+                    word: k,
+                    range: name.len() + 3..word.len(),
+                }),
+                None if k + 1 < args.len() => out.push(whole(args, k + 1)),
+                None => {}
+            }
         } else if let Some(flags) = word.strip_prefix('-').filter(|f| !f.starts_with('-')) {
             // The first option taking a value ends the cluster.
             match flags.bytes().position(|f| b"BefMT@".contains(&f)) {
@@ -780,7 +885,8 @@ fn rsync(args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
 /// space with none), the `s///e` flag runs the pattern space, and `-f` reads
 /// the script from a file; `--sandbox` refuses them all.
 fn sed(args: &[Cow<'_, str>], unknown: &[bool], out: &mut Vec<Runs>) {
-    if args.iter().any(|a| a == "--sandbox") {
+    let sandbox = |a: &Cow<'_, str>| a.strip_prefix("--").is_some_and(|l| long_is(l, "sandbox"));
+    if args.iter().any(sandbox) {
         return;
     }
     let mut scripts = Vec::new();
@@ -797,6 +903,10 @@ fn sed(args: &[Cow<'_, str>], unknown: &[bool], out: &mut Vec<Runs>) {
                 Some((n, _)) => (n, Some(n.len() + 3)),
                 None => (long, None),
             };
+            let name = ["expression", "file", "line-length"]
+                .into_iter()
+                .find(|o| long_is(name, o))
+                .unwrap_or(name);
             match name {
                 "expression" => {
                     operand_script = false;
@@ -1001,6 +1111,10 @@ fn awk(args: &[Cow<'_, str>], unknown: &[bool], out: &mut Vec<Runs>) {
                 Some((n, _)) => (n, Some(n.len() + 3)),
                 None => (long, None),
             };
+            let name = ["file", "exec", "include", "load", "source"]
+                .into_iter()
+                .find(|o| long_is(name, o))
+                .unwrap_or(name);
             match name {
                 "file" | "exec" | "include" | "load" => {
                     return out.push(hidden(Some(k), Reason::File))

@@ -146,8 +146,10 @@ struct Grammar {
     custom: Option<Start>,
 }
 
-/// The index of the word a runner's command starts at, from its arguments.
-type Start = fn(&[Cow<'_, str>]) -> usize;
+/// The index of the word a runner's command starts at, from its arguments
+/// (past the end: none, and a `bare_shell` runner starts a shell); `None` when
+/// its options only ask something and no command runs.
+type Start = fn(&[Cow<'_, str>]) -> Option<usize>;
 
 const BASE: Grammar = Grammar {
     name: "",
@@ -755,22 +757,16 @@ const RUNNERS: &[Grammar] = &[
         long_shell: &["shell"],
         ..BASE
     },
-    // setarch [ARCH] [-BFILLRSTXZ3v] [--4gb] [--uname-2.6] [PROG [ARGS]]; without a
-    // program it runs /bin/sh; --list prints the architectures (util-linux).
+    // setarch; without a program it runs /bin/sh (util-linux).
     Grammar {
         name: "setarch",
-        short_query: b"hV",
-        long_query: &["list", "help", "version"],
-        operands: Operands::One,
-        options_after_operands: true,
+        custom: Some(setarch),
         bare_shell: true,
         ..BASE
     },
-    // linux32, linux64, i386, x86_64, …: setarch with the architecture in its name.
     Grammar {
         name: "setarch ARCH",
-        short_query: b"hV",
-        long_query: &["list", "help", "version"],
+        custom: Some(setarch_options),
         bare_shell: true,
         ..BASE
     },
@@ -850,6 +846,8 @@ const RUNNERS: &[Grammar] = &[
             ("run", "tmux run-shell"),
             ("display-popup", "tmux display-popup"),
             ("popup", "tmux display-popup"),
+            ("send-keys", "tmux send-keys"),
+            ("send", "tmux send-keys"),
         ],
         ..BASE
     },
@@ -883,6 +881,13 @@ const RUNNERS: &[Grammar] = &[
         form: Form::Joined,
         ..BASE
     },
+    // send-keys types into a pane, whose shell runs what is typed.
+    Grammar {
+        name: "tmux send-keys",
+        short_arg: b"cNt",
+        form: Form::Joined,
+        ..BASE
+    },
     Grammar {
         name: "tmux display-popup",
         short_arg: b"bcdehsStTwxy",
@@ -910,7 +915,7 @@ fn canonical(name: &str) -> &str {
 
 /// gdb's options taking a value (with one dash or two), then `--args PROG ARGS`
 /// or the program file as the first operand.
-fn gdb(args: &[Cow<'_, str>]) -> usize {
+fn gdb(args: &[Cow<'_, str>]) -> Option<usize> {
     const TAKES: &[&str] = &[
         "ex",
         "iex",
@@ -944,19 +949,19 @@ fn gdb(args: &[Cow<'_, str>]) -> usize {
     while let Some(word) = args.get(j) {
         let option = word.trim_start_matches('-');
         if !word.starts_with('-') {
-            return j;
+            return Some(j);
         }
         if option == "args" {
-            return j + 1;
+            return Some(j + 1);
         }
         j += 1 + usize::from(!option.contains('=') && TAKES.contains(&option));
     }
-    j
+    Some(j)
 }
 
 /// start-stop-daemon runs a program only with `--start`/`-S`: the one of
 /// `--startas`/`-a`, else of `--exec`/`-x` (`--opt=value` or the next word).
-fn start_stop_daemon(args: &[Cow<'_, str>]) -> usize {
+fn start_stop_daemon(args: &[Cow<'_, str>]) -> Option<usize> {
     let starts = args.iter().any(|a| a == "--start" || a == "-S");
     let value = |names: [&str; 2]| {
         args.iter().enumerate().find_map(|(k, a)| {
@@ -969,15 +974,15 @@ fn start_stop_daemon(args: &[Cow<'_, str>]) -> usize {
         })
     };
     match value(["-a", "--startas"]).or(value(["-x", "--exec"])) {
-        Some(k) if starts => k,
-        _ => args.len(),
+        Some(k) if starts => Some(k),
+        _ => None,
     }
 }
 
 /// proxychains-ng reads at most two option words, each by its second letter: `-q…`
 /// alone, `-f…` with the next word (its config file); any other word starts the
 /// command, a dash or not.
-fn proxychains(args: &[Cow<'_, str>]) -> usize {
+fn proxychains(args: &[Cow<'_, str>]) -> Option<usize> {
     let mut j = 0;
     for _ in 0..2 {
         match args.get(j).map(|a| a.as_bytes()) {
@@ -986,7 +991,29 @@ fn proxychains(args: &[Cow<'_, str>]) -> usize {
             _ => break,
         }
     }
-    j
+    Some(j)
+}
+
+/// setarch [ARCH] [-BFILRSTXZ3v] [--4gb] [--uname-2.6] [PROG [ARGS]]: the
+/// architecture may be left out (util-linux 2.33), and then the options come
+/// first; `--list`, `-h`, `-V` only print. No option takes an argument.
+fn setarch(args: &[Cow<'_, str>]) -> Option<usize> {
+    let arch = args.first().is_some_and(|a| !a.starts_with('-'));
+    setarch_options(&args[usize::from(arch)..]).map(|j| j + usize::from(arch))
+}
+
+/// linux32, linux64, i386, x86_64, …: setarch with the architecture in its name.
+fn setarch_options(args: &[Cow<'_, str>]) -> Option<usize> {
+    let mut j = 0;
+    while let Some(word) = args.get(j) {
+        match &**word {
+            "--" => return Some(j + 1),
+            "--list" | "--help" | "--version" | "-h" | "-V" => return None,
+            w if w.starts_with('-') && w.len() > 1 => j += 1,
+            _ => break,
+        }
+    }
+    Some(j)
 }
 
 /// What a runner's arguments run, by index into the arguments after its name.
@@ -1040,13 +1067,13 @@ pub(crate) fn plan(name: &str, args: &[Cow<'_, str>]) -> Plan {
         return Plan::default();
     };
     if let Some(custom) = g.custom {
-        let start = custom(args);
+        let run = match custom(args) {
+            Some(start) if start < args.len() => Run::Argv(start),
+            Some(_) if g.bare_shell => Run::Shell,
+            _ => Run::Nothing,
+        };
         return Plan {
-            run: if start < args.len() {
-                Run::Argv(start)
-            } else {
-                Run::Nothing
-            },
+            run,
             ..Plan::default()
         };
     }

@@ -464,3 +464,60 @@ fn values_the_line_shows_name_their_programs() {
     not_named("c=kubectl true; $c get pods", "kubectl");
     not_named("c=kubectl; c=$(x); $c get pods", "kubectl");
 }
+
+#[test]
+fn other_spellings_of_the_same_forms() {
+    // GNU getopt and git take unambiguous prefixes of long options.
+    named("tar -xf a.tar --to-comm='kubectl get'", "kubectl", false);
+    named("tar --use-compress-prog kubectl -cf a f", "kubectl", false);
+    named("git rebase --exe 'kubectl get pods' main", "kubectl", false);
+    named("rsync --rsh 'kubectl x' a h:b", "kubectl", false);
+    named("sed --expr='1e kubectl get pods' f", "kubectl", false);
+    dynamic("sed --fil=s.sed f", Reason::File, "--fil=s.sed");
+    // setarch may leave the architecture out.
+    named("setarch -R kubectl get pods", "kubectl", false);
+    named("printf -- 'kubectl get pods' | sh", "kubectl", false);
+    not_named("printf -v x 'kubectl get pods' | sh", "kubectl");
+    named(
+        "read x <<< 'a[$(kubectl get pods)0]'; echo $((x))",
+        "kubectl",
+        false,
+    );
+    named(
+        "tmux send-keys -t s 'kubectl get pods' Enter",
+        "kubectl",
+        false,
+    );
+    named("git ls-remote 'ext::kubectl get %S'", "kubectl", false);
+    named("git grep -O'kubectl get' x", "kubectl", false);
+    named("KUBE_EDITOR='kubectl get' kubectl edit x", "kubectl", false);
+    named("LESSOPEN='|kubectl get %s' less f", "kubectl", false);
+    dynamic("julia -e 'run(`ls`)'", Reason::Interpreter, "julia -e");
+}
+
+#[test]
+fn other_ways_to_change_what_runs() {
+    for (line, reason, text) in [
+        ("read PATH <<< ./b; k x", Reason::Path, "read PATH"),
+        ("printf -v PATH %s ./b; k x", Reason::Path, "printf -v PATH"),
+        ("enable -f ./x.so k; k", Reason::File, "enable -f ./x.so"),
+        ("ssh -o 'Include ./c' h", Reason::File, "'Include ./c'"),
+        ("sftp -b cmds h", Reason::File, "cmds"),
+        ("git --git-dir=./x status", Reason::File, "--git-dir=./x"),
+        ("GIT_DIR=./x git status", Reason::File, "GIT_DIR=./x"),
+        ("TAR_OPTIONS=--x tar -xf a", Reason::File, "TAR_OPTIONS=--x"),
+        ("ninja -C out", Reason::File, "ninja -C out"),
+    ] {
+        dynamic(line, reason, text);
+    }
+    for line in [
+        "read -r line < f",
+        "printf -v x '%s' y",
+        "xargs printf '%s\\n'",
+        "enable -n echo",
+        "scp -P 22 a h:b",
+        "ninja --version",
+    ] {
+        plain(line);
+    }
+}
