@@ -806,11 +806,12 @@ fn ssh(name: &str, args: &[Cow<'_, str>], out: &mut Vec<Runs>) {
         };
         match flags.as_bytes()[i] {
             b'o' => ssh_option(w, value, at, out),
-            // A batch file's `!command` lines run local commands.
-            b'F' | b'b' if !matches!(&value[at..], "none" | "/dev/null") => {
-                if flags.as_bytes()[i] == b'F' || name == "sftp" {
-                    out.push(hidden(Some(w), Reason::File));
-                }
+            // A config file's options, and an sftp batch file's `!command` lines.
+            f @ (b'F' | b'b')
+                if (f == b'F' || name == "sftp")
+                    && !matches!(&value[at..], "none" | "/dev/null") =>
+            {
+                out.push(hidden(Some(w), Reason::File));
             }
             b'S' | b'D' if name != "ssh" => out.push(Runs::Code {
                 word: w,
