@@ -33,6 +33,11 @@ mod runners;
 /// Nesting limit for substitutions, quotes and re-parsed strings; deeper text is skipped.
 const MAX_DEPTH: u32 = 32;
 
+/// The most text [`printf_text`] builds: more is not followed (a shell reading
+/// it is dynamic), so a huge field width or a format used again over many
+/// arguments costs no more than this.
+const MAX_PRINTED: usize = 1 << 20;
+
 /// Variables whose literal values a scan keeps, and the longest value kept.
 const MAX_VARS: usize = 16;
 const MAX_VALUE: usize = 256;
@@ -493,7 +498,7 @@ struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
-    fn new(src: &'a str, depth: u32, commands: bool, fill: Fill) -> Scanner<'a> {
+    fn new(src: &'a str, depth: u32, commands: bool, mut fill: Fill) -> Scanner<'a> {
         Scanner {
             src,
             pos: 0,
@@ -513,7 +518,7 @@ impl<'a> Scanner<'a> {
             fd_code: None,
             arith: false,
             subscripts: Vec::new(),
-            vars: Rc::clone(&fill.vars),
+            vars: std::mem::take(&mut fill.vars),
             functions: Vec::new(),
             runs_args: false,
             fill,
@@ -895,8 +900,8 @@ impl<'a> Scanner<'a> {
     /// filled elsewhere.
     fn fd_input(&mut self, at: usize, fd: u32, inputs: &[(u32, Input)]) {
         let mut fd = fd;
-        // Each step follows a dup to an earlier redirection, so the walk ends.
-        for _ in 0..=inputs.len() {
+        // Each step follows a dup; a chain longer than a few is not followed.
+        for _ in 0..MAX_VARS {
             let Some((_, input)) = inputs.iter().rev().find(|(f, _)| *f == fd) else {
                 break;
             };
@@ -1281,6 +1286,7 @@ impl<'a> Scanner<'a> {
             false => Some(cook(value).text.into_owned()),
         };
         match known {
+            Some(value) if self.vars.iter().any(|(n, v)| n == name && *v == value) => {}
             Some(value) if value.len() <= MAX_VALUE => {
                 let vars = Rc::make_mut(&mut self.vars);
                 vars.retain(|(n, _)| n != name);
@@ -1298,18 +1304,24 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Positional parameter `name` is word `w`'s text, when the text tells it.
-    fn set_var(&mut self, name: &str, w: usize) {
-        let raw = self.raw(w);
-        let value = cook(raw).text;
-        if word_unknown(raw) || value.len() > MAX_VALUE {
-            return self.unset_var(name);
+    /// The positional parameters `$0` … `$9` are the words from `from`, as far
+    /// as the text tells them.
+    fn positional(&mut self, from: usize) {
+        let mut vars: Vec<(String, String)> = self
+            .vars
+            .iter()
+            .filter(|(n, _)| !n.bytes().all(|b| b.is_ascii_digit()))
+            .cloned()
+            .collect();
+        let words = (from..self.words.len()).take(10).enumerate();
+        for (p, w) in words {
+            let raw = self.raw(w);
+            let value = cook(raw).text;
+            if !word_unknown(raw) && value.len() <= MAX_VALUE && vars.len() < MAX_VARS {
+                vars.push((p.to_string(), value.into_owned()));
+            }
         }
-        let vars = Rc::make_mut(&mut self.vars);
-        vars.retain(|(n, _)| n != name);
-        if vars.len() < MAX_VARS {
-            vars.push((name.to_owned(), value.into_owned()));
-        }
+        self.vars = Rc::new(vars);
     }
 
     /// The value of a word that is one expansion the line tells: a variable
@@ -1360,7 +1372,12 @@ impl<'a> Scanner<'a> {
         if line.is_empty() {
             return;
         }
-        line.extend((i + 1..self.words.len()).map(|k| self.raw(k).to_owned()));
+        // The words after it when they are few: a wrapper's program may be
+        // among them (`$s kubectl`), and a long chain is not read again.
+        let (s, e) = (self.words[i].1, self.words.last().map_or(0, |w| w.1));
+        if e.saturating_sub(s) <= MAX_VALUE {
+            line.extend((i + 1..self.words.len()).map(|k| self.raw(k).to_owned()));
+        }
         self.reparse(self.words[i].0, Cow::Owned(line.join(" ")));
     }
 
@@ -1376,7 +1393,11 @@ impl<'a> Scanner<'a> {
     /// or as a variable name (`let`, `(( ))`, `[[ -v ]]`, `printf -v`, …), so
     /// it is kept until the scan knows whether the line does.
     fn subscript(&mut self, s: usize, e: usize) {
-        let text = cook(&self.src[s..e]).text;
+        let raw = &self.src[s..e];
+        if !raw.contains('[') || !(raw.contains("$(") || raw.contains('`')) {
+            return;
+        }
+        let text = cook(raw).text;
         let Some(open) = text.find('[') else {
             return;
         };
@@ -1384,9 +1405,17 @@ impl<'a> Scanner<'a> {
             return;
         };
         let inner = &text[open + 1..close];
-        if (inner.contains("$(") || inner.contains('`')) && literal_substitution(&self.src[s..e]) {
-            self.subscripts.push((s, inner.to_owned()));
+        if !(inner.contains("$(") || inner.contains('`')) || !literal_substitution(raw) {
+            return;
         }
+        if self.subscripts.iter().any(|(_, code)| code == inner) {
+            return;
+        }
+        if self.subscripts.len() == MAX_VARS {
+            // More than the scan follows: reported as text nested too deep.
+            return self.too_deep(s);
+        }
+        self.subscripts.push((s, inner.to_owned()));
     }
 
     /// The subscripts kept by [`Scanner::subscript`], scanned as code when the
@@ -1706,11 +1735,9 @@ impl<'a> Scanner<'a> {
                 }
                 match input {
                     ShellInput::String(k) => {
-                        // The words after the string are `$0`, `$1`, … of the code.
+                        // The words after the string are `$0` … `$9` of the code.
                         let outer = Rc::clone(&self.vars);
-                        for (p, w) in (k + 1..n).enumerate() {
-                            self.set_var(&p.to_string(), w);
-                        }
+                        self.positional(k + 1);
                         self.code_word(k, self.text(k));
                         self.vars = outer;
                     }
@@ -1778,9 +1805,12 @@ impl<'a> Scanner<'a> {
                 }
             }
             _ => {
-                let args: Vec<Cow<'a, str>> = (j..n).map(|k| self.text(k)).collect();
-                let unknown: Vec<bool> = (j..n).map(|k| word_unknown(self.raw(k))).collect();
-                return match programs::runs(name, &args, &unknown) {
+                let words = || {
+                    let args = (j..n).map(|k| self.text(k)).collect();
+                    let unknown = (j..n).map(|k| word_unknown(self.raw(k))).collect();
+                    (args, unknown)
+                };
+                return match programs::runs(name, words) {
                     Some(runs) => {
                         self.program_runs(j, runs);
                         programs::takes_code(name)
@@ -2966,6 +2996,9 @@ fn printf_text(args: &[Cow<'_, str>]) -> Option<String> {
         if !printf_once(format.as_bytes(), rest, &mut next, &mut out)? {
             break;
         }
+        if out.len() > MAX_PRINTED {
+            return None;
+        }
         if next == before || next >= rest.len() {
             break;
         }
@@ -3051,6 +3084,9 @@ fn printf_once(
                     piece.truncate(p);
                 }
                 let pad = width.saturating_sub(piece.len());
+                if pad + piece.len() + out.len() > MAX_PRINTED {
+                    return None;
+                }
                 match (left, zero && numeric) {
                     (true, _) => {
                         out.extend(&piece);

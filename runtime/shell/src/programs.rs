@@ -36,79 +36,101 @@ pub(crate) fn takes_code(name: &str) -> bool {
     !matches!(name, "read" | "printf" | "getopts" | "enable")
 }
 
-/// What `name` with arguments `args` runs beyond itself, when it is one of the
-/// programs this module knows; `unknown[k]` says whether the text does not tell
-/// argument `k` (an expansion may add anything to a sed or awk program).
-pub(crate) fn runs(name: &str, args: &[Cow<'_, str>], unknown: &[bool]) -> Option<Vec<Runs>> {
-    let mut out = Vec::new();
-    match name {
-        "git" => git(args, &mut out),
-        "tar" | "gtar" => tar(args, &mut out),
-        "ssh" | "scp" | "sftp" => ssh(name, args, &mut out),
-        "rsync" => rsync(args, &mut out),
-        "sed" | "gsed" => sed(args, unknown, &mut out),
-        "awk" | "gawk" | "mawk" | "nawk" => awk(args, unknown, &mut out),
-        // make runs the recipes and `$(shell …)` of a makefile (even `-n` runs
-        // `+` lines and `$(shell)`), ninja and just the commands of theirs;
-        // run-parts runs every program in a folder.
-        "make" | "gmake" | "bmake" | "ninja" | "just" => {
-            if !only_queries(args, &["-v", "--version", "-h", "--help"]) {
-                out.push(hidden(None, Reason::File));
-            }
-        }
-        // Assigning PATH by another name than `PATH=`.
-        "read" | "printf" | "getopts" => {
-            if args.iter().any(|a| a == "PATH") {
-                out.push(hidden(None, Reason::Path));
-            }
-        }
-        // `enable -f FILE NAME` loads a builtin from a shared object.
-        "enable" => {
-            let loads = args
-                .iter()
-                .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('f'));
-            if loads {
-                out.push(hidden(None, Reason::File));
-            }
-        }
-        "run-parts" => {
-            let lists = args
-                .iter()
-                .any(|a| matches!(&**a, "--test" | "--list" | "--help" | "--version"));
-            if !lists {
-                out.push(hidden(None, Reason::File));
-            }
-        }
-        "mapfile" | "readarray" => {
-            if let Some((word, from)) = option_value(args, b"dnOsucC", b'C') {
-                out.push(Runs::Appended { word, from });
-            }
-            if args.iter().any(|a| a == "PATH") {
-                out.push(hidden(None, Reason::Path));
-            }
-        }
-        "compgen" => {
-            let takes = b"AGWFCXPSoV";
-            if let Some((word, from)) = option_value(args, takes, b'C') {
-                out.push(from_byte(args, word, from));
-            }
-            if let Some((word, from)) = option_value(args, takes, b'W') {
-                out.push(Runs::Expanded { word, from });
-            }
-        }
-        // `fc` without `-l` runs commands from the shell's history, after the
-        // editor of `-e` (or FCEDIT, EDITOR) has changed them; `-s` runs them as they are.
-        "fc" => {
-            if let Some((word, from)) = option_value(args, b"e", b'e') {
-                out.push(from_byte(args, word, from));
-            }
-            if !args.iter().any(|a| a.starts_with('-') && a.contains('l')) {
-                out.push(hidden(None, Reason::File));
-            }
-        }
+/// A program's reading of its arguments (after quote removal; `unknown[k]`
+/// says whether the text does not tell argument `k`).
+type Reader = fn(&str, &[Cow<'_, str>], &[bool], &mut Vec<Runs>);
+
+/// What `name` runs beyond itself, when it is one of the programs this module
+/// knows; `words` gives its arguments, and whether the text tells each (an
+/// expansion may add anything to a sed or awk program). They are only read
+/// for those programs.
+pub(crate) fn runs<'a>(
+    name: &str,
+    words: impl FnOnce() -> (Vec<Cow<'a, str>>, Vec<bool>),
+) -> Option<Vec<Runs>> {
+    let reader: Reader = match name {
+        "git" => |_, args, _, out| git(args, out),
+        "tar" | "gtar" => |_, args, _, out| tar(args, out),
+        "ssh" | "scp" | "sftp" => |name, args, _, out| ssh(name, args, out),
+        "rsync" => |_, args, _, out| rsync(args, out),
+        "sed" | "gsed" => |_, args, unknown, out| sed(args, unknown, out),
+        "awk" | "gawk" | "mawk" | "nawk" => |_, args, unknown, out| awk(args, unknown, out),
+        "make" | "gmake" | "bmake" | "ninja" | "just" | "run-parts" => build,
+        "read" | "printf" | "getopts" => assigns_path,
+        "enable" => enable,
+        "mapfile" | "readarray" => mapfile,
+        "compgen" => compgen,
+        "fc" => fc,
         _ => return None,
-    }
+    };
+    let (args, unknown) = words();
+    let mut out = Vec::new();
+    reader(name, &args, &unknown, &mut out);
     Some(out)
+}
+
+/// make runs the recipes and `$(shell …)` of a makefile (even `-n` runs `+`
+/// lines and `$(shell)`), ninja and just the commands of theirs, unless only
+/// asked for their version or help; run-parts runs every program in a folder,
+/// unless it only lists them.
+fn build(name: &str, args: &[Cow<'_, str>], _: &[bool], out: &mut Vec<Runs>) {
+    let runs = match name {
+        "run-parts" => !args
+            .iter()
+            .any(|a| matches!(&**a, "--test" | "--list" | "--help" | "--version")),
+        _ => !only_queries(args, &["-v", "--version", "-h", "--help"]),
+    };
+    if runs {
+        out.push(hidden(None, Reason::File));
+    }
+}
+
+/// `read PATH`, `printf -v PATH`, `mapfile PATH`: PATH assigned by another name
+/// than `PATH=`.
+fn assigns_path(_: &str, args: &[Cow<'_, str>], _: &[bool], out: &mut Vec<Runs>) {
+    if args.iter().any(|a| a == "PATH") {
+        out.push(hidden(None, Reason::Path));
+    }
+}
+
+/// `enable -f FILE NAME` loads a builtin from a shared object.
+fn enable(_: &str, args: &[Cow<'_, str>], _: &[bool], out: &mut Vec<Runs>) {
+    let loads = args
+        .iter()
+        .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('f'));
+    if loads {
+        out.push(hidden(None, Reason::File));
+    }
+}
+
+/// `mapfile -C CODE`: bash runs CODE with the index and the line appended.
+fn mapfile(name: &str, args: &[Cow<'_, str>], unknown: &[bool], out: &mut Vec<Runs>) {
+    if let Some((word, from)) = option_value(args, b"dnOsucC", b'C') {
+        out.push(Runs::Appended { word, from });
+    }
+    assigns_path(name, args, unknown, out);
+}
+
+/// `compgen -C CODE` runs CODE; `-W WORDS` expands WORDS, substitutions too.
+fn compgen(_: &str, args: &[Cow<'_, str>], _: &[bool], out: &mut Vec<Runs>) {
+    let takes = b"AGWFCXPSoV";
+    if let Some((word, from)) = option_value(args, takes, b'C') {
+        out.push(from_byte(args, word, from));
+    }
+    if let Some((word, from)) = option_value(args, takes, b'W') {
+        out.push(Runs::Expanded { word, from });
+    }
+}
+
+/// `fc` without `-l` runs commands from the shell's history, after the editor
+/// of `-e` (or FCEDIT, EDITOR) has changed them; `-s` runs them as they are.
+fn fc(_: &str, args: &[Cow<'_, str>], _: &[bool], out: &mut Vec<Runs>) {
+    if let Some((word, from)) = option_value(args, b"e", b'e') {
+        out.push(from_byte(args, word, from));
+    }
+    if !args.iter().any(|a| a.starts_with('-') && a.contains('l')) {
+        out.push(hidden(None, Reason::File));
+    }
 }
 
 fn hidden(word: Option<usize>, reason: Reason) -> Runs {
