@@ -1621,6 +1621,11 @@ impl<'a> Scanner<'a> {
     /// its command starts at, or `None` once the code it runs is scanned.
     fn runner(&mut self, name: &str, j: usize) -> Option<usize> {
         let args: Vec<Cow<'a, str>> = (j..self.words.len()).map(|k| self.text(k)).collect();
+        // A runner with commands of its own (gdb's `-ex 'shell CMD'`).
+        let unknown = || (args.clone(), Vec::new());
+        if let Some(runs) = programs::runs(name, unknown) {
+            self.program_runs(j, runs);
+        }
         let plan = runners::plan(name, &args);
         if let Some((k, from)) = plan.program {
             self.program_value(j + k, from);

@@ -61,6 +61,10 @@ pub(crate) fn runs<'a>(
         "mapfile" | "readarray" => mapfile,
         "compgen" => compgen,
         "fc" => fc,
+        "gdb" => gdb,
+        "zip" => zip,
+        "man" => man,
+        "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" | "emacs" => editor,
         _ => return None,
     };
     let (args, unknown) = words();
@@ -119,6 +123,96 @@ fn compgen(_: &str, args: &[Cow<'_, str>], _: &[bool], out: &mut Vec<Runs>) {
     }
     if let Some((word, from)) = option_value(args, takes, b'W') {
         out.push(Runs::Expanded { word, from });
+    }
+}
+
+/// gdb's own commands: `shell CMD`, `!CMD` and `pipe …| CMD` in `-ex`/`-iex`
+/// run a shell command; `-x FILE` runs a file of gdb commands.
+fn gdb(_: &str, args: &[Cow<'_, str>], _: &[bool], out: &mut Vec<Runs>) {
+    const EVAL: &[&str] = &["ex", "iex", "eval-command", "init-eval-command"];
+    const FILE: &[&str] = &["x", "ix", "command", "init-command"];
+    for (k, word) in args.iter().enumerate() {
+        if word == "--args" || word == "-args" {
+            return;
+        }
+        let Some(option) = word.strip_prefix('-').map(|w| w.trim_start_matches('-')) else {
+            continue;
+        };
+        let (name, value) = match option.split_once('=') {
+            Some((name, _)) => (name, Some((k, word.find('=').map_or(0, |e| e + 1)))),
+            None => (option, (k + 1 < args.len()).then_some((k + 1, 0))),
+        };
+        let Some((w, at)) = value else {
+            continue;
+        };
+        if FILE.contains(&name) {
+            out.push(hidden(Some(w), Reason::File));
+        } else if EVAL.contains(&name) {
+            let command = args[w][at..].trim_start();
+            let start = args[w].len() - command.len();
+            let code = ["shell ", "!", "pipe ", "|"]
+                .iter()
+                .find_map(|p| command.strip_prefix(p).map(|_| start + p.len()));
+            if let Some(from) = code {
+                out.push(from_byte(args, w, from));
+            }
+        }
+    }
+}
+
+/// `zip -TT CMD` / `--unzip-command CMD` runs CMD to test the archive.
+fn zip(_: &str, args: &[Cow<'_, str>], _: &[bool], out: &mut Vec<Runs>) {
+    for (k, word) in args.iter().enumerate() {
+        if let Some(value) = word.strip_prefix("--unzip-command=") {
+            out.push(from_byte(args, k, word.len() - value.len()));
+        } else if matches!(&**word, "-TT" | "--unzip-command") && k + 1 < args.len() {
+            out.push(whole(args, k + 1));
+        }
+    }
+}
+
+/// `man -P PAGER` / `--pager=PAGER` and `-H BROWSER` / `--html=BROWSER` run
+/// a command line.
+fn man(_: &str, args: &[Cow<'_, str>], _: &[bool], out: &mut Vec<Runs>) {
+    for (k, word) in args.iter().enumerate() {
+        let attached = ["--pager=", "--html="]
+            .iter()
+            .find_map(|p| word.strip_prefix(p).map(|_| p.len()))
+            .or_else(|| (word.starts_with("-H") && word.len() > 2).then_some(2));
+        if let Some(from) = attached {
+            out.push(from_byte(args, k, from));
+        } else if matches!(&**word, "-P" | "--pager") && k + 1 < args.len() {
+            out.push(whole(args, k + 1));
+        } else if let Some(pager) = word.strip_prefix("-P").filter(|p| !p.is_empty()) {
+            out.push(from_byte(args, k, word.len() - pager.len()));
+        }
+    }
+}
+
+/// An editor given commands to run (`vim -c CMD`, `+CMD`, `--cmd`, `-S FILE`,
+/// `emacs --eval`, `-l FILE`, `--script`) runs code in its own language, and
+/// `!CMD` runs a shell command.
+fn editor(name: &str, args: &[Cow<'_, str>], _: &[bool], out: &mut Vec<Runs>) {
+    let emacs = name == "emacs";
+    for (k, word) in args.iter().enumerate() {
+        let (value, from) = match &**word {
+            "-c" | "--cmd" | "-S" if !emacs => (k + 1, 0),
+            "--eval" | "-eval" | "-l" | "--load" | "--script" | "-f" | "--funcall" if emacs => {
+                (k + 1, 0)
+            }
+            w if !emacs && w.starts_with('+') => (k, 1),
+            w if emacs && (w.starts_with("--eval=") || w.starts_with("--load=")) => (k, 7),
+            _ => continue,
+        };
+        let Some(text) = args.get(value) else {
+            continue;
+        };
+        let command = text.get(from..).unwrap_or("");
+        let command = command.strip_prefix(':').unwrap_or(command);
+        match command.strip_prefix('!') {
+            Some(code) => out.push(from_byte(args, value, text.len() - code.len())),
+            None => out.push(hidden(Some(value), Reason::Interpreter)),
+        }
     }
 }
 

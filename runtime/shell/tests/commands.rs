@@ -521,3 +521,29 @@ fn other_ways_to_change_what_runs() {
         plain(line);
     }
 }
+
+#[test]
+fn programs_with_commands_of_their_own() {
+    named("gdb -batch -ex 'shell kubectl get pods'", "kubectl", false);
+    named("gdb -batch -ex '!kubectl get pods'", "kubectl", false);
+    named("gdb --eval-command='shell kubectl get' x", "kubectl", false);
+    dynamic("gdb -x cmds prog", Reason::File, "cmds");
+    named("zip -T -TT 'kubectl get' a.zip f", "kubectl", false);
+    named("man -P 'kubectl get' ls", "kubectl", false);
+    named("man --pager='kubectl get' ls", "kubectl", false);
+    named("vim -es -c '!kubectl get pods' -c q", "kubectl", true);
+    named("vim '+:!kubectl get pods' f", "kubectl", false);
+    dynamic(
+        "emacs --batch --eval '(shell-command \"ls\")'",
+        Reason::Interpreter,
+        "'(shell-command \"ls\")'",
+    );
+    for line in [
+        "gdb -batch -ex bt prog core",
+        "zip -r a.zip d",
+        "man ls",
+        "vim f",
+    ] {
+        plain(line);
+    }
+}
