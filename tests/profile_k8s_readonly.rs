@@ -6,6 +6,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::hook::*;
 use common::*;
 
@@ -185,5 +187,46 @@ fn reads_pass_even_when_their_words_spell_a_write() {
         "kubectl --cache-dir /tmp/c get pods",
     ] {
         assert_ne!(decision(&s, command), "deny", "{command}");
+    }
+}
+
+/// The lines of `tests/enforce/commands.txt` (what a simple command runs beyond
+/// its program word): a write the splitter names is denied; with
+/// `HOOKDEX_SHELL_STRICT` every write is, named or reported dynamic; a read the
+/// splitter names without doubt passes, and benign lines are never denied.
+#[test]
+fn what_a_simple_command_runs_is_judged_by_the_profile() {
+    if !has_python() {
+        return;
+    }
+    let commands = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/enforce/commands.txt");
+    let lines: Vec<_> = corpus::corpus()
+        .lines
+        .into_iter()
+        .filter(|l| l.at.starts_with("commands.txt:"))
+        .collect();
+    assert!(lines.len() >= 40, "{}: {} lines", commands.display(), lines.len());
+    let plain = profile();
+    let mut strict = profile();
+    strict.set_env("HOOKDEX_SHELL_STRICT", "1");
+    for line in &lines {
+        let split = hookdex_shell::split(&line.text);
+        let named = split.programs.iter().any(|p| p == "kubectl");
+        let (at, text) = (&line.at, &line.text);
+        match line.expect {
+            corpus::Expect::Stop => {
+                assert_eq!(decision(&strict, text), "deny", "{at}: strict: {text}");
+                if named {
+                    assert_eq!(decision(&plain, text), "deny", "{at}: {text}");
+                }
+            }
+            corpus::Expect::Run if named && !split.is_dynamic() => {
+                assert_ne!(decision(&plain, text), "deny", "{at}: {text}");
+            }
+            corpus::Expect::Run => {}
+            corpus::Expect::Benign => {
+                assert_ne!(decision(&plain, text), "deny", "{at}: {text}");
+            }
+        }
     }
 }
