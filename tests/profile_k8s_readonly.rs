@@ -205,7 +205,12 @@ fn what_a_simple_command_runs_is_judged_by_the_profile() {
         .into_iter()
         .filter(|l| l.at.starts_with("commands.txt:"))
         .collect();
-    assert!(lines.len() >= 40, "{}: {} lines", commands.display(), lines.len());
+    assert!(
+        lines.len() >= 40,
+        "{}: {} lines",
+        commands.display(),
+        lines.len()
+    );
     let plain = profile();
     let mut strict = profile();
     strict.set_env("HOOKDEX_SHELL_STRICT", "1");
