@@ -911,7 +911,10 @@ impl<'a> Scanner<'a> {
                     return self.reparse(s, cook(&self.src[s..e]).text);
                 }
                 Input::HereDoc(i) => {
-                    self.heredocs[i].code = true;
+                    // Read already (a body that came before the command ended) or not.
+                    if let Some(doc) = self.heredocs.get_mut(i) {
+                        doc.code = true;
+                    }
                     return;
                 }
                 Input::File(s, e) => {
