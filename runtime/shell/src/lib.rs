@@ -1261,6 +1261,15 @@ impl<'a> Scanner<'a> {
         let top = self.words.len();
         self.words.extend_from_within(from..top);
         self.resolve(top);
+        self.unstack(from, top);
+    }
+
+    /// Drops the words stacked at `top` as copies of those from `from`; a shell
+    /// among them that reads stdin or a descriptor is the word it copies.
+    fn unstack(&mut self, from: usize, top: usize) {
+        let copied = |w: usize| if w >= top { from + (w - top) } else { w };
+        self.stdin_code = self.stdin_code.map(copied);
+        self.fd_code = self.fd_code.map(|(w, fd)| (copied(w), fd));
         self.words.truncate(top);
     }
 
@@ -1716,7 +1725,7 @@ impl<'a> Scanner<'a> {
             self.fill.replace = outer.clone().and(braces);
             self.resolve(top);
             self.fill.replace = outer;
-            self.words.truncate(top);
+            self.unstack(start, top);
             k += 1;
         }
     }

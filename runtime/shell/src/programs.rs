@@ -1109,7 +1109,7 @@ fn sed_script(word: usize, text: &str, at: usize, out: &mut Vec<Runs>) {
                     } else {
                         Some(b'/')
                     };
-                    let Some(d) = delimiter else {
+                    let Some(d) = delimiter.filter(u8::is_ascii) else {
                         return unreadable(out);
                     };
                     match sed_part(b, i + 1, d) {
@@ -1168,7 +1168,8 @@ fn sed_script(word: usize, text: &str, at: usize, out: &mut Vec<Runs>) {
                 i = end;
             }
             b's' | b'y' => {
-                let Some(&d) = b.get(i) else {
+                // A delimiter past ASCII is not read (nor is it one in a sed).
+                let Some(&d) = b.get(i).filter(|d| d.is_ascii()) else {
                     return unreadable(out);
                 };
                 let Some(end) = sed_part(b, i + 1, d).and_then(|e| sed_part(b, e, d)) else {

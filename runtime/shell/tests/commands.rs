@@ -458,6 +458,17 @@ fn values_the_line_shows_name_their_programs() {
     named("f(){ \"$@\"; }; f kubectl get pods", "kubectl", true);
     named("bash -c \"$(echo kubectl get pods)\"", "kubectl", true);
     named("$(printf kubectl) get pods", "kubectl", true);
+    // A shell among the arguments reads the command's here-string.
+    named(
+        "f(){ \"$@\"; }; f sh <<< 'kubectl get pods'",
+        "kubectl",
+        true,
+    );
+    named(
+        "echo x | git bisect run sh <<< 'kubectl get pods'",
+        "kubectl",
+        false,
+    );
     // A function that only prints its arguments runs none of them.
     not_named("f(){ echo \"$@\"; }; f kubectl get pods", "kubectl");
     // A value from a prefix assignment is the program's environment, not `$c` here.
