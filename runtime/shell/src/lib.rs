@@ -23,24 +23,15 @@
 #![deny(missing_docs)]
 
 use std::borrow::Cow;
-use std::rc::Rc;
 
 use programs::{Runs, Variable};
+use std::rc::Rc;
 
 mod programs;
 mod runners;
 
 /// Nesting limit for substitutions, quotes and re-parsed strings; deeper text is skipped.
 const MAX_DEPTH: u32 = 32;
-
-/// The most text [`printf_text`] builds: more is not followed (a shell reading
-/// it is dynamic), so a huge field width or a format used again over many
-/// arguments costs no more than this.
-const MAX_PRINTED: usize = 1 << 20;
-
-/// Variables whose literal values a scan keeps, and the longest value kept.
-const MAX_VARS: usize = 16;
-const MAX_VALUE: usize = 256;
 
 /// Runners one simple command may chain (`nice xargs timeout …`); more are too deep.
 const MAX_RUNNERS: u32 = 16;
@@ -132,18 +123,10 @@ pub fn programs(command: &str) -> Vec<String> {
 #[must_use]
 pub fn split(command: &str) -> Split {
     let found = scan(command, 0, false, Fill::default());
-    let programs = dedup(found.programs.into_iter().map(|(_, p)| p).collect());
-    let mut dynamic = found.dynamic;
-    if programs.iter().any(|p| p == "git")
-        && programs::writes_git_code(command)
-        && dynamic.len() < MAX_DYNAMIC
-    {
-        dynamic.push(Dynamic {
-            reason: Reason::File,
-            text: "git with .git/hooks or .git/config".to_owned(),
-        });
+    Split {
+        programs: dedup(found.programs.into_iter().map(|(_, p)| p).collect()),
+        dynamic: found.dynamic,
     }
-    Split { programs, dynamic }
 }
 
 /// Every simple command of `command` whose program the text names, in
@@ -475,10 +458,6 @@ struct Scanner<'a> {
     reads_stdin: bool,
     /// Code the command being resolved hands on reads the command's stdin.
     inner_stdin: bool,
-    /// What the runner or alias this text runs under does to its words.
-    fill: Fill,
-    /// Simple commands with their words ([`commands`]); `None` when not asked for.
-    commands: Option<Vec<(usize, Command)>>,
     /// Set by `resolve` when the program is a shell whose script is a
     /// descriptor other than stdin (`bash /dev/fd/3`): its word and the descriptor.
     fd_code: Option<(usize, u32)>,
@@ -495,6 +474,10 @@ struct Scanner<'a> {
     /// A program word is a positional parameter (`"$@"`, `$1`): a function
     /// the line defines may run its arguments.
     runs_args: bool,
+    /// What the runner or alias this text runs under does to its words.
+    fill: Fill,
+    /// Simple commands with their words ([`commands`]); `None` when not asked for.
+    commands: Option<Vec<(usize, Command)>>,
 }
 
 impl<'a> Scanner<'a> {
@@ -600,7 +583,6 @@ impl<'a> Scanner<'a> {
             "function" => self.function_head(),
             "coproc" => self.coproc_head(),
             "[[" => loop {
-                self.arith = true;
                 match self.token() {
                     Tok::Word(s, e) if &self.src[s..e] == "]]" => return None,
                     Tok::Word(s, e) => self.subscript(s, e),
@@ -727,7 +709,6 @@ impl<'a> Scanner<'a> {
             return false;
         }
         self.pos += 2;
-        self.arith = true;
         self.guarded(b"))", Self::arith_body);
         true
     }
@@ -1207,7 +1188,7 @@ impl<'a> Scanner<'a> {
                 Variable::Config => {
                     // `BASH_ENV=/dev/stdin`, or a name the text does not tell.
                     let stdin = matches!(name, "BASH_ENV" | "ENV")
-                        && (word_unknown(self.raw(k)) || fd_path(&word[eq + 1..]) == Some(0));
+                        && (word_unknown(self.raw(k)) || is_stdin_path(&word[eq + 1..]));
                     let reason = if stdin { Reason::Stdin } else { Reason::File };
                     self.dynamic_word(k, reason);
                 }
@@ -1433,7 +1414,10 @@ impl<'a> Scanner<'a> {
     /// The subscripts kept by [`Scanner::subscript`], scanned as code when the
     /// line evaluates anything as arithmetic or a variable name.
     fn arith_subscripts(&mut self) {
-        let arith = self.arith || ["((", "$[", "${"].iter().any(|t| self.src.contains(t));
+        let arith = self.arith
+            || ["((", "$[", "${", "[["]
+                .iter()
+                .any(|t| self.src.contains(t));
         for (at, code) in std::mem::take(&mut self.subscripts) {
             if arith {
                 self.argument_code(at, Cow::Owned(code));
@@ -1822,6 +1806,12 @@ impl<'a> Scanner<'a> {
                 }
             }
             _ => {
+                if name == "git" && programs::writes_git_code(self.src) {
+                    self.add_dynamic(Dynamic {
+                        reason: Reason::File,
+                        text: "git with .git/hooks or .git/config".to_owned(),
+                    });
+                }
                 let words = || {
                     let args = (j..n).map(|k| self.text(k)).collect();
                     let unknown = (j..n).map(|k| word_unknown(self.raw(k))).collect();
@@ -2697,6 +2687,15 @@ fn literal_substitution(raw: &str) -> bool {
     false
 }
 
+/// The most text [`printf_text`] builds: more is not followed (a shell reading
+/// it is dynamic), so a huge field width or a format used again over many
+/// arguments costs no more than this.
+const MAX_PRINTED: usize = 1 << 20;
+
+/// Variables whose literal values a scan keeps, and the longest value kept.
+const MAX_VARS: usize = 16;
+const MAX_VALUE: usize = 256;
+
 /// Builtins that evaluate a word as arithmetic or as a variable name, array
 /// subscripts included.
 const ARITH_BUILTINS: &[&str] = &[
@@ -2819,38 +2818,11 @@ fn has_braces(raw: &str) -> bool {
     })
 }
 
-/// The descriptor `path` names, when it names one of the reading process's:
-/// `/dev/stdin` (0), `/dev/fd/N`, `/proc/self/fd/N` and the like, however its
-/// slashes, `.` and `..` are written (`..` stops at the root, so
-/// `../../dev/stdin` is one from `/`).
-fn fd_path(path: &str) -> Option<u32> {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            _ => parts.push(part),
-        }
-    }
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let fd = match parts.as_slice() {
-        ["dev", "stdin"] => return Some(0),
-        ["dev", "fd", fd] => fd,
-        ["proc", process, "fd", fd]
-            if matches!(*process, "self" | "thread-self") || digits(process) =>
-        {
-            fd
-        }
-        ["proc", process, "task", task, "fd", fd]
-            if (*process == "self" || digits(process)) && digits(task) =>
-        {
-            fd
-        }
-        _ => return None,
-    };
-    fd.parse().ok()
+/// Whether `path` names the reading shell's stdin: `/dev/stdin`, `/dev/fd/0`,
+/// `/proc/self/fd/0` and the like, however its slashes, `.` and `..` are
+/// written (`..` stops at the root, so `../../dev/stdin` is one from `/`).
+fn is_stdin_path(path: &str) -> bool {
+    fd_path(path) == Some(0)
 }
 
 /// Whether a word's source has an unquoted glob character (`*`, `?`, `[…]`).
@@ -2997,6 +2969,40 @@ fn printed(src: &str) -> Option<String> {
         }
     }
     scanner.literal_output(0)
+}
+
+/// The descriptor `path` names, when it names one of the reading process's:
+/// `/dev/stdin` (0), `/dev/fd/N`, `/proc/self/fd/N` and the like, however its
+/// slashes, `.` and `..` are written (`..` stops at the root, so
+/// `../../dev/stdin` is one from `/`).
+fn fd_path(path: &str) -> Option<u32> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let fd = match parts.as_slice() {
+        ["dev", "stdin"] => return Some(0),
+        ["dev", "fd", fd] => fd,
+        ["proc", process, "fd", fd]
+            if matches!(*process, "self" | "thread-self") || digits(process) =>
+        {
+            fd
+        }
+        ["proc", process, "task", task, "fd", fd]
+            if (*process == "self" || digits(process)) && digits(task) =>
+        {
+            fd
+        }
+        _ => return None,
+    };
+    fd.parse().ok()
 }
 
 /// What `printf FORMAT ARGS…` prints, as bash's builtin does: the format's
