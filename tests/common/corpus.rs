@@ -134,6 +134,10 @@ pub const TOOLS: &[&str] = &[
     "awk",
     "nohup",
     "timeout",
+    "rbash",
+    "setarch",
+    "linux64",
+    "ssh-agent",
 ];
 
 /// The words of a command line, for spotting the programs it names.

@@ -25,6 +25,10 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 
+use programs::{Runs, Variable};
+use std::rc::Rc;
+
+mod programs;
 mod runners;
 
 /// Nesting limit for substitutions, quotes and re-parsed strings; deeper text is skipped.
@@ -76,6 +80,27 @@ const MAX_RUNNERS: u32 = 16;
 ///   command (`su`, `fakeroot`, `unshare`, `systemd-run -S`), and when code the
 ///   command hands on reads the stdin it inherits (`bash -c bash <<< CODE`, `{ sh;
 ///   } <<< CODE`); `hash -p PATH` names PATH's program;
+/// - a program word that is a path is named by its basename, wherever it points
+///   (`./k` yields `k`; [`split`] reports a path outside the system's program
+///   directories); a runner's shell option names its program (`su -s
+///   /bin/zsh` yields `zsh`), and so does an assignment of a variable through
+///   which programs start one (`SHELL=/bin/zsh script`, `BASH_CMDS[k]=/bin/ls`),
+///   or parse one as a command line (`EDITOR='vim -n'`, `GIT_SSH_COMMAND=…`);
+/// - commands given in other programs' options and settings are parsed as
+///   command lines: git's command-valued settings (`-c alias.x='!CMD'`, `git
+///   config alias.x '!CMD'`, `core.editor`, `core.sshCommand`, …) and command
+///   options (`rebase --exec`, `bisect run`), `tar -I`/`--to-command`, `ssh -o
+///   ProxyCommand=`, `scp -S`, `rsync -e`, sed's `e CMD`, `mapfile -C`,
+///   `compgen -C` and the substitutions of `compgen -W`, `fc -e`; and so are
+///   the substitutions in an array subscript that bash evaluates as
+///   arithmetic or a variable name (`let 'a[$(CMD)]'`, `x='a[$(CMD)]'; echo
+///   $((x))`);
+/// - what a shell reads from a descriptor the command fills is parsed like a
+///   here-string: `sh < <(echo CMD)`, `bash /dev/fd/3 3<<< CMD`, `sh <&3
+///   3<<< CMD`; piped `printf`/`echo -e` output is decoded as they print it;
+/// - a program word that is an expansion whose value the line shows is named
+///   by that value too (`c=kubectl; $c`, `sh -c '"$0" x' kubectl`, `f(){ "$@";
+///   }; f kubectl`, `$(echo kubectl)`), and stays dynamic in [`split`];
 /// - text nested deeper than 32 levels is skipped, not searched ([`split`] reports it);
 /// - "first seen" is by where a program's word starts: `echo $(whoami)` yields `echo`
 ///   first; programs of a re-parsed string sit where that string starts.
@@ -86,6 +111,18 @@ pub fn programs(command: &str) -> Vec<String> {
 
 /// What a command line runs, as far as its text tells: [`programs`], and the
 /// programs it may run that the text cannot name.
+///
+/// A line is dynamic exactly when it may run a program its text does not show
+/// ([`Reason`] says why): a program word or code that is an expansion or glob;
+/// a program named by a path that may hold anything (relative, `/proc`, a
+/// folder that is not a system program directory) or after `PATH` changes;
+/// code from a file or configuration (a script, `make`, rc files, `BASH_ENV`,
+/// `HOME`, git aliases and hooks, `ssh -F`, `fc`'s history); code in another
+/// language (interpreters, awk's `system`, sed's `s///e`); code a command
+/// prints into a shell or a descriptor filled elsewhere. Where the text shows
+/// the program, [`programs`] names it instead. Common lines stay plain:
+/// `/usr/bin/git status`, `sed 's/a/b/'`, `tar -czf a.tgz d`, `make --version`.
+/// The full list is in `docs/splitter-dynamic.md`.
 ///
 /// ```
 /// let split = hookdex_shell::split("ls; $EDITOR notes.txt");
@@ -212,7 +249,10 @@ pub enum Reason {
     /// The program word is a glob (`kube?tl`, `/usr/bin/kube*`), or has braces too
     /// long to expand.
     Glob,
-    /// Code handed to another interpreter: `python -c`, `perl -e`, `node -e`, `ruby -e`.
+    /// Code handed to another interpreter: `python -c`, `perl -e`, `node -e`, `ruby -e`,
+    /// a script (`python3 p.py`) or stdin (`python3 -`, `perl <<< …`, `… | tclsh`);
+    /// an awk program that calls `system()` or pipes to a command; a sed script
+    /// with `s///e` or an `e` that runs the pattern space.
     Interpreter,
     /// A shell runs code a command prints: `curl x | sh`, `source <(curl x)`,
     /// `bash <(curl x)` (a piped literal `echo`/`printf` is read instead); or
@@ -221,10 +261,25 @@ pub enum Reason {
     Stdin,
     /// Text nested deeper than the scanner follows.
     TooDeep,
+    /// The program word is a path the text cannot tell runs what its basename
+    /// says: relative (`./k`, `b/tool`), under `/proc` or `/dev/fd`, or in a
+    /// folder that is not one of the system's program directories (a renamed
+    /// copy, a link or a `#!` script may sit there); or the line changes which
+    /// program a name runs (`PATH=…`, `BASH_CMDS[k]=$x`). The basename is still
+    /// named.
+    Path,
+    /// Code comes from a file or configuration the line does not show: a
+    /// script file (`bash s`, `. ./s`), a makefile, `run-parts`, the rc files
+    /// a shell reads (`bash -l`, `bash -i`, `--rcfile`, `BASH_ENV=`, `HOME=`),
+    /// a stdin redirected from a file (`bash < s`), git aliases and hooks
+    /// (`git NAME` that is not a git command, `core.hooksPath`), `ssh -F`,
+    /// the shell history `fc` runs.
+    File,
 }
 
 impl Reason {
-    /// A short lowercase name: `expansion`, `glob`, `interpreter`, `stdin`, `too-deep`.
+    /// A short lowercase name: `expansion`, `glob`, `interpreter`, `stdin`, `too-deep`,
+    /// `path`, `file`.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -233,6 +288,8 @@ impl Reason {
             Reason::Interpreter => "interpreter",
             Reason::Stdin => "stdin",
             Reason::TooDeep => "too-deep",
+            Reason::Path => "path",
+            Reason::File => "file",
         }
     }
 }
@@ -269,6 +326,9 @@ struct Found<'a> {
 struct Fill {
     more: bool,
     replace: runners::Replace,
+    /// The literal values of variables the code handed on starts with
+    /// ([`Scanner::vars`]).
+    vars: Rc<Vec<(String, String)>>,
 }
 
 thread_local! {
@@ -307,6 +367,12 @@ fn out_of_budget() -> bool {
 /// Scans `src` as a command line: the programs it runs, in source order, and
 /// with `commands` set, each simple command with its words.
 fn scan(src: &str, depth: u32, commands: bool, fill: Fill) -> Found<'_> {
+    scan_as(src, depth, commands, fill, false)
+}
+
+/// [`scan`], or with `words_only`, `src` read as words in an argument's place,
+/// where only their substitutions run.
+fn scan_as(src: &str, depth: u32, commands: bool, fill: Fill, words_only: bool) -> Found<'_> {
     if !charge(src.len()) {
         return Found {
             programs: Vec::new(),
@@ -316,26 +382,13 @@ fn scan(src: &str, depth: u32, commands: bool, fill: Fill) -> Found<'_> {
             out_of_budget: true,
         };
     }
-    let mut scanner = Scanner {
-        src,
-        pos: 0,
-        end: src.len(),
-        depth,
-        heredocs: Vec::new(),
-        heredocs_due: false,
-        words: Vec::new(),
-        out: Vec::new(),
-        dynamic: Vec::new(),
-        pipe_in: None,
-        last_output: None,
-        stdin_code: None,
-        reads_stdin: false,
-        inner_stdin: false,
-        fill,
-        commands: commands.then(Vec::new),
-        skips: Skips::default(),
-    };
-    scanner.list(false);
+    let mut scanner = Scanner::new(src, depth, commands, fill);
+    if words_only {
+        while scanner.token() != Tok::Eof {}
+    } else {
+        scanner.list(false);
+    }
+    scanner.arith_subscripts();
     // A command's substitutions are found before the command itself is resolved.
     scanner.out.sort_by_key(|&(at, _)| at);
     let mut commands = scanner.commands.unwrap_or_default();
@@ -411,6 +464,19 @@ struct Heredoc<'a> {
     code: bool,
 }
 
+/// What a command's redirection puts on a descriptor it reads: source ranges.
+#[derive(Clone, Copy)]
+enum Input {
+    /// `<<< WORD`.
+    HereString(usize, usize),
+    /// `<< DELIM`: the heredoc at this index of the pending ones.
+    HereDoc(usize),
+    /// `< FILE`, a process substitution too.
+    File(usize, usize),
+    /// `<& FD`.
+    Dup(usize, usize),
+}
+
 /// How a shell invoked with these arguments gets its code.
 enum ShellInput {
     /// `-c STRING`: the word at this index.
@@ -459,6 +525,22 @@ struct Scanner<'a> {
     reads_stdin: bool,
     /// Code the command being resolved hands on reads the command's stdin.
     inner_stdin: bool,
+    /// Set by `resolve` when the program is a shell whose script is a
+    /// descriptor other than stdin (`bash /dev/fd/3`): its word and the descriptor.
+    fd_code: Option<(usize, u32)>,
+    /// The line evaluates something as arithmetic or a variable name.
+    arith: bool,
+    /// Code in array subscripts of word values, with where each word starts
+    /// ([`Scanner::subscript`]).
+    subscripts: Vec<(usize, String)>,
+    /// Variables (and positional parameters, `0`, `1`, …) with the literal
+    /// value the line last gave them, at most [`MAX_VARS`].
+    vars: Rc<Vec<(String, String)>>,
+    /// Functions the line defines.
+    functions: Vec<String>,
+    /// A program word is a positional parameter (`"$@"`, `$1`): a function
+    /// the line defines may run its arguments.
+    runs_args: bool,
     /// What the runner or alias this text runs under does to its words.
     fill: Fill,
     /// Simple commands with their words ([`commands`]); `None` when not asked for.
@@ -468,6 +550,34 @@ struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
+    fn new(src: &'a str, depth: u32, commands: bool, mut fill: Fill) -> Scanner<'a> {
+        Scanner {
+            src,
+            pos: 0,
+            end: src.len(),
+            depth,
+            heredocs: Vec::new(),
+            heredocs_due: false,
+            words: Vec::new(),
+            out: Vec::new(),
+            dynamic: Vec::new(),
+            pipe_in: None,
+            last_output: None,
+            stdin_code: None,
+            reads_stdin: false,
+            inner_stdin: false,
+            commands: commands.then(Vec::new),
+            fd_code: None,
+            arith: false,
+            subscripts: Vec::new(),
+            vars: std::mem::take(&mut fill.vars),
+            functions: Vec::new(),
+            runs_args: false,
+            fill,
+            skips: Skips::default(),
+        }
+    }
+
     fn byte(&self, i: usize) -> u8 {
         if i < self.end {
             self.src.as_bytes()[i]
@@ -565,6 +675,7 @@ impl<'a> Scanner<'a> {
                     match self.token() {
                         Tok::Word(s, e) if &self.src[s..e] == "]]" => return None,
                         Tok::Word(s, e) => {
+                            self.subscript(s, e);
                             let word = &self.src[s..e];
                             let arith =
                                 matches!(word, "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge");
@@ -658,7 +769,10 @@ impl<'a> Scanner<'a> {
     /// `function NAME [()]`: the name is not a program.
     fn function_head(&mut self) -> Option<Tok> {
         match self.token() {
-            Tok::Word(..) => self.function_parens(),
+            Tok::Word(s, e) => {
+                self.defines(s, e);
+                self.function_parens()
+            }
             tok => Some(tok),
         }
     }
@@ -712,9 +826,8 @@ impl<'a> Scanner<'a> {
     /// Reads the words and redirections of one simple command, then resolves its program.
     fn simple_command(&mut self, first: Tok) -> Option<Tok> {
         let base = self.words.len();
-        let heredoc_base = self.heredocs.len();
         let pipe_in = self.pipe_in.take();
-        let mut here_strings = Vec::new();
+        let mut inputs = Vec::new();
         let mut writes = Vec::new();
         let mut tok = first;
         loop {
@@ -724,16 +837,18 @@ impl<'a> Scanner<'a> {
                         self.skip_blanks();
                         if self.byte(self.pos) == b'(' {
                             // `name () body`: a function definition, not a program.
+                            self.defines(s, e);
                             return self.function_parens();
                         }
                     }
                     self.words.push((s, e));
                 }
-                Tok::Redir(kind) => match self.token() {
-                    Tok::Word(s, e) => match kind {
+                Tok::Redir(kind) => match (self.input_fd(kind), self.token()) {
+                    (fd, Tok::Word(s, e)) => match kind {
                         Redir::HereDoc { strip_tabs } => {
                             let raw = &self.src[s..e];
                             let delimiter = cook(raw).text;
+                            inputs.push((fd, Input::HereDoc(self.heredocs.len())));
                             self.heredocs.push(Heredoc {
                                 // A line continuation is gone before the word is read.
                                 quoted: raw.replace("\\\n", "").contains(['\\', '\'', '"']),
@@ -742,7 +857,10 @@ impl<'a> Scanner<'a> {
                                 code: false,
                             });
                         }
-                        Redir::HereString => here_strings.push((s, e)),
+                        Redir::HereString => {
+                            self.subscript(s, e);
+                            inputs.push((fd, Input::HereString(s, e)));
+                        }
                         Redir::Target { writes: true } => {
                             let target = cook(&self.src[s..e]).text;
                             // `>&2`, `2>&-`: a descriptor, not a file.
@@ -750,9 +868,17 @@ impl<'a> Scanner<'a> {
                                 writes.push(target.into_owned());
                             }
                         }
-                        Redir::Target { writes: false } => {}
+                        Redir::Target { writes: false } => {
+                            let dup = self.src[..self.words_end(s)].ends_with("<&");
+                            let input = if dup {
+                                Input::Dup(s, e)
+                            } else {
+                                Input::File(s, e)
+                            };
+                            inputs.push((fd, input));
+                        }
                     },
-                    other => {
+                    (_, other) => {
                         tok = other;
                         break;
                     }
@@ -779,7 +905,10 @@ impl<'a> Scanner<'a> {
             None => None,
         };
         if let Some(shell) = reader {
-            self.feed_stdin(shell, here_strings, heredoc_base, pipe_in);
+            self.feed_stdin(shell, &inputs, pipe_in);
+        }
+        if let Some((shell, fd)) = self.fd_code.take() {
+            self.feed_fd(shell, fd, &inputs);
         }
         // Only a pipe passes the output on.
         self.last_output = if tok == Tok::Pipe {
@@ -791,24 +920,51 @@ impl<'a> Scanner<'a> {
         Some(tok)
     }
 
-    /// A shell reads its code from stdin: the code is a here-string's text, a
-    /// heredoc's body (scanned when read), or what the command before `|` prints;
-    /// without any, the stdin this scan inherits. `shell` is the word of the
-    /// reading command, if it has one.
+    /// The descriptor an input redirection operator just read applies to: its
+    /// number, 0 without one, `u32::MAX` for a `{name}` one the text does not tell.
+    fn input_fd(&self, kind: Redir) -> u32 {
+        let len = match kind {
+            Redir::HereString => 3,
+            Redir::HereDoc { strip_tabs } => 2 + usize::from(strip_tabs),
+            Redir::Target { writes: true } => return 1,
+            Redir::Target { writes: false } => {
+                1 + usize::from(self.src[..self.pos].ends_with("<&"))
+            }
+        };
+        let head = &self.src.as_bytes()[..self.pos.saturating_sub(len)];
+        if head.last() == Some(&b'}') {
+            return u32::MAX;
+        }
+        let digits = head.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+        let before = head.len() - digits;
+        // `x2<f` is the word `x2`, then `<f`.
+        if digits == 0 || (before > 0 && !b" \t\n;&|(".contains(&head[before - 1])) {
+            return 0;
+        }
+        std::str::from_utf8(&head[before..])
+            .ok()
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(u32::MAX)
+    }
+
+    /// Where the operator before a target starting at `s` ends: `s` past blanks back.
+    fn words_end(&self, s: usize) -> usize {
+        self.src[..s].trim_end_matches([' ', '\t']).len()
+    }
+
+    /// A shell reads its code from stdin: the code is what the command's
+    /// redirections put on descriptor 0 ([`Scanner::fd_input`]), or what the
+    /// command before `|` prints; without any, the stdin this scan inherits.
+    /// `shell` is the word of the reading command, if it has one.
     fn feed_stdin(
         &mut self,
         shell: Option<usize>,
-        here_strings: Vec<(usize, usize)>,
-        heredoc_base: usize,
+        inputs: &[(u32, Input)],
         pipe_in: Option<Option<String>>,
     ) {
-        if let Some(&(s, e)) = here_strings.last() {
-            self.spliced(&self.src[s..e]);
-            return self.reparse(s, cook(&self.src[s..e]).text);
-        }
-        if let Some(doc) = self.heredocs[heredoc_base..].last_mut() {
-            doc.code = true;
-            return;
+        if inputs.iter().any(|&(fd, _)| fd == 0) {
+            let at = shell.map_or(self.pos, |w| self.words[w].0);
+            return self.fd_input(at, 0, inputs);
         }
         match (pipe_in, shell) {
             (Some(Some(text)), Some(shell)) => {
@@ -823,8 +979,71 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// A shell reads its script from descriptor `fd` (`bash /dev/fd/3`).
+    fn feed_fd(&mut self, shell: usize, fd: u32, inputs: &[(u32, Input)]) {
+        self.fd_input(self.words[shell].0, fd, inputs);
+    }
+
+    /// Code a shell at offset `at` reads from descriptor `fd`, by the last of
+    /// the command's redirections of it: a here-string's text, a heredoc's body
+    /// (scanned when read), a process substitution that prints literal text
+    /// (`< <(echo ls)`); a file holds code the line does not show, and a
+    /// descriptor the command does not fill (`<&3` after `exec 3<<< …`) is
+    /// filled elsewhere.
+    fn fd_input(&mut self, at: usize, fd: u32, inputs: &[(u32, Input)]) {
+        let mut fd = fd;
+        // Each step follows a dup; a chain longer than a few is not followed.
+        for _ in 0..MAX_VARS {
+            let Some((_, input)) = inputs.iter().rev().find(|(f, _)| *f == fd) else {
+                break;
+            };
+            match *input {
+                Input::HereString(s, e) => {
+                    self.spliced(&self.src[s..e]);
+                    return self.reparse(s, cook(&self.src[s..e]).text);
+                }
+                Input::HereDoc(i) => {
+                    // Read already (a body that came before the command ended) or not.
+                    if let Some(doc) = self.heredocs.get_mut(i) {
+                        doc.code = true;
+                    }
+                    return;
+                }
+                Input::File(s, e) => {
+                    let raw = &self.src[s..e];
+                    let printed = raw
+                        .strip_prefix("<(")
+                        .and_then(|r| r.strip_suffix(')'))
+                        .and_then(printed);
+                    match printed {
+                        Some(code) => return self.reparse(s, Cow::Owned(code)),
+                        None if cook(raw).text == "/dev/null" => return,
+                        None => {
+                            let reason = match raw.starts_with("<(") {
+                                true => Reason::Stdin,
+                                false => Reason::File,
+                            };
+                            let text = format!("< {raw}");
+                            return self.add_dynamic(Dynamic { reason, text });
+                        }
+                    }
+                }
+                Input::Dup(s, e) => match cook(&self.src[s..e]).text.parse::<u32>() {
+                    Ok(next) if next != fd => fd = next,
+                    _ => break,
+                },
+            }
+        }
+        let text: String = self.src[at..].chars().take(40).collect();
+        self.add_dynamic(Dynamic {
+            reason: Reason::Stdin,
+            text,
+        });
+    }
+
     /// The text a simple command from word `base` prints when it is `echo` or
-    /// `printf` with literal arguments (`%s` and `\n` in a format are followed).
+    /// `printf` with literal arguments, decoded as they do ([`printf_text`],
+    /// `echo -e`); `None` when that cannot be told.
     fn literal_output(&self, base: usize) -> Option<String> {
         let n = self.words.len();
         let first = (base..n).find(|&i| !is_assignment(self.raw(i)))?;
@@ -835,20 +1054,35 @@ impl<'a> Scanner<'a> {
         let mut args = Vec::with_capacity(n - first - 1);
         for i in first + 1..n {
             let word = cook(self.raw(i));
-            if word.expanded_to > 0 {
+            if word.expanded_to > 0 || word_unknown(self.raw(i)) {
                 return None;
             }
             args.push(word.text);
         }
-        Some(if name == "echo" {
-            let skip = args
-                .iter()
-                .take_while(|a| matches!(&***a, "-n" | "-e" | "-E" | "-ne" | "-en"))
-                .count();
-            args[skip..].join(" ")
-        } else {
-            printf_text(&args)
-        })
+        if name == "printf" {
+            return match args.first().map(|a| &**a) {
+                // `-v NAME` assigns the text instead of printing it.
+                Some("-v") => Some(String::new()),
+                Some("--") => printf_text(&args[1..]),
+                _ => printf_text(&args),
+            };
+        }
+        let is_option = |a: &str| {
+            a.len() > 1 && a.starts_with('-') && a[1..].bytes().all(|b| b"neE".contains(&b))
+        };
+        let skip = args.iter().take_while(|a| is_option(a)).count();
+        let escapes = args[..skip]
+            .iter()
+            .flat_map(|a| a.bytes())
+            .rfind(|b| b"eE".contains(b))
+            == Some(b'e');
+        let text = args[skip..].join(" ");
+        if !escapes {
+            return Some(text);
+        }
+        let mut out = Vec::new();
+        decode_escapes(text.as_bytes(), Escapes::Echo, &mut out);
+        Some(String::from_utf8_lossy(&out).into_owned())
     }
 
     fn raw(&self, i: usize) -> &'a str {
@@ -935,10 +1169,20 @@ impl<'a> Scanner<'a> {
 
     fn resolve_words(&mut self, base: usize) {
         let n = self.words.len();
+        for k in base..n {
+            let (s, e) = self.words[k];
+            self.subscript(s, e);
+        }
         let mut i = base;
         while i < n && is_assignment(self.raw(i)) {
             self.code_assignment(i);
             i += 1;
+        }
+        if i == n {
+            // Assignments alone set shell variables; before a program, its environment.
+            for k in base..n {
+                self.assign(k);
+            }
         }
         let mut wrapper = None;
         let mut runners = 0;
@@ -949,9 +1193,15 @@ impl<'a> Scanner<'a> {
                 return self.dynamic_word(i, Reason::Expansion);
             }
             let name = match self.program_word(i) {
-                Name::Known(name) => name,
+                Name::Known(name) => {
+                    self.path_program(i);
+                    name
+                }
                 Name::Braces(alternatives) => return self.brace_program(i, alternatives),
-                Name::Unknown(reason) => return self.dynamic_word(i, reason),
+                Name::Unknown(reason) => {
+                    self.unknown_program(i);
+                    return self.dynamic_word(i, reason);
+                }
                 Name::Empty => return,
             };
             let next = match &*name {
@@ -982,6 +1232,11 @@ impl<'a> Scanner<'a> {
                 _ => {
                     self.record(i, &name);
                     self.push(at, name.clone());
+                    self.arith |= ARITH_BUILTINS.contains(&&*name);
+                    if self.runs_args && self.functions.iter().any(|f| *f == *name) && i + 1 < n {
+                        // `f(){ "$@"; }; f kubectl x`: the function may run its arguments.
+                        self.stacked(i + 1);
+                    }
                     if !runners::is_runner(&name) {
                         if self.program_arguments(&name, i + 1) {
                             self.appended_code(i);
@@ -1013,10 +1268,13 @@ impl<'a> Scanner<'a> {
         self.bare_wrapper(wrapper, true);
     }
 
-    /// An assignment in word `k` that a shell reads as code: the prompts and
-    /// `PROMPT_COMMAND` are expanded or run (`PS4` with `set -x`), `BASH_FUNC_f%%`
-    /// defines the function `f` in a child bash, and `BASH_ENV` or `ENV` names
-    /// a file a shell sources first, which `/dev/stdin` makes its stdin.
+    /// An assignment in word `k` that a shell or another program reads as code:
+    /// the prompts and `PROMPT_COMMAND` are expanded or run (`PS4` with `set
+    /// -x`), `BASH_FUNC_f%%` defines the function `f` in a child bash,
+    /// `BASH_ALIASES[k]` an alias, `BASH_CMDS[k]` the program `k` runs, and the
+    /// variables of [`programs::variable`] hand a command (`EDITOR`), a program
+    /// (`SHELL`), a configuration (`HOME`, `BASH_ENV`) or a search path (`PATH`)
+    /// to the programs the line runs.
     fn code_assignment(&mut self, k: usize) {
         let word = self.text(k);
         let Some(eq) = word.find('=') else {
@@ -1028,14 +1286,253 @@ impl<'a> Scanner<'a> {
                 self.code_word(k, tail(word, eq + 1));
             }
             _ if name.starts_with("BASH_FUNC_") => self.code_word(k, tail(word, eq + 1)),
-            "BASH_ENV" | "ENV" => {
-                let raw = self.raw(k);
-                let file = &word[eq + 1..];
-                if word_unknown(raw) || is_stdin_path(file) {
-                    self.dynamic_word(k, Reason::Stdin);
+            _ if name.starts_with("BASH_ALIASES[") => self.alias_value(k, eq),
+            _ if name.starts_with("BASH_CMDS[") => self.program_value(k, eq + 1),
+            _ => match programs::variable(name) {
+                Variable::Command => {
+                    // What a program runs later does not read this command's stdin.
+                    let inner = self.inner_stdin;
+                    self.code_word(k, tail(word, eq + 1));
+                    self.inner_stdin = inner;
+                }
+                Variable::Program => self.program_value(k, eq + 1),
+                Variable::Config => {
+                    // `BASH_ENV=/dev/stdin`, or a name the text does not tell.
+                    let stdin = matches!(name, "BASH_ENV" | "ENV")
+                        && (word_unknown(self.raw(k)) || is_stdin_path(&word[eq + 1..]));
+                    let reason = if stdin { Reason::Stdin } else { Reason::File };
+                    self.dynamic_word(k, reason);
+                }
+                Variable::Path => {
+                    if word_unknown(self.raw(k)) || !programs::system_search_path(&word[eq + 1..]) {
+                        self.dynamic_word(k, Reason::Path);
+                    }
+                }
+                Variable::Plain => {}
+            },
+        }
+    }
+
+    /// The text of word `k` from byte `from` is the path of a program another
+    /// one starts (`SHELL=/bin/zsh script`, `BASH_CMDS[k]=/bin/ls`, `su -s
+    /// /bin/zsh`, `--shell=/bin/zsh`): it is named, and reported as program
+    /// word paths are ([`Reason::Path`]).
+    fn program_value(&mut self, k: usize, from: usize) {
+        let raw = self.raw(k);
+        // An assignment's subscript (`BASH_CMDS[k]=`) is not a glob.
+        let value = match raw.find('=') {
+            Some(eq) if is_assignment(raw) => &raw[eq + 1..],
+            _ => raw,
+        };
+        if word_unknown(value) {
+            return self.dynamic_word(k, Reason::Expansion);
+        }
+        let value = tail(self.text(k), from);
+        if value.contains('/') && !programs::system_path(&value) {
+            self.dynamic_word(k, Reason::Path);
+        }
+        let base = value.rsplit('/').next().unwrap_or_default();
+        if !base.is_empty() {
+            let (at, name) = (self.words[k].0, base.to_owned());
+            self.add_command(at, self.command(&name));
+            self.push(at, Cow::Owned(name));
+        }
+    }
+
+    /// An alias value in assignment `k` (after byte `eq`): a command line, the
+    /// words an invocation has following its last command.
+    fn alias_value(&mut self, k: usize, eq: usize) {
+        let mut fill = self.fill.clone();
+        fill.more = true;
+        self.spliced(self.raw(k));
+        self.reparse_with(self.words[k].0, tail(self.text(k), eq + 1), fill);
+    }
+
+    /// Resolves the words from `from` as a simple command stacked above this one.
+    fn stacked(&mut self, from: usize) {
+        let top = self.words.len();
+        self.words.extend_from_within(from..top);
+        self.resolve(top);
+        self.unstack(from, top);
+    }
+
+    /// Drops the words stacked at `top` as copies of those from `from`; a shell
+    /// among them that reads stdin or a descriptor is the word it copies.
+    fn unstack(&mut self, from: usize, top: usize) {
+        let copied = |w: usize| if w >= top { from + (w - top) } else { w };
+        self.stdin_code = self.stdin_code.map(copied);
+        self.fd_code = self.fd_code.map(|(w, fd)| (copied(w), fd));
+        self.words.truncate(top);
+    }
+
+    /// Function `name` (source `s..e`) is defined on the line.
+    fn defines(&mut self, s: usize, e: usize) {
+        if self.functions.len() < MAX_VARS {
+            self.functions.push(self.src[s..e].to_owned());
+        }
+    }
+
+    /// Assignment `k` sets its variable to its value when the text tells it
+    /// (`c=kubectl`, `t=$'a\x20b'`, `d=$c` of a known `c`); otherwise the
+    /// value is forgotten.
+    fn assign(&mut self, k: usize) {
+        let raw = self.raw(k);
+        let Some(eq) = raw.find('=') else {
+            return;
+        };
+        let name = &raw[..eq];
+        if name.ends_with('+') || name.contains('[') {
+            return self.unset_var(name.trim_end_matches('+'));
+        }
+        let value = &raw[eq + 1..];
+        let known = match word_unknown(value) {
+            true => self.known_value(value),
+            false => Some(cook(value).text.into_owned()),
+        };
+        match known {
+            Some(value) if self.vars.iter().any(|(n, v)| n == name && *v == value) => {}
+            Some(value) if value.len() <= MAX_VALUE => {
+                let vars = Rc::make_mut(&mut self.vars);
+                vars.retain(|(n, _)| n != name);
+                if vars.len() < MAX_VARS {
+                    vars.push((name.to_owned(), value));
                 }
             }
-            _ => {}
+            _ => self.unset_var(name),
+        }
+    }
+
+    fn unset_var(&mut self, name: &str) {
+        if self.vars.iter().any(|(n, _)| n == name) {
+            Rc::make_mut(&mut self.vars).retain(|(n, _)| n != name);
+        }
+    }
+
+    /// The positional parameters `$0` … `$9` are the words from `from`, as far
+    /// as the text tells them.
+    fn positional(&mut self, from: usize) {
+        let mut vars: Vec<(String, String)> = self
+            .vars
+            .iter()
+            .filter(|(n, _)| !n.bytes().all(|b| b.is_ascii_digit()))
+            .cloned()
+            .collect();
+        let words = (from..self.words.len()).take(10).enumerate();
+        for (p, w) in words {
+            let raw = self.raw(w);
+            let value = cook(raw).text;
+            if !word_unknown(raw) && value.len() <= MAX_VALUE && vars.len() < MAX_VARS {
+                vars.push((p.to_string(), value.into_owned()));
+            }
+        }
+        self.vars = Rc::new(vars);
+    }
+
+    /// The value of a word that is one expansion the line tells: a variable
+    /// or positional parameter with a known value (`$c`, `"${c}"`, `"$@"`), or
+    /// the output of a literal `echo`/`printf` (`$(echo kubectl)`).
+    fn known_value(&self, raw: &str) -> Option<String> {
+        let inner = raw
+            .strip_prefix('"')
+            .and_then(|r| r.strip_suffix('"'))
+            .unwrap_or(raw);
+        if let Some(command) = inner.strip_prefix("$(").and_then(|r| r.strip_suffix(')')) {
+            return printed(command).map(|out| out.trim_end_matches('\n').to_owned());
+        }
+        let name = inner.strip_prefix('$')?;
+        let name = name
+            .strip_prefix('{')
+            .and_then(|n| n.strip_suffix('}'))
+            .unwrap_or(name);
+        let name = if matches!(name, "@" | "*") { "1" } else { name };
+        let valid =
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if !valid {
+            return None;
+        }
+        self.vars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    }
+
+    /// A program word the text does not tell may still have a value the line
+    /// shows ([`Scanner::known_value`]): its words are then read as the start
+    /// of the command (`s=sudo; $s kubectl x` runs kubectl), while the word
+    /// stays dynamic (the value may change in ways the text hides).
+    fn unknown_program(&mut self, i: usize) {
+        let raw = self.raw(i);
+        let bare = raw.trim_matches('"');
+        if matches!(bare, "$@" | "$*" | "${@}" | "${*}")
+            || (bare.len() == 2 && bare.starts_with('$') && bare.as_bytes()[1].is_ascii_digit())
+        {
+            self.runs_args = true;
+        }
+        let Some(value) = self.known_value(raw) else {
+            return;
+        };
+        let mut line: Vec<String> = value.split_whitespace().map(quote).collect();
+        if line.is_empty() {
+            return;
+        }
+        // The words after it when they are few: a wrapper's program may be
+        // among them (`$s kubectl`), and a long chain is not read again.
+        let (s, e) = (self.words[i].1, self.words.last().map_or(0, |w| w.1));
+        if e.saturating_sub(s) <= MAX_VALUE {
+            line.extend((i + 1..self.words.len()).map(|k| self.raw(k).to_owned()));
+        }
+        self.reparse(self.words[i].0, Cow::Owned(line.join(" ")));
+    }
+
+    /// A program word that is a path the text cannot tell ([`Reason::Path`]).
+    fn path_program(&mut self, i: usize) {
+        if self.raw(i).contains('/') && !programs::system_path(&self.text(i)) {
+            self.dynamic_word(i, Reason::Path);
+        }
+    }
+
+    /// A word whose value holds an array subscript with a command substitution
+    /// (`'a[$(cmd)0]'`): bash runs it when it evaluates the value as arithmetic
+    /// or as a variable name (`let`, `(( ))`, `[[ -v ]]`, `printf -v`, …), so
+    /// it is kept until the scan knows whether the line does.
+    fn subscript(&mut self, s: usize, e: usize) {
+        let raw = &self.src[s..e];
+        if !raw.contains('[') || !(raw.contains("$(") || raw.contains('`')) {
+            return;
+        }
+        let text = cook(raw).text;
+        let Some(open) = text.find('[') else {
+            return;
+        };
+        let Some(close) = text.rfind(']').filter(|&c| c > open) else {
+            return;
+        };
+        let inner = &text[open + 1..close];
+        if !(inner.contains("$(") || inner.contains('`')) || !literal_substitution(raw) {
+            return;
+        }
+        if self.subscripts.iter().any(|(_, code)| code == inner) {
+            return;
+        }
+        if self.subscripts.len() == MAX_VARS {
+            // More than the scan follows: reported as text nested too deep.
+            return self.too_deep(s);
+        }
+        self.subscripts.push((s, inner.to_owned()));
+    }
+
+    /// The subscripts kept by [`Scanner::subscript`], scanned as code when the
+    /// line evaluates anything as arithmetic or a variable name.
+    fn arith_subscripts(&mut self) {
+        let arith = self.arith
+            || ["((", "$[", "${", "[["]
+                .iter()
+                .any(|t| self.src.contains(t));
+        for (at, code) in std::mem::take(&mut self.subscripts) {
+            if arith {
+                self.argument_code(at, Cow::Owned(code));
+            }
         }
     }
 
@@ -1231,7 +1728,15 @@ impl<'a> Scanner<'a> {
     /// its command starts at, or `None` once the code it runs is scanned.
     fn runner(&mut self, name: &str, j: usize) -> Option<usize> {
         let args: Vec<Cow<'a, str>> = (j..self.words.len()).map(|k| self.text(k)).collect();
+        // A runner with commands of its own (gdb's `-ex 'shell CMD'`).
+        let unknown = || (args.clone(), Vec::new());
+        if let Some(runs) = programs::runs(name, unknown) {
+            self.program_runs(j, runs);
+        }
         let plan = runners::plan(name, &args);
+        if let Some((k, from)) = plan.program {
+            self.program_value(j + k, from);
+        }
         // Words appended to this runner, not the ones it appends, go to its options.
         let appended = self.fill.more;
         self.fill.more |= plan.appends;
@@ -1315,7 +1820,7 @@ impl<'a> Scanner<'a> {
             self.fill.replace = outer.clone().and(braces);
             self.resolve(top);
             self.fill.replace = outer;
-            self.words.truncate(top);
+            self.unstack(start, top);
             k += 1;
         }
     }
@@ -1335,15 +1840,28 @@ impl<'a> Scanner<'a> {
     fn program_arguments(&mut self, name: &str, j: usize) -> bool {
         let n = self.words.len();
         match name {
-            "bash" | "sh" | "zsh" | "dash" | "ksh" => match self.shell_input(j) {
-                ShellInput::String(k) => self.code_word(k, self.text(k)),
-                ShellInput::Stdin => self.stdin_code = Some(j - 1),
-                ShellInput::Script(k) => self.sourced(j - 1, k),
-                ShellInput::Nothing => {}
-            },
+            "bash" | "sh" | "zsh" | "dash" | "ksh" | "rbash" | "ash" | "mksh" | "yash" => {
+                let (input, rc) = self.shell_input(j);
+                if rc {
+                    self.dynamic_word(j - 1, Reason::File);
+                }
+                match input {
+                    ShellInput::String(k) => {
+                        // The words after the string are `$0` … `$9` of the code.
+                        let outer = Rc::clone(&self.vars);
+                        self.positional(k + 1);
+                        self.code_word(k, self.text(k));
+                        self.vars = outer;
+                    }
+                    ShellInput::Stdin => self.stdin_code = Some(j - 1),
+                    ShellInput::Script(k) => self.sourced(j - 1, k),
+                    ShellInput::Nothing => {}
+                }
+            }
             "source" | "." => {
-                if j < n {
-                    self.sourced(j - 1, j);
+                let k = j + usize::from(j < n && self.text(j) == "--");
+                if k < n {
+                    self.sourced(j - 1, k);
                 }
             }
             "find" => self.find_actions(j),
@@ -1351,17 +1869,15 @@ impl<'a> Scanner<'a> {
             "export" | "declare" | "typeset" | "local" | "readonly" => {
                 for k in j..n {
                     self.code_assignment(k);
+                    if is_assignment(self.raw(k)) {
+                        self.assign(k);
+                    }
                 }
             }
             "alias" => {
-                // The words an invocation has follow the value's last command.
-                let mut fill = self.fill.clone();
-                fill.more = true;
                 for k in j..n {
-                    let word = self.text(k);
-                    if let Some(eq) = word.find('=') {
-                        self.spliced(self.raw(k));
-                        self.reparse_with(self.words[k].0, tail(word, eq + 1), fill.clone());
+                    if let Some(eq) = self.text(k).find('=') {
+                        self.alias_value(k, eq);
                     }
                 }
             }
@@ -1378,6 +1894,9 @@ impl<'a> Scanner<'a> {
                     };
                     match name {
                         Name::Known(name) => {
+                            if !programs::system_path(&self.text(k)) {
+                                self.dynamic_word(k, Reason::Path);
+                            }
                             let at = self.words[k].0;
                             let mut command = self.command(&name);
                             command.more = true;
@@ -1390,39 +1909,117 @@ impl<'a> Scanner<'a> {
                 }
             }
             "eval" => {
+                let j = j + usize::from(j < n && self.text(j) == "--");
                 if j + 1 == n {
                     self.code_word(j, self.text(j));
                 } else if j < n {
-                    let mut line = String::new();
-                    for k in j..n {
-                        if k > j {
-                            line.push(' ');
-                        }
-                        self.spliced(self.raw(k));
-                        line.push_str(&self.text(k));
-                    }
-                    self.reparse(self.words[j].0, Cow::Owned(line));
+                    self.joined_code(j, n);
                 }
             }
-            _ => return self.interpreter_code(name, j),
+            _ => {
+                if name == "git" && programs::writes_git_code(self.src) {
+                    self.add_dynamic(Dynamic {
+                        reason: Reason::File,
+                        text: "git with .git/hooks or .git/config".to_owned(),
+                    });
+                }
+                let words = || {
+                    let args = (j..n).map(|k| self.text(k)).collect();
+                    let unknown = (j..n).map(|k| word_unknown(self.raw(k))).collect();
+                    (args, unknown)
+                };
+                return match programs::runs(name, words) {
+                    Some(runs) => {
+                        self.program_runs(j, runs);
+                        programs::takes_code(name)
+                    }
+                    None => self.interpreter_code(name, j),
+                };
+            }
         }
         true
     }
 
+    /// Words `from..to`, joined by spaces, are a command line (`eval a b`).
+    fn joined_code(&mut self, from: usize, to: usize) {
+        let mut line = String::new();
+        for k in from..to {
+            if k > from {
+                line.push(' ');
+            }
+            self.spliced(self.raw(k));
+            line.push_str(&self.text(k));
+        }
+        self.reparse(self.words[from].0, Cow::Owned(line));
+    }
+
+    /// What [`programs::runs`] found in the arguments from word `j`.
+    fn program_runs(&mut self, j: usize, runs: Vec<Runs>) {
+        for run in runs {
+            match run {
+                Runs::Code { word, range } => {
+                    let text = self.text(j + word);
+                    let code = match text {
+                        Cow::Borrowed(t) => Cow::Borrowed(&t[range]),
+                        Cow::Owned(t) => Cow::Owned(t[range].to_owned()),
+                    };
+                    self.code_word(j + word, code);
+                }
+                Runs::Expanded { word, from } => {
+                    let text = tail(self.text(j + word), from);
+                    self.argument_code(self.words[j + word].0, text);
+                }
+                Runs::Argv { word } => self.stacked(j + word),
+                Runs::Appended { word, from } => {
+                    let mut fill = self.fill.clone();
+                    fill.more = true;
+                    self.spliced(self.raw(j + word));
+                    let text = tail(self.text(j + word), from);
+                    self.reparse_with(self.words[j + word].0, text, fill);
+                }
+                Runs::Hidden { word, reason } => {
+                    let text = match word {
+                        Some(word) => self.raw(j + word).to_owned(),
+                        None => self.words[j - 1..]
+                            .iter()
+                            .take(3)
+                            .map(|&(s, e)| &self.src[s..e])
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    };
+                    self.add_dynamic(Dynamic { reason, text });
+                }
+            }
+        }
+    }
+
     /// A script `shell` runs from word `k`: the code a process substitution
-    /// prints (`source <(curl x)`, `bash <(curl x)`) cannot be known, and a
-    /// path to stdin (`/dev/stdin`, `/dev/fd/0`, or one the text does not tell)
-    /// makes the shell read its code from stdin.
+    /// prints is read when it is a literal `echo` or `printf` (`source <(echo
+    /// ls)`) and cannot be known otherwise (`source <(curl x)`); a path to
+    /// stdin (`/dev/stdin`, `/dev/fd/0`) makes the shell read its code from
+    /// stdin, one to another descriptor (`/dev/fd/3`) from what the command's
+    /// redirections put there; a path the text does not tell may be either;
+    /// any other file holds code the line does not show.
     fn sourced(&mut self, shell: usize, k: usize) {
         let raw = self.raw(k);
-        if raw.starts_with("<(") {
-            let text = raw.to_owned();
-            self.add_dynamic(Dynamic {
-                reason: Reason::Stdin,
-                text,
-            });
-        } else if word_unknown(raw) || is_stdin_path(&self.text(k)) {
+        let path = self.text(k);
+        if let Some(inner) = raw.strip_prefix("<(").and_then(|r| r.strip_suffix(')')) {
+            match printed(inner) {
+                Some(code) => self.reparse(self.words[k].0, Cow::Owned(code)),
+                None => self.add_dynamic(Dynamic {
+                    reason: Reason::Stdin,
+                    text: raw.to_owned(),
+                }),
+            }
+        } else if word_unknown(raw) {
+            self.dynamic_word(k, Reason::Expansion);
             self.stdin_code = Some(shell);
+        } else {
+            match fd_path(&path) {
+                Some(0) => self.stdin_code = Some(shell),
+                Some(fd) => self.fd_code = Some((shell, fd)),
+                None => self.dynamic_word(k, Reason::File),
+            }
         }
     }
 
@@ -1437,14 +2034,18 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Another interpreter's code in an option (`python -c`, `perl -e`) is dynamic.
-    /// Returns whether `name` is such an interpreter.
+    /// An interpreter runs code the line does not show in its own language:
+    /// from an option (`python -c`, `perl -e`), a script file, or stdin. Only
+    /// asking for its version or help runs none. Returns whether `name` is
+    /// such an interpreter.
     fn interpreter_code(&mut self, name: &str, j: usize) -> bool {
         let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
         let Some(&(_, letters, long)) = INTERPRETERS.iter().find(|(n, ..)| *n == base) else {
             return false;
         };
-        for k in j..self.words.len() {
+        let n = self.words.len();
+        let mut text = name.to_owned();
+        for k in j..n {
             let word = self.text(k);
             let code = match word.strip_prefix("--") {
                 Some(l) => long.contains(&l.split('=').next().unwrap_or(l)),
@@ -1454,21 +2055,27 @@ impl<'a> Scanner<'a> {
                 },
             };
             if code {
-                let text = format!("{name} {word}");
-                self.add_dynamic(Dynamic {
-                    reason: Reason::Interpreter,
-                    text,
-                });
+                text = format!("{name} {word}");
                 break;
             }
+        }
+        let queries = ["-V", "-v", "--version", "-version", "-h", "--help"];
+        let only_queries = j < n && (j..n).all(|k| queries.contains(&&*self.text(k)));
+        if !only_queries {
+            self.add_dynamic(Dynamic {
+                reason: Reason::Interpreter,
+                text,
+            });
         }
         true
     }
 
-    /// How a shell whose arguments start at `j` gets its code.
-    fn shell_input(&self, mut j: usize) -> ShellInput {
+    /// How a shell whose arguments start at `j` gets its code, and whether it
+    /// reads rc files first (`-l`, `-i`, `--login`, `--rcfile F`, `--init-file F`).
+    fn shell_input(&self, mut j: usize) -> (ShellInput, bool) {
         let mut has_c = false;
         let mut has_s = false;
+        let mut rc = false;
         while j < self.words.len() {
             let word = self.text(j);
             if word == "--" || word == "-" {
@@ -1476,24 +2083,29 @@ impl<'a> Scanner<'a> {
                 break;
             }
             if let Some(long) = word.strip_prefix("--") {
-                j += 1 + usize::from(long == "rcfile" || long == "init-file");
+                let file = long == "rcfile" || long == "init-file";
+                rc |= file || long == "login";
+                j += 1 + usize::from(file);
                 continue;
             }
             let Some(flags) = word.strip_prefix(['-', '+']).filter(|f| !f.is_empty()) else {
                 break;
             };
-            has_c |= word.starts_with('-') && flags.contains('c');
-            has_s |= word.starts_with('-') && flags.contains('s');
+            let minus = word.starts_with('-');
+            has_c |= minus && flags.contains('c');
+            has_s |= minus && flags.contains('s');
+            rc |= minus && flags.contains(['l', 'i']);
             // `-o NAME` and `-O NAME` set options by name.
             j += 1 + usize::from(flags.ends_with(['o', 'O']));
         }
-        match (has_c, j < self.words.len()) {
+        let input = match (has_c, j < self.words.len()) {
             (true, true) => ShellInput::String(j),
             (true, false) => ShellInput::Nothing,
             (false, false) => ShellInput::Stdin,
             (false, true) if has_s => ShellInput::Stdin,
             (false, true) => ShellInput::Script(j),
-        }
+        };
+        (input, rc)
     }
 
     /// Scans `code`, the text of word `k` bash hands on as code, after what bash
@@ -1536,20 +2148,33 @@ impl<'a> Scanner<'a> {
 
     /// [`Scanner::reparse`] under `fill`.
     fn reparse_with(&mut self, at: usize, line: Cow<'a, str>, fill: Fill) {
+        self.merge_scan(at, line, fill, false);
+    }
+
+    /// Scans `text`, found at offset `at`, as words in an argument's place
+    /// (`compgen -W WORDS`, an array subscript): only its substitutions run.
+    fn argument_code(&mut self, at: usize, text: Cow<'a, str>) {
+        let fill = self.fill.clone();
+        self.merge_scan(at, text, fill, true);
+    }
+
+    /// Scans `line` one level deeper ([`scan_as`]) and takes in what it found.
+    fn merge_scan(&mut self, at: usize, line: Cow<'a, str>, mut fill: Fill, words_only: bool) {
         if self.depth >= MAX_DEPTH {
             return self.too_deep(at);
         }
+        fill.vars = Rc::clone(&self.vars);
         let record = self.commands.is_some();
         let (dynamic, commands, reads_stdin) = match line {
             Cow::Borrowed(line) => {
-                let found = scan(line, self.depth + 1, record, fill);
+                let found = scan_as(line, self.depth + 1, record, fill, words_only);
                 for (_, program) in found.programs {
                     self.push(at, program);
                 }
                 (found.dynamic, found.commands, found.reads_stdin)
             }
             Cow::Owned(line) => {
-                let found = scan(&line, self.depth + 1, record, fill);
+                let found = scan_as(&line, self.depth + 1, record, fill, words_only);
                 for (_, program) in found.programs {
                     self.push(at, Cow::Owned(program.into_owned()));
                 }
@@ -2378,6 +3003,72 @@ fn program_name(word: Cooked<'_>) -> Name<'_> {
     }
 }
 
+/// Whether the word whose source is `raw` holds a command substitution as
+/// text, which bash does not run where it expands the word: quoted (`'$(x)'`,
+/// `$'$(x)'`) or escaped (`\$(x)`, `` \` ``).
+fn literal_substitution(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    let mut double = false;
+    let mut braces = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if matches!(b.get(i + 1), Some(b'$' | b'`')) => return true,
+            b'\\' => i += 1,
+            b'$' if double && b.get(i + 1) == Some(&b'{') => braces += 1,
+            b'}' if braces > 0 => braces -= 1,
+            // Inside `"${…}"` single quotes quote too (`"${s:'a[$(x)]'}"`).
+            b'\'' if !double || braces > 0 => {
+                let ansi = i > 0 && b[i - 1] == b'$';
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'\'' {
+                    j += 1 + usize::from(ansi && b[j] == b'\\');
+                }
+                let quoted = &raw[i + 1..j.min(b.len())];
+                if quoted.contains("$(") || quoted.contains('`') {
+                    return true;
+                }
+                i = j;
+            }
+            b'"' => double = !double,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The most text [`printf_text`] builds: more is not followed (a shell reading
+/// it is dynamic), so a huge field width or a format used again over many
+/// arguments costs no more than this.
+const MAX_PRINTED: usize = 1 << 20;
+
+/// Variables whose literal values a scan keeps, and the longest value kept.
+const MAX_VARS: usize = 16;
+const MAX_VALUE: usize = 256;
+
+/// Builtins that evaluate a word as arithmetic or as a variable name, array
+/// subscripts included.
+const ARITH_BUILTINS: &[&str] = &[
+    "let",
+    "declare",
+    "typeset",
+    "local",
+    "readonly",
+    "export",
+    "test",
+    "[",
+    "printf",
+    "read",
+    "unset",
+    "mapfile",
+    "readarray",
+    "wait",
+    "shift",
+    "return",
+    "exit",
+];
+
 /// Interpreters whose options can carry code: short option letters and long names.
 const INTERPRETERS: &[(&str, &[u8], &[&str])] = &[
     ("python", b"c", &[]),
@@ -2391,6 +3082,24 @@ const INTERPRETERS: &[(&str, &[u8], &[&str])] = &[
     ("lua", b"e", &[]),
     ("Rscript", b"e", &[]),
     ("osascript", b"e", &[]),
+    ("tclsh", b"", &[]),
+    ("wish", b"", &[]),
+    ("expect", b"c", &[]),
+    ("jshell", b"", &[]),
+    ("julia", b"e", &["eval"]),
+    ("guile", b"c", &[]),
+    ("racket", b"e", &["eval"]),
+    ("sbcl", b"", &["eval"]),
+    ("ocaml", b"", &[]),
+    ("runghc", b"e", &[]),
+    ("scala", b"e", &[]),
+    ("groovy", b"e", &[]),
+    ("bun", b"e", &["eval"]),
+    ("tsx", b"e", &["eval"]),
+    ("ts-node", b"e", &["eval"]),
+    ("pwsh", b"c", &["command"]),
+    ("elixir", b"e", &["eval"]),
+    ("escript", b"", &[]),
 ];
 
 /// The source texts of the expansions bash performs in the word whose source is
@@ -2511,27 +3220,7 @@ impl BraceGroups {
 /// `/proc/self/fd/0` and the like, however its slashes, `.` and `..` are
 /// written (`..` stops at the root, so `../../dev/stdin` is one from `/`).
 fn is_stdin_path(path: &str) -> bool {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            _ => parts.push(part),
-        }
-    }
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    match parts.as_slice() {
-        ["dev", "stdin"] | ["dev", "fd", "0"] => true,
-        ["proc", process, "fd", "0"] => {
-            matches!(*process, "self" | "thread-self") || digits(process)
-        }
-        ["proc", process, "task", task, "fd", "0"] => {
-            (*process == "self" || digits(process)) && digits(task)
-        }
-        _ => false,
-    }
+    fd_path(path) == Some(0)
 }
 
 /// Whether a word's source has an unquoted glob character (`*`, `?`, `[…]`) or
@@ -2728,37 +3417,305 @@ fn brace_sequence(text: &str) -> Option<Option<Vec<String>>> {
     Some(Some(items))
 }
 
-/// What `printf FORMAT ARGS…` prints, roughly: `%s` and `%b` take the next argument,
-/// `\n` and `\t` are followed, further arguments follow on lines of their own.
-fn printf_text(args: &[Cow<'_, str>]) -> String {
-    let Some((format, rest)) = args.split_first() else {
-        return String::new();
-    };
-    let mut rest = rest.iter();
-    let mut out = String::with_capacity(format.len());
-    let mut chars = format.chars();
-    while let Some(c) = chars.next() {
-        match (c, chars.clone().next()) {
-            ('%', Some('s' | 'b')) => {
-                chars.next();
-                out.push_str(rest.next().map_or("", |a| a));
-            }
-            ('\\', Some('n')) => {
-                chars.next();
-                out.push('\n');
-            }
-            ('\\', Some('t')) => {
-                chars.next();
-                out.push('\t');
-            }
-            _ => out.push(c),
+/// What the command line `src` prints when it is one `echo` or `printf` of
+/// literal words (the command of a process substitution, `<(echo ls)`).
+fn printed(src: &str) -> Option<String> {
+    let mut scanner = Scanner::new(src, MAX_DEPTH, false, Fill::default());
+    loop {
+        match scanner.token() {
+            Tok::Word(s, e) => scanner.words.push((s, e)),
+            Tok::Eof => break,
+            _ => return None,
         }
     }
-    for arg in rest {
-        out.push('\n');
-        out.push_str(arg);
+    scanner.literal_output(0)
+}
+
+/// The descriptor `path` names, when it names one of the reading process's:
+/// `/dev/stdin` (0), `/dev/fd/N`, `/proc/self/fd/N` and the like, however its
+/// slashes, `.` and `..` are written (`..` stops at the root, so
+/// `../../dev/stdin` is one from `/`).
+fn fd_path(path: &str) -> Option<u32> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
     }
-    out
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let fd = match parts.as_slice() {
+        ["dev", "stdin"] => return Some(0),
+        ["dev", "fd", fd] => fd,
+        ["proc", process, "fd", fd]
+            if matches!(*process, "self" | "thread-self") || digits(process) =>
+        {
+            fd
+        }
+        ["proc", process, "task", task, "fd", fd]
+            if (*process == "self" || digits(process)) && digits(task) =>
+        {
+            fd
+        }
+        _ => return None,
+    };
+    fd.parse().ok()
+}
+
+/// What `printf FORMAT ARGS…` prints, as bash's builtin does: the format's
+/// escapes, `%s`, `%b` (the argument's escapes decoded, `\c` ends all output),
+/// `%c`, integers, flags, field width and precision, and the format used again
+/// while arguments remain; `None` for a conversion it does not model (`%q`,
+/// `%f`, `%(…)T`) or an integer it cannot read.
+fn printf_text(args: &[Cow<'_, str>]) -> Option<String> {
+    let (format, rest) = args.split_first()?;
+    let mut out = Vec::with_capacity(format.len());
+    let mut next = 0;
+    loop {
+        let before = next;
+        if !printf_once(format.as_bytes(), rest, &mut next, &mut out)? {
+            break;
+        }
+        if out.len() > MAX_PRINTED {
+            return None;
+        }
+        if next == before || next >= rest.len() {
+            break;
+        }
+    }
+    Some(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// One pass of printf's `format` over `args` from `next`; `Some(false)` when
+/// `%b`'s `\c` ended the output.
+fn printf_once(
+    f: &[u8],
+    args: &[Cow<'_, str>],
+    next: &mut usize,
+    out: &mut Vec<u8>,
+) -> Option<bool> {
+    let take = |next: &mut usize| {
+        let arg = args.get(*next).map_or("", |a| &**a);
+        *next += 1;
+        arg
+    };
+    let mut i = 0;
+    while i < f.len() {
+        match f[i] {
+            b'\\' => i = decode_escape(f, i, Escapes::Format, out)?,
+            b'%' if f.get(i + 1) == Some(&b'%') => {
+                out.push(b'%');
+                i += 2;
+            }
+            b'%' => {
+                i += 1;
+                let (mut left, mut zero) = (false, false);
+                while let Some(&c) = f.get(i).filter(|c| b"-0 +#".contains(c)) {
+                    left |= c == b'-';
+                    zero |= c == b'0';
+                    i += 1;
+                }
+                let number = |i: &mut usize, next: &mut usize| -> Option<Option<usize>> {
+                    if f.get(*i) == Some(&b'*') {
+                        *i += 1;
+                        return parse_integer(take(next)).map(|n| Some(n.unsigned_abs() as usize));
+                    }
+                    let digits = f[*i..].iter().take_while(|b| b.is_ascii_digit()).count();
+                    let value = std::str::from_utf8(&f[*i..*i + digits]).ok()?.parse().ok();
+                    *i += digits;
+                    Some(value)
+                };
+                let width = number(&mut i, next)?.unwrap_or(0);
+                let precision = match f.get(i) {
+                    Some(b'.') => {
+                        i += 1;
+                        Some(number(&mut i, next)?.unwrap_or(0))
+                    }
+                    _ => None,
+                };
+                let conversion = *f.get(i)?;
+                i += 1;
+                let arg = take(next);
+                let mut piece = match conversion {
+                    b's' => arg.as_bytes().to_vec(),
+                    b'b' => {
+                        let mut piece = Vec::new();
+                        if !decode_escapes(arg.as_bytes(), Escapes::Bytes, &mut piece) {
+                            out.extend(piece);
+                            return Some(false);
+                        }
+                        piece
+                    }
+                    b'c' => arg
+                        .chars()
+                        .next()
+                        .map(String::from)
+                        .unwrap_or_default()
+                        .into_bytes(),
+                    b'd' | b'i' => parse_integer(arg)?.to_string().into_bytes(),
+                    b'u' => (parse_integer(arg)? as u64).to_string().into_bytes(),
+                    b'x' => format!("{:x}", parse_integer(arg)?).into_bytes(),
+                    b'X' => format!("{:X}", parse_integer(arg)?).into_bytes(),
+                    b'o' => format!("{:o}", parse_integer(arg)?).into_bytes(),
+                    _ => return None,
+                };
+                let numeric = !matches!(conversion, b's' | b'b' | b'c');
+                if let Some(p) = precision.filter(|_| !numeric) {
+                    piece.truncate(p);
+                }
+                let pad = width.saturating_sub(piece.len());
+                if pad + piece.len() + out.len() > MAX_PRINTED {
+                    return None;
+                }
+                match (left, zero && numeric) {
+                    (true, _) => {
+                        out.extend(&piece);
+                        out.resize(out.len() + pad, b' ');
+                    }
+                    (false, fill_zero) => {
+                        out.resize(out.len() + pad, if fill_zero { b'0' } else { b' ' });
+                        out.extend(&piece);
+                    }
+                }
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    Some(true)
+}
+
+/// An integer argument of printf: decimal, `0x` hex, `0` octal, or `'c` for
+/// a character's code; empty is 0.
+fn parse_integer(arg: &str) -> Option<i64> {
+    let arg = arg.trim_start();
+    if let Some(c) = arg.strip_prefix(['\'', '"']) {
+        return Some(c.chars().next().map_or(0, |c| i64::from(u32::from(c))));
+    }
+    let (negative, digits) = match arg.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, arg.strip_prefix('+').unwrap_or(arg)),
+    };
+    let value = if digits.is_empty() {
+        0
+    } else if let Some(hex) = digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
+        i64::from_str_radix(hex, 16).ok()?
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        i64::from_str_radix(&digits[1..], 8).ok()?
+    } else {
+        digits.parse().ok()?
+    };
+    Some(if negative { -value } else { value })
+}
+
+/// Which backslash escapes a text has.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Escapes {
+    /// printf's format: `\NNN` octal, `\c` is text.
+    Format,
+    /// printf's `%b`: `\0NNN` and `\NNN` octal, `\c` ends the output.
+    Bytes,
+    /// `echo -e`: `\0NNN` octal only, `\c` ends the output.
+    Echo,
+}
+
+/// Decodes all of `text`'s escapes into `out`; false when `\c` ended it.
+fn decode_escapes(text: &[u8], kind: Escapes, out: &mut Vec<u8>) -> bool {
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] != b'\\' {
+            out.push(text[i]);
+            i += 1;
+            continue;
+        }
+        match decode_escape(text, i, kind, out) {
+            Some(next) => i = next,
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Decodes the escape at `text[i]` (a backslash) into `out`: the index after
+/// it, or `None` for a `\c` that ends the output.
+fn decode_escape(text: &[u8], i: usize, kind: Escapes, out: &mut Vec<u8>) -> Option<usize> {
+    let Some(&c) = text.get(i + 1) else {
+        out.push(b'\\');
+        return Some(i + 1);
+    };
+    let digits = |from: usize, max: usize, radix: u32| {
+        let n = text[from..]
+            .iter()
+            .take(max)
+            .take_while(|b| char::from(**b).is_digit(radix))
+            .count();
+        let value = std::str::from_utf8(&text[from..from + n])
+            .ok()
+            .and_then(|d| u32::from_str_radix(d, radix).ok());
+        (value, from + n)
+    };
+    let simple = match c {
+        b'\\' => Some(b'\\'),
+        b'a' => Some(7),
+        b'b' => Some(8),
+        b'e' | b'E' => Some(27),
+        b'f' => Some(12),
+        b'n' => Some(b'\n'),
+        b'r' => Some(b'\r'),
+        b't' => Some(b'\t'),
+        b'v' => Some(11),
+        b'"' | b'\'' | b'?' if kind == Escapes::Format => Some(c),
+        _ => None,
+    };
+    if let Some(byte) = simple {
+        out.push(byte);
+        return Some(i + 2);
+    }
+    let (value, end, unicode) = match c {
+        b'c' if kind != Escapes::Format => return None,
+        b'0' if kind != Escapes::Format => {
+            let (v, e) = digits(i + 2, 3, 8);
+            (Some(v.unwrap_or(0)), e, false)
+        }
+        b'0'..=b'7' if kind != Escapes::Echo => {
+            let (v, e) = digits(i + 1, 3, 8);
+            (v, e, false)
+        }
+        b'x' => {
+            let (v, e) = digits(i + 2, 2, 16);
+            (v, e, false)
+        }
+        b'u' => {
+            let (v, e) = digits(i + 2, 4, 16);
+            (v, e, true)
+        }
+        b'U' => {
+            let (v, e) = digits(i + 2, 8, 16);
+            (v, e, true)
+        }
+        _ => (None, i, false),
+    };
+    match value {
+        Some(v) if unicode => {
+            let c = char::from_u32(v).unwrap_or(char::REPLACEMENT_CHARACTER);
+            out.extend(c.to_string().as_bytes());
+            Some(end)
+        }
+        // An octal value past 255 wraps to a byte, as bash's does.
+        Some(v) => {
+            out.push((v & 0xff) as u8);
+            Some(end)
+        }
+        None => {
+            out.extend([b'\\', c]);
+            Some(i + 2)
+        }
+    }
 }
 
 /// Output of quote removal: borrows the source until the first change.

@@ -122,6 +122,10 @@ struct Grammar {
     /// Options after which a shell reading stdin runs (`systemd-run -S`, `doas -s`).
     short_shell: &'static [u8],
     long_shell: &'static [&'static str],
+    /// Options whose argument is the program the runner starts in place of a
+    /// shell (`su -s SHELL`, `runuser --shell SHELL`).
+    short_program: &'static [u8],
+    long_program: &'static [&'static str],
     /// It adds words it reads from stdin or files after the command's own (`xargs`,
     /// `parallel`).
     appends: bool,
@@ -142,8 +146,10 @@ struct Grammar {
     custom: Option<Start>,
 }
 
-/// The index of the word a runner's command starts at, from its arguments.
-type Start = fn(&[Cow<'_, str>]) -> usize;
+/// The index of the word a runner's command starts at, from its arguments
+/// (past the end: none, and a `bare_shell` runner starts a shell); `None` when
+/// its options only ask something and no command runs.
+type Start = fn(&[Cow<'_, str>]) -> Option<usize>;
 
 const BASE: Grammar = Grammar {
     name: "",
@@ -165,6 +171,8 @@ const BASE: Grammar = Grammar {
     bare_shell: false,
     short_shell: b"",
     long_shell: &[],
+    short_program: b"",
+    long_program: &[],
     appends: false,
     short_replace: b"",
     long_replace: &[],
@@ -254,6 +262,8 @@ const RUNNERS: &[Grammar] = &[
         name: "su",
         short_arg: b"sgGw",
         long_arg: &["shell", "group", "supp-group", "whitelist-environment"],
+        short_program: b"s",
+        long_program: &["shell"],
         short_code: b"c",
         long_code: &["command", "session-command"],
         permute: true,
@@ -284,6 +294,8 @@ const RUNNERS: &[Grammar] = &[
         ],
         short_code: b"c",
         long_code: &["command", "session-command"],
+        short_program: b"s",
+        long_program: &["shell"],
         permute: true,
         login_dash: true,
         argv_needs: Some((b'u', "user")),
@@ -745,12 +757,232 @@ const RUNNERS: &[Grammar] = &[
         long_shell: &["shell"],
         ..BASE
     },
+    // setarch; without a program it runs /bin/sh (util-linux).
+    Grammar {
+        name: "setarch",
+        custom: Some(setarch),
+        bare_shell: true,
+        ..BASE
+    },
+    Grammar {
+        name: "setarch ARCH",
+        custom: Some(setarch_options),
+        bare_shell: true,
+        ..BASE
+    },
+    // ssh-agent [-a bind] [-E hash] [-O option] [-P providers] [-t life] [CMD [ARGS]];
+    // -k kills the running agent.
+    Grammar {
+        name: "ssh-agent",
+        short_arg: b"aEOPt",
+        short_query: b"k",
+        ..BASE
+    },
+    // screen [-opts] [CMD [ARGS]]: -r/-R/-x reattach to a session and -X/-Q send
+    // one a screen command, so no command of the line runs (-d -m starts one
+    // detached, with the command).
+    Grammar {
+        name: "screen",
+        short_arg: b"cehpSsTt",
+        short_query: b"rRxXQ",
+        ..BASE
+    },
+    // ld.so [--list|--verify] [--library-path P] [--inhibit-rpath L] [--audit L]
+    // [--preload L] [--argv0 S] [--glibc-hwcaps-prepend L] [--glibc-hwcaps-mask L]
+    // PROG [ARGS] (glibc's `ld.so --help`); every dynamic loader's name maps here.
+    Grammar {
+        name: "ld.so",
+        long_arg: &[
+            "library-path",
+            "inhibit-rpath",
+            "audit",
+            "preload",
+            "argv0",
+            "glibc-hwcaps-prepend",
+            "glibc-hwcaps-mask",
+        ],
+        long_query: &[
+            "list",
+            "verify",
+            "list-tunables",
+            "list-diagnostics",
+            "help",
+            "version",
+        ],
+        ..BASE
+    },
+    // gdb [opts] [--args] PROG [ARGS]: the program it loads is run by `-ex run`,
+    // by `--args`, or from its prompt.
+    Grammar {
+        name: "gdb",
+        custom: Some(gdb),
+        ..BASE
+    },
+    // start-stop-daemon --start --exec PATH | --startas PATH [-- ARGS] (dpkg).
+    Grammar {
+        name: "start-stop-daemon",
+        custom: Some(start_stop_daemon),
+        ..BASE
+    },
+    // tmux [-2CDlNuVv] [-c SHELL-COMMAND] [-f FILE] [-L NAME] [-S PATH] [-T FEATURES]
+    // COMMAND …: the commands that start a shell command (joined, for `sh -c`).
+    Grammar {
+        name: "tmux",
+        short_arg: b"fLST",
+        short_code: b"c",
+        operands: Operands::One,
+        subcommands: &[
+            ("new-session", "tmux new-session"),
+            ("new", "tmux new-session"),
+            ("new-window", "tmux new-window"),
+            ("neww", "tmux new-window"),
+            ("split-window", "tmux split-window"),
+            ("splitw", "tmux split-window"),
+            ("respawn-pane", "tmux respawn"),
+            ("respawnp", "tmux respawn"),
+            ("respawn-window", "tmux respawn"),
+            ("respawnw", "tmux respawn"),
+            ("run-shell", "tmux run-shell"),
+            ("run", "tmux run-shell"),
+            ("display-popup", "tmux display-popup"),
+            ("popup", "tmux display-popup"),
+            ("send-keys", "tmux send-keys"),
+            ("send", "tmux send-keys"),
+        ],
+        ..BASE
+    },
+    Grammar {
+        name: "tmux new-session",
+        short_arg: b"cefFnstxy",
+        form: Form::Joined,
+        ..BASE
+    },
+    Grammar {
+        name: "tmux new-window",
+        short_arg: b"ceFnt",
+        form: Form::Joined,
+        ..BASE
+    },
+    Grammar {
+        name: "tmux split-window",
+        short_arg: b"ceFlpt",
+        form: Form::Joined,
+        ..BASE
+    },
+    Grammar {
+        name: "tmux respawn",
+        short_arg: b"cet",
+        form: Form::Joined,
+        ..BASE
+    },
+    Grammar {
+        name: "tmux run-shell",
+        short_arg: b"cdt",
+        form: Form::Joined,
+        ..BASE
+    },
+    // send-keys types into a pane, whose shell runs what is typed.
+    Grammar {
+        name: "tmux send-keys",
+        short_arg: b"cNt",
+        form: Form::Joined,
+        ..BASE
+    },
+    Grammar {
+        name: "tmux display-popup",
+        short_arg: b"bcdehsStTwxy",
+        form: Form::Joined,
+        ..BASE
+    },
 ];
+
+/// The grammar a runner's name reads by: the dynamic loader under any of its
+/// names (`ld-linux-x86-64.so.2`, `ld-musl-x86_64.so.1`, `ld.so`), setarch
+/// under the architectures it is linked as.
+fn canonical(name: &str) -> &str {
+    let loader = (name.starts_with("ld-linux")
+        || name.starts_with("ld-musl")
+        || name.starts_with("ld64.so"))
+        && name.contains(".so");
+    match name {
+        _ if loader => "ld.so",
+        "linux32" | "linux64" | "i386" | "i486" | "i586" | "i686" | "x86_64" | "uname26" => {
+            "setarch ARCH"
+        }
+        _ => name,
+    }
+}
+
+/// gdb's options taking a value (with one dash or two), then `--args PROG ARGS`
+/// or the program file as the first operand.
+fn gdb(args: &[Cow<'_, str>]) -> Option<usize> {
+    const TAKES: &[&str] = &[
+        "ex",
+        "iex",
+        "x",
+        "ix",
+        "eval-command",
+        "init-eval-command",
+        "command",
+        "init-command",
+        "p",
+        "pid",
+        "c",
+        "core",
+        "d",
+        "directory",
+        "cd",
+        "tty",
+        "s",
+        "symbols",
+        "e",
+        "exec",
+        "se",
+        "b",
+        "l",
+        "i",
+        "interpreter",
+        "data-directory",
+        "D",
+    ];
+    let mut j = 0;
+    while let Some(word) = args.get(j) {
+        let option = word.trim_start_matches('-');
+        if !word.starts_with('-') {
+            return Some(j);
+        }
+        if option == "args" {
+            return Some(j + 1);
+        }
+        j += 1 + usize::from(!option.contains('=') && TAKES.contains(&option));
+    }
+    Some(j)
+}
+
+/// start-stop-daemon runs a program only with `--start`/`-S`: the one of
+/// `--startas`/`-a`, else of `--exec`/`-x` (`--opt=value` or the next word).
+fn start_stop_daemon(args: &[Cow<'_, str>]) -> Option<usize> {
+    let starts = args.iter().any(|a| a == "--start" || a == "-S");
+    let value = |names: [&str; 2]| {
+        args.iter().enumerate().find_map(|(k, a)| {
+            if names.contains(&&**a) {
+                return Some(k + 1);
+            }
+            a.strip_prefix(names[1])
+                .and_then(|v| v.strip_prefix('='))
+                .map(|_| k)
+        })
+    };
+    match value(["-a", "--startas"]).or(value(["-x", "--exec"])) {
+        Some(k) if starts => Some(k),
+        _ => None,
+    }
+}
 
 /// proxychains-ng reads at most two option words, each by its second letter: `-q…`
 /// alone, `-f…` with the next word (its config file); any other word starts the
 /// command, a dash or not.
-fn proxychains(args: &[Cow<'_, str>]) -> usize {
+fn proxychains(args: &[Cow<'_, str>]) -> Option<usize> {
     let mut j = 0;
     for _ in 0..2 {
         match args.get(j).map(|a| a.as_bytes()) {
@@ -759,7 +991,29 @@ fn proxychains(args: &[Cow<'_, str>]) -> usize {
             _ => break,
         }
     }
-    j
+    Some(j)
+}
+
+/// setarch [ARCH] [-BFILRSTXZ3v] [--4gb] [--uname-2.6] [PROG [ARGS]]: the
+/// architecture may be left out (util-linux 2.33), and then the options come
+/// first; `--list`, `-h`, `-V` only print. No option takes an argument.
+fn setarch(args: &[Cow<'_, str>]) -> Option<usize> {
+    let arch = args.first().is_some_and(|a| !a.starts_with('-'));
+    setarch_options(&args[usize::from(arch)..]).map(|j| j + usize::from(arch))
+}
+
+/// linux32, linux64, i386, x86_64, …: setarch with the architecture in its name.
+fn setarch_options(args: &[Cow<'_, str>]) -> Option<usize> {
+    let mut j = 0;
+    while let Some(word) = args.get(j) {
+        match &**word {
+            "--" => return Some(j + 1),
+            "--list" | "--help" | "--version" | "-h" | "-V" => return None,
+            w if w.starts_with('-') && w.len() > 1 => j += 1,
+            _ => break,
+        }
+    }
+    Some(j)
 }
 
 /// What a runner's arguments run, by index into the arguments after its name.
@@ -772,6 +1026,9 @@ pub(crate) struct Plan {
     pub(crate) appends: bool,
     /// Strings the runner replaces in the command's words.
     pub(crate) replace: Replace,
+    /// The argument naming the program the runner starts as its shell (`su -s`),
+    /// and the byte its path starts at (`--shell=PATH`).
+    pub(crate) program: Option<(usize, usize)>,
 }
 
 /// Shell code in an option's argument: the text of word `word` from byte `from` on.
@@ -799,22 +1056,24 @@ pub(crate) enum Run {
 
 /// Whether `name` is a runner.
 pub(crate) fn is_runner(name: &str) -> bool {
+    let name = canonical(name);
     RUNNERS.iter().any(|g| g.name == name)
 }
 
 /// Reads the arguments `args` of runner `name` (as after quote removal).
 pub(crate) fn plan(name: &str, args: &[Cow<'_, str>]) -> Plan {
+    let name = canonical(name);
     let Some(g) = RUNNERS.iter().find(|g| g.name == name) else {
         return Plan::default();
     };
     if let Some(custom) = g.custom {
-        let start = custom(args);
+        let run = match custom(args) {
+            Some(start) if start < args.len() => Run::Argv(start),
+            Some(_) if g.bare_shell => Run::Shell,
+            _ => Run::Nothing,
+        };
         return Plan {
-            run: if start < args.len() {
-                Run::Argv(start)
-            } else {
-                Run::Nothing
-            },
+            run,
             ..Plan::default()
         };
     }
@@ -827,7 +1086,11 @@ pub(crate) fn plan(name: &str, args: &[Cow<'_, str>]) -> Plan {
         return plan(grammar, &args[j + 1..]).shifted(j + 1);
     }
     if !g.subcommands.is_empty() && g.operands == Operands::One {
-        return Plan::default();
+        // No subcommand that runs a command; the options' code still runs.
+        return Plan {
+            code: read.code,
+            ..Plan::default()
+        };
     }
     j = match g.operands {
         Operands::One if read.operand.is_none() => j + 1,
@@ -865,6 +1128,7 @@ pub(crate) fn plan(name: &str, args: &[Cow<'_, str>]) -> Plan {
         run,
         appends: g.appends,
         replace,
+        program: read.program,
     }
 }
 
@@ -874,6 +1138,7 @@ impl Plan {
         for code in &mut self.code {
             code.word += by;
         }
+        self.program = self.program.map(|(k, from)| (k + by, from));
         self.run = match self.run {
             Run::Argv(k) => Run::Argv(k + by),
             Run::Joined(k) => Run::Joined(k + by),
@@ -896,6 +1161,8 @@ struct Read {
     operand: Option<usize>,
     /// The replacement strings given (any of them may be in effect).
     replace: Vec<String>,
+    /// The argument of a `short_program`/`long_program` option.
+    program: Option<(usize, usize)>,
 }
 
 impl Read {
@@ -931,6 +1198,13 @@ impl Read {
         self.shell |= g.long_shell.contains(&name);
         self.argv_option |= g.argv_needs.is_some_and(|(_, l)| l == name);
         let takes_next = value.is_none() && g.long_arg.contains(&name);
+        if g.long_program.contains(&name) {
+            match value {
+                Some(_) => self.program = Some((j, 3 + name.len())),
+                None if j + 1 < args.len() => self.program = Some((j + 1, 0)),
+                None => {}
+            }
+        }
         if g.long_replace.contains(&name) {
             let next = args.get(j + 1).filter(|_| takes_next);
             self.replaced(value.or(next.map(|n| &**n)));
@@ -970,6 +1244,13 @@ impl Read {
             self.argv_option |= g.argv_needs.is_some_and(|(s, _)| s == f);
             let last = k + 1 == word.len();
             let takes_next = last && g.short_arg.contains(&f);
+            if g.short_program.contains(&f) {
+                match last {
+                    false => self.program = Some((j, k + 1)),
+                    true if j + 1 < args.len() => self.program = Some((j + 1, 0)),
+                    true => {}
+                }
+            }
             if g.short_replace.contains(&f) {
                 let value = match (last, args.get(j + 1)) {
                     (false, _) => Some(&args[j][k + 1..]),

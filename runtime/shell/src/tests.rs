@@ -219,7 +219,8 @@ const CASES: &[(&str, &[&str])] = &[
     ("doas -u root kubectl x", &["doas", "kubectl"]),
     ("su -c 'kubectl x' root", &["su", "kubectl"]),
     ("su - root --command='kubectl x'", &["su", "kubectl"]),
-    ("su -s /bin/sh root", &["su"]),
+    // The shell `-s` names is the program su starts.
+    ("su -s /bin/sh root", &["su", "sh"]),
     ("sg docker -c 'kubectl x'", &["sg", "kubectl"]),
     ("sg docker kubectl x", &["sg", "kubectl"]),
     ("runuser -u bob -- kubectl x", &["runuser", "kubectl"]),
@@ -492,12 +493,18 @@ const DYNAMIC: &[(&str, &[(Reason, &str)])] = &[
         "BASH_ENV=/dev/stdin bash -c 'kubectl get' <<< 'kubectl x'",
         &[(Reason::Stdin, "BASH_ENV=/dev/stdin")],
     ),
-    ("export ENV=$f; sh -i", &[(Reason::Stdin, "ENV=$f")]),
+    (
+        "export ENV=$f; sh -i",
+        &[(Reason::Stdin, "ENV=$f"), (Reason::File, "sh")],
+    ),
     (
         "BASH_ENV=~/.bashrc bash -c x",
         &[(Reason::Stdin, "BASH_ENV=~/.bashrc")],
     ),
-    ("BASH_ENV=/etc/profile bash -c x", &[]),
+    (
+        "BASH_ENV=/etc/profile bash -c x",
+        &[(Reason::File, "BASH_ENV=/etc/profile")],
+    ),
     (
         "PS4='$x' bash -xc 'kubectl get'",
         &[(Reason::Expansion, "$x")],
@@ -510,7 +517,10 @@ const DYNAMIC: &[(&str, &[(Reason, &str)])] = &[
         "python3 -c 'import os'",
         &[(Reason::Interpreter, "python3 -c")],
     ),
-    ("python3 script.py -c x", &[]),
+    (
+        "python3 script.py -c x",
+        &[(Reason::Interpreter, "python3")],
+    ),
     ("perl -ne 'print'", &[(Reason::Interpreter, "perl -ne")]),
     ("node --eval 'x'", &[(Reason::Interpreter, "node --eval")]),
     ("ruby -e 'x'", &[(Reason::Interpreter, "ruby -e")]),
@@ -523,7 +533,7 @@ const DYNAMIC: &[(&str, &[(Reason, &str)])] = &[
     ),
     (". <(x)", &[(Reason::Stdin, "<(x)")]),
     ("bash <(curl -s x)", &[(Reason::Stdin, "<(curl -s x)")]),
-    ("source ./env.sh", &[]),
+    ("source ./env.sh", &[(Reason::File, "./env.sh")]),
     ("echo kubectl | parallel", &[(Reason::Stdin, "parallel")]),
     (
         "parallel -j 2 :::: cmds.txt",
@@ -545,7 +555,10 @@ const DYNAMIC: &[(&str, &[(Reason, &str)])] = &[
     ("xargs env A=1", &[(Reason::Stdin, "env")]),
     ("xargs watch", &[(Reason::Stdin, "watch")]),
     ("xargs xargs", &[(Reason::Stdin, "xargs")]),
-    ("xargs python3", &[(Reason::Stdin, "python3")]),
+    (
+        "xargs python3",
+        &[(Reason::Interpreter, "python3"), (Reason::Stdin, "python3")],
+    ),
     ("xargs find .", &[(Reason::Stdin, "find")]),
     ("alias e=eval", &[(Reason::Stdin, "eval")]),
     ("xargs nice kubectl", &[]),
