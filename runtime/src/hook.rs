@@ -742,6 +742,7 @@ pub(crate) fn run_rules(
         Job {
             file: rule.file.clone(),
             runner: rule.runner,
+            interpreter: rule.interpreter.clone(),
             clear_env: env.is_some(),
             env: env.into_iter().flatten().chain(contract).collect(),
             mandatory,
