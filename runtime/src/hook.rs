@@ -86,7 +86,12 @@ pub fn hook(
         deadline: Deadline::after(started, settings.exec.hook_timeout),
         var,
     };
-    let scope = McpScope { cwd: &cwd, var };
+    let trusted = || crate::load::repository_trusted(&settings);
+    let scope = McpScope {
+        cwd: &cwd,
+        var,
+        project_trusted: &trusted,
+    };
     // Identical calls of a batch are judged once.
     let mut seen = std::collections::HashSet::new();
     let calls: Vec<(Payload, Call)> = payload

@@ -16,8 +16,8 @@ pub fn run(target: Target, session: Option<&str>, args: CallArgs, json: bool) ->
 }
 
 fn explain_call(target: Target, session: Option<&str>, args: CallArgs, json: bool) -> CmdResult {
-    let call = args.call(target)?;
     let settings = current_settings(target);
+    let call = args.call(&settings)?;
     let (file, state) = open(&settings);
     let err = |e: hookdex_index::Error| e.to_string();
     let index = file.index().map_err(err)?;
