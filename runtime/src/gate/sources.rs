@@ -19,8 +19,11 @@ use hookdex_compiler::View;
 /// The rule sources of one view.
 #[derive(Debug)]
 pub struct RuleSources {
-    /// Folders and files that are rule sources whole, as the view names them.
+    /// Folders and files that are rule sources whole, as the view names them
+    /// (the first `rules`), then what wires them ([`RuleSources::with_wiring`]).
     roots: Vec<PathBuf>,
+    /// How many of `roots` are rule sources proper.
+    rules: usize,
     /// The same, through their links: read only for a path that went
     /// through a link itself.
     real: std::sync::OnceLock<Vec<PathBuf>>,
@@ -62,16 +65,30 @@ impl RuleSources {
         }
         roots.extend(view.rtk_user_filters.clone());
         RuleSources {
+            rules: roots.len(),
             roots: roots.iter().map(|r| lexical(r)).collect(),
             real: std::sync::OnceLock::new(),
         }
     }
 
+    /// The rule sources proper, without what wires them.
+    pub fn rules_only(&self) -> RuleSources {
+        RuleSources {
+            roots: self.roots[..self.rules].to_vec(),
+            rules: self.rules,
+            real: std::sync::OnceLock::new(),
+        }
+    }
+
     /// The rule sources of `view` and what decides whether and how they
-    /// run, for the write gate: the cache (index and syntax cache), the
-    /// repository's `.git/config` (a trust input) and `.mcp.json`, and each
-    /// harness's settings files that `hookdex init` writes (where hooks are
-    /// wired and MCP servers registered), at their default places.
+    /// run, for the gate of file and MCP tools and the exec-time write
+    /// gate: the cache (index and syntax cache), the repository's
+    /// `.git/config` (a trust input) and `.mcp.json`, each harness's
+    /// settings files that `hookdex init` writes (where hooks are wired and
+    /// MCP servers registered), at their default places, and the other
+    /// settings files where a harness reads hooks or a switch that turns
+    /// them off (Copilot's `.github/copilot/settings*.json` and
+    /// `~/.copilot/settings.json`, Codex's project `config.toml`).
     pub fn with_wiring(view: &View) -> RuleSources {
         let mut sources = RuleSources::of(view);
         // The git configuration that decides a repository's origin, and so
@@ -85,9 +102,15 @@ impl RuleSources {
                 ".git/commondir",
                 ".mcp.json",
                 ".claude/settings.local.json",
+                ".github/copilot/settings.json",
+                ".github/copilot/settings.local.json",
+                ".codex/config.toml",
             ] {
                 more.push(repo.join(file));
             }
+        }
+        if let Some(home) = &view.git_user.home {
+            more.push(home.join(".copilot/settings.json"));
         }
         for target in hookdex_model::Target::ALL {
             let wiring = hookdex_harness::harness(target).settings();
@@ -207,6 +230,15 @@ pub fn resolve_in(cwd: &Path, path: &str) -> Named {
     // Through a link, `..` is the kernel's: taken after the link, not before.
     let real = linked.then(|| through_links(&cwd.join(path))).flatten();
     Named { lexical, real }
+}
+
+/// `path` as `cwd` names it, taken as written: absolute, `.` and `..`
+/// taken lexically, no link followed.
+pub fn lexically_in(cwd: &Path, path: &str) -> Named {
+    Named {
+        lexical: lexical(&cwd.join(path)),
+        real: None,
+    }
 }
 
 /// `path` with `.` and `..` taken lexically.
