@@ -25,6 +25,7 @@ pub mod phrase;
 pub mod shell;
 pub mod sources;
 
+use std::borrow::Cow;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -148,7 +149,7 @@ pub fn changes_rules(
             return None;
         }
         let home = var("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
-        return mcp_paths(input, cwd, home.as_deref())
+        return mcp_paths(input, cwd, home.as_deref(), sources)
             .find(|p| sources.touches(p))
             .map(|p| {
                 format!(
@@ -199,41 +200,58 @@ pub fn mcp_reads_only(tool: &hookdex_model::ToolName, raw: &str) -> bool {
 
 /// Longest string of an MCP call's arguments taken for a path.
 const MAX_PATH: usize = 4096;
-/// Most distinct strings of one call whose links are followed; the rest
-/// are judged as written (a link into a rule source is itself made only
-/// through a gated tool).
+/// Most distinct strings of one call resolved as the file tools' paths are,
+/// links followed; the rest are resolved only when their text could name a
+/// rule source as written ([`Screen`]): a link into a rule source is made
+/// only through a gated tool, and the hook's time stays bounded.
 const MAX_FOLLOWED: usize = 1024;
 
-/// Every string of `input`, at any depth, that can be a path (one line,
-/// at most [`MAX_PATH`] bytes), as `cwd` names it: absolute, `~/…` under
-/// `home`, relative to `cwd`, or a `file://` URI. Each is resolved as the
-/// file tools' paths are ([`resolve_in`]), the links on its way followed
-/// for the first [`MAX_FOLLOWED`] distinct ones.
+/// The paths among an MCP call's arguments that may touch `sources`:
+/// every distinct string of `input`, at any depth, that can be a path (one
+/// line, at most [`MAX_PATH`] bytes), as `cwd` names it: absolute, `~/…`
+/// under `home`, relative to `cwd`, or a `file://` URI. The first
+/// [`MAX_FOLLOWED`] are resolved as the file tools' paths are
+/// ([`resolve_in`]); the others, when their text passes the [`Screen`],
+/// as written.
 pub fn mcp_paths<'a>(
     input: &'a Value,
     cwd: &'a Path,
     home: Option<&'a Path>,
+    sources: &'a RuleSources,
 ) -> impl Iterator<Item = sources::Named> + 'a {
     let mut seen = std::collections::HashSet::new();
+    let screen = std::sync::OnceLock::new();
     strings(input)
         .filter(|s| !s.is_empty() && s.len() <= MAX_PATH && !s.contains(['\n', '\0']))
-        .filter_map(move |s| {
-            let path = match s.strip_prefix("file://") {
-                Some(uri) => percent_decoded(uri.strip_prefix("localhost").unwrap_or(uri))?,
-                None => s.to_string(),
-            };
-            let path = match (path.strip_prefix('~'), home) {
-                (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
-                    format!("{}{rest}", home.display())
-                }
-                _ => path,
-            };
-            seen.insert(path.clone()).then_some((seen.len(), path))
+        .filter(move |s| seen.insert(*s))
+        .enumerate()
+        .filter_map(move |(n, s)| {
+            let path = as_path(s, home)?;
+            if n < MAX_FOLLOWED {
+                return Some(resolve_in(cwd, &path));
+            }
+            let screen = screen.get_or_init(|| sources.screen(cwd));
+            screen
+                .may_touch(&path)
+                .then(|| sources::lexically_in(cwd, &path))
         })
-        .map(move |(n, path)| match n <= MAX_FOLLOWED {
-            true => resolve_in(cwd, &path),
-            false => sources::lexically_in(cwd, &path),
-        })
+}
+
+/// The path an argument names: `file://` URIs decoded, `~` and `~/…`
+/// under `home`; `None` for a URI that is not UTF-8 once decoded.
+fn as_path<'s>(text: &'s str, home: Option<&Path>) -> Option<Cow<'s, str>> {
+    let path = match text.strip_prefix("file://") {
+        Some(uri) => Cow::Owned(percent_decoded(
+            uri.strip_prefix("localhost").unwrap_or(uri),
+        )?),
+        None => Cow::Borrowed(text),
+    };
+    Some(match (path.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
+            Cow::Owned(format!("{}{rest}", home.display()))
+        }
+        _ => path,
+    })
 }
 
 /// Every string value of `value`, depth first.
@@ -353,7 +371,9 @@ mod tests {
             "i": "/abs/x",
             "j": "~user/q",
         });
-        let found: Vec<String> = mcp_paths(&input, cwd, Some(home))
+        let view = hookdex_compiler::View::from_vars(hookdex_model::Target::Claude, cwd, |_| None);
+        let sources = RuleSources::with_wiring(&view);
+        let found: Vec<String> = mcp_paths(&input, cwd, Some(home), &sources)
             .map(|p| p.lexical.display().to_string())
             .collect();
         assert_eq!(

@@ -162,7 +162,67 @@ impl RuleSources {
     }
 }
 
+/// A quick test of a path's text, for the many strings of one call: false
+/// only when the path, taken as written from `cwd`, cannot touch a rule
+/// source or its wiring ([`RuleSources::touches`] says for the others).
+#[derive(Debug)]
+pub struct Screen {
+    /// `cwd` lies in a rule source: every relative path does too.
+    cwd_inside: bool,
+    /// The roots, and where their links lead, as text.
+    roots: Vec<String>,
+    /// The names right below `cwd` that lead to a root.
+    below_cwd: std::collections::HashSet<String>,
+}
+
+impl Screen {
+    /// Whether `path` may touch a rule source: its text holds a name that
+    /// is one wherever it is, a `.` or `..` part or a doubled `/` (which
+    /// resolving may change), or, absolute, it starts with a root; relative,
+    /// `cwd` lies in one or its first part leads to one.
+    pub fn may_touch(&self, path: &str) -> bool {
+        const NAMES: &[&str] = &[
+            ".agentihooks",
+            ".hookdex",
+            "enforcements.json",
+            ".claude/conditions",
+            ".moltis/hooks",
+        ];
+        let unusual = path.starts_with('.') || path.contains("/.") || path.contains("//");
+        if unusual || NAMES.iter().any(|name| path.contains(name)) {
+            return true;
+        }
+        if path.starts_with('/') {
+            return self.roots.iter().any(|root| {
+                path.strip_prefix(root.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            });
+        }
+        let first = path.split('/').next().unwrap_or_default();
+        self.cwd_inside || self.below_cwd.contains(first)
+    }
+}
+
 impl RuleSources {
+    /// The [`Screen`] of paths named from `cwd`.
+    pub fn screen(&self, cwd: &Path) -> Screen {
+        let cwd = lexical(cwd);
+        let dir = Named {
+            real: through_links(&cwd),
+            lexical: cwd,
+        };
+        Screen {
+            cwd_inside: self.touches(&dir),
+            roots: self
+                .roots
+                .iter()
+                .chain(self.real_roots())
+                .map(|r| r.display().to_string())
+                .collect(),
+            below_cwd: self.first_names_below(&dir).into_iter().collect(),
+        }
+    }
+
     /// The names, right below `dir`, that lead to a rule source of the view
     /// (`.hookdex` for the repository): what a glob in `dir` must match to
     /// reach one.
