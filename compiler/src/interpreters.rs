@@ -15,8 +15,14 @@ use std::path::{Path, PathBuf};
 use hookdex_index::Stamp;
 use hookdex_model::{Interpreters, Runner};
 
-/// Where interpreters are looked for, in order.
-pub const SYSTEM_DIRS: [&str; 3] = ["/usr/local/bin", "/usr/bin", "/bin"];
+/// Where interpreters are looked for, in order (the last is NixOS's, which
+/// has no `/usr/bin/bash`).
+pub const SYSTEM_DIRS: [&str; 4] = [
+    "/usr/local/bin",
+    "/usr/bin",
+    "/bin",
+    "/run/current-system/sw/bin",
+];
 
 /// The interpreters found, with the stamps that make a change to them (an
 /// upgrade, one installed later) recompile.
