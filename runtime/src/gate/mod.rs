@@ -200,30 +200,30 @@ pub fn mcp_reads_only(tool: &hookdex_model::ToolName, raw: &str) -> bool {
 
 /// Longest string of an MCP call's arguments taken for a path.
 const MAX_PATH: usize = 4096;
-/// Most distinct strings of one call resolved as the file tools' paths are,
-/// links followed; the rest are resolved only when their text could name a
-/// rule source as written ([`Screen`]): a link into a rule source is made
-/// only through a gated tool, and the hook's time stays bounded.
+/// Most strings of one call resolved as the file tools' paths are, links
+/// followed; the rest are resolved only when their text could name a rule
+/// source as written ([`sources::Screen`]): a link into a rule source is
+/// made only through a gated tool, and the hook's time stays bounded.
 const MAX_FOLLOWED: usize = 1024;
 
 /// The paths among an MCP call's arguments that may touch `sources`:
-/// every distinct string of `input`, at any depth, that can be a path (one
-/// line, at most [`MAX_PATH`] bytes), as `cwd` names it: absolute, `~/…`
-/// under `home`, relative to `cwd`, or a `file://` URI. The first
+/// every string of `input`, at any depth, that can be a path (one line, at
+/// most [`MAX_PATH`] bytes), as `cwd` names it: absolute, `~/…` under
+/// `home`, relative to `cwd`, or a `file://` URI. The first
 /// [`MAX_FOLLOWED`] are resolved as the file tools' paths are
-/// ([`resolve_in`]); the others, when their text passes the [`Screen`],
-/// as written.
+/// ([`resolve_in`]); the others, when their text passes the
+/// [`sources::Screen`], as written.
 pub fn mcp_paths<'a>(
     input: &'a Value,
     cwd: &'a Path,
     home: Option<&'a Path>,
     sources: &'a RuleSources,
 ) -> impl Iterator<Item = sources::Named> + 'a {
-    let mut seen = std::collections::HashSet::new();
     let screen = std::sync::OnceLock::new();
-    strings(input)
+    let mut all = Vec::new();
+    strings(input, &mut all);
+    all.into_iter()
         .filter(|s| !s.is_empty() && s.len() <= MAX_PATH && !s.contains(['\n', '\0']))
-        .filter(move |s| seen.insert(*s))
         .enumerate()
         .filter_map(move |(n, s)| {
             let path = as_path(s, home)?;
@@ -254,13 +254,13 @@ fn as_path<'s>(text: &'s str, home: Option<&Path>) -> Option<Cow<'s, str>> {
     })
 }
 
-/// Every string value of `value`, depth first.
-fn strings(value: &Value) -> Box<dyn Iterator<Item = &str> + '_> {
+/// Every string value of `value` into `out`, depth first.
+fn strings<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
     match value {
-        Value::String(s) => Box::new(std::iter::once(s.as_str())),
-        Value::Array(items) => Box::new(items.iter().flat_map(strings)),
-        Value::Object(map) => Box::new(map.values().flat_map(strings)),
-        _ => Box::new(std::iter::empty()),
+        Value::String(s) => out.push(s),
+        Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+        Value::Object(map) => map.values().for_each(|v| strings(v, out)),
+        _ => {}
     }
 }
 
@@ -378,7 +378,14 @@ mod tests {
             .collect();
         assert_eq!(
             found,
-            ["/abs/x", "/home/u/y", "/repo/z", "/u ri/w", "/repo/~user/q"]
+            [
+                "/abs/x",
+                "/home/u/y",
+                "/repo/z",
+                "/u ri/w",
+                "/abs/x",
+                "/repo/~user/q"
+            ]
         );
     }
 }

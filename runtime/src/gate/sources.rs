@@ -171,15 +171,15 @@ pub struct Screen {
     cwd_inside: bool,
     /// The roots, and where their links lead, as text.
     roots: Vec<String>,
-    /// The names right below `cwd` that lead to a root.
-    below_cwd: std::collections::HashSet<String>,
+    /// The names right below `cwd` that lead to a root (a few).
+    below_cwd: Vec<String>,
 }
 
 impl Screen {
     /// Whether `path` may touch a rule source: its text holds a name that
-    /// is one wherever it is, a `.` or `..` part or a doubled `/` (which
-    /// resolving may change), or, absolute, it starts with a root; relative,
-    /// `cwd` lies in one or its first part leads to one.
+    /// is one wherever it is or a `.` or `..` part (which resolving may
+    /// change), or, absolute, it holds a doubled `/` or starts with a root;
+    /// relative, `cwd` lies in one or its first part leads to one.
     pub fn may_touch(&self, path: &str) -> bool {
         const NAMES: &[&str] = &[
             ".agentihooks",
@@ -188,18 +188,24 @@ impl Screen {
             ".claude/conditions",
             ".moltis/hooks",
         ];
-        let unusual = path.starts_with('.') || path.contains("/.") || path.contains("//");
-        if unusual || NAMES.iter().any(|name| path.contains(name)) {
+        // Every name above holds a `.`: a path without one needs no search.
+        let dotted = path.contains('.');
+        // A doubled `/` only matters where the root is matched as text.
+        let absolute = path.starts_with('/');
+        let unusual = path.starts_with('.')
+            || absolute && path.contains("//")
+            || dotted && path.contains("/.");
+        if unusual || dotted && NAMES.iter().any(|name| path.contains(name)) {
             return true;
         }
-        if path.starts_with('/') {
+        if absolute {
             return self.roots.iter().any(|root| {
                 path.strip_prefix(root.as_str())
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
             });
         }
         let first = path.split('/').next().unwrap_or_default();
-        self.cwd_inside || self.below_cwd.contains(first)
+        self.cwd_inside || self.below_cwd.iter().any(|name| name == first)
     }
 }
 
@@ -219,7 +225,7 @@ impl RuleSources {
                 .chain(self.real_roots())
                 .map(|r| r.display().to_string())
                 .collect(),
-            below_cwd: self.first_names_below(&dir).into_iter().collect(),
+            below_cwd: self.first_names_below(&dir),
         }
     }
 
@@ -376,5 +382,40 @@ mod tests {
         )
         .unwrap();
         assert!(touches("innocent/pre-bash-x.sh"));
+    }
+
+    #[test]
+    fn the_screen_passes_every_path_that_touches() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let cwd = root.join("repo");
+        std::fs::create_dir_all(cwd.join(".git")).unwrap();
+        let vars = |name: &str| match name {
+            "HOME" => Some(root.join("home").into_os_string()),
+            "HOOKDEX_HOME" => Some(root.join("hh").into_os_string()),
+            _ => None,
+        };
+        let view = View::from_vars(hookdex_model::Target::Claude, &cwd, vars);
+        let sources = RuleSources::with_wiring(&view);
+        let screen = sources.screen(&cwd);
+        let hh = format!("{}/hh/x", root.display());
+        let cases: &[(&str, bool)] = &[
+            (".hookdex/conditions/x.sh", true),
+            (".mcp.json", true),
+            ("src/../.agentihooks/x", true),
+            ("/a//b", true),
+            ("a//b", false),
+            ("docs/enforcements.json", true),
+            (&hh, true),
+            ("src/main.rs", false),
+            ("d1/f1", false),
+            ("/elsewhere/x", false),
+            ("https://example.com/a", false),
+        ];
+        for (path, passes) in cases {
+            assert_eq!(screen.may_touch(path), *passes, "{path}");
+            let touches = sources.touches(&lexically_in(&cwd, path));
+            assert!(!touches || screen.may_touch(path), "{path} touches");
+        }
     }
 }
