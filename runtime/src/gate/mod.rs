@@ -149,14 +149,20 @@ pub fn changes_rules(
             return None;
         }
         let home = var("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
-        return mcp_paths(input, cwd, home.as_deref(), sources)
-            .find(|p| sources.touches(p))
-            .map(|p| {
-                format!(
+        for (n, path) in mcp_paths(input, cwd, home.as_deref(), sources).enumerate() {
+            if sources.touches(&path) {
+                return Some(format!(
                     "`{raw}` names {}, a rule source or a file that wires one",
-                    p.display()
-                )
-            });
+                    path.display()
+                ));
+            }
+            if n >= MAX_FOLLOWED + MAX_SCREENED {
+                return Some(format!(
+                    "`{raw}` names more paths near rule sources than the gate follows"
+                ));
+            }
+        }
+        return None;
     }
     if !matches!(
         tool.as_str(),
@@ -205,6 +211,10 @@ const MAX_PATH: usize = 4096;
 /// source as written ([`sources::Screen`]): a link into a rule source is
 /// made only through a gated tool, and the hook's time stays bounded.
 const MAX_FOLLOWED: usize = 1024;
+/// Most strings past [`MAX_FOLLOWED`] that pass the screen and are then
+/// resolved; a call with more is denied while the gate is closed (only a
+/// call built to look like rule paths has so many).
+const MAX_SCREENED: usize = 4096;
 
 /// The paths among an MCP call's arguments that may touch `sources`:
 /// every string of `input`, at any depth, that can be a path (one line, at

@@ -167,6 +167,8 @@ impl RuleSources {
 /// source or its wiring ([`RuleSources::touches`] says for the others).
 #[derive(Debug)]
 pub struct Screen {
+    /// Where relative paths start.
+    cwd: PathBuf,
     /// `cwd` lies in a rule source: every relative path does too.
     cwd_inside: bool,
     /// The roots, and where their links lead, as text.
@@ -177,10 +179,25 @@ pub struct Screen {
 
 impl Screen {
     /// Whether `path` may touch a rule source: its text holds a name that
-    /// is one wherever it is or a `.` or `..` part (which resolving may
-    /// change), or, absolute, it holds a doubled `/` or starts with a root;
-    /// relative, `cwd` lies in one or its first part leads to one.
+    /// is one wherever it is, or, absolute, it starts with a root;
+    /// relative, `cwd` lies in one or its first part leads to one. A path
+    /// with a `.` or `..` part (or, absolute, a doubled `/`) is taken
+    /// lexically first.
     pub fn may_touch(&self, path: &str) -> bool {
+        let absolute = path.starts_with('/');
+        let unusual = path.split('/').any(|part| part == "." || part == "..")
+            || absolute && path.contains("//");
+        if !unusual {
+            return self.plain_may_touch(path, absolute);
+        }
+        let clean = lexical(&self.cwd.join(path));
+        clean
+            .to_str()
+            .is_none_or(|clean| self.plain_may_touch(clean, true))
+    }
+
+    /// [`Screen::may_touch`] of a path with no `.`, `..` or empty part.
+    fn plain_may_touch(&self, path: &str, absolute: bool) -> bool {
         const NAMES: &[&str] = &[
             ".agentihooks",
             ".hookdex",
@@ -189,13 +206,7 @@ impl Screen {
             ".moltis/hooks",
         ];
         // Every name above holds a `.`: a path without one needs no search.
-        let dotted = path.contains('.');
-        // A doubled `/` only matters where the root is matched as text.
-        let absolute = path.starts_with('/');
-        let unusual = path.starts_with('.')
-            || absolute && path.contains("//")
-            || dotted && path.contains("/.");
-        if unusual || dotted && NAMES.iter().any(|name| path.contains(name)) {
+        if path.contains('.') && NAMES.iter().any(|name| path.contains(name)) {
             return true;
         }
         if absolute {
@@ -215,9 +226,10 @@ impl RuleSources {
         let cwd = lexical(cwd);
         let dir = Named {
             real: through_links(&cwd),
-            lexical: cwd,
+            lexical: cwd.clone(),
         };
         Screen {
+            cwd,
             cwd_inside: self.touches(&dir),
             roots: self
                 .roots
@@ -403,8 +415,11 @@ mod tests {
             (".hookdex/conditions/x.sh", true),
             (".mcp.json", true),
             ("src/../.agentihooks/x", true),
-            ("/a//b", true),
+            ("/a//b", false),
             ("a//b", false),
+            ("./d1/.f1", false),
+            ("./.hookdex/x", true),
+            ("src/.gitignore", false),
             ("docs/enforcements.json", true),
             (&hh, true),
             ("src/main.rs", false),
