@@ -244,3 +244,44 @@ fn explain_says_which_writer_the_gate_stops() {
         .unwrap_or_default();
     assert!(changes.contains("a rule source"), "{}", explained.0);
 }
+
+#[test]
+fn a_rule_path_behind_many_strings_is_still_found() {
+    let s = scratch();
+    let rule = s.hookdex_dir().join("pre-bash-guard.sh");
+    let mut items: Vec<Value> = (0..3000).map(|i| json!(format!("d{i}/f{i}.txt"))).collect();
+    items.push(json!(format!(
+        "./src/../{}",
+        ".hookdex/conditions/pre-bash-guard.sh"
+    )));
+    let deep = claude(&s, "mcp__store__put_many", json!({"items": items}));
+    assert!(denied_by_gate(&hook(&s, "claude", &deep)));
+    let mut items: Vec<Value> = (0..3000).map(|i| json!(format!("d{i}/f{i}.txt"))).collect();
+    items.push(json!(rule));
+    let reply = hook(
+        &s,
+        "claude",
+        &claude(&s, "mcp__store__put_many", json!({"items": items})),
+    );
+    assert!(denied_by_gate(&reply), "{reply}");
+    // Strings built to pass the screen without naming a rule source: past
+    // what the gate follows, the call is denied rather than let through.
+    let lookalikes: Vec<Value> = (0..6000).map(|i| json!(format!("x{i}.hookdexy"))).collect();
+    let reply = hook(
+        &s,
+        "claude",
+        &claude(&s, "mcp__store__put_many", json!({"items": lookalikes})),
+    );
+    assert!(
+        reply.to_string().contains("more paths near rule sources"),
+        "{reply}"
+    );
+    // Plenty of ordinary paths pass.
+    let plain: Vec<Value> = (0..6000).map(|i| json!(format!("d{i}/f{i}.txt"))).collect();
+    let reply = hook(
+        &s,
+        "claude",
+        &claude(&s, "mcp__store__put_many", json!({"items": plain})),
+    );
+    assert!(!denied_by_gate(&reply), "{reply}");
+}
