@@ -212,8 +212,9 @@ const MAX_PATH: usize = 4096;
 /// made only through a gated tool, and the hook's time stays bounded.
 const MAX_FOLLOWED: usize = 1024;
 /// Most strings past [`MAX_FOLLOWED`] that pass the screen and are then
-/// resolved; a call with more is denied while the gate is closed (only a
-/// call built to look like rule paths has so many).
+/// resolved; a call with more is denied while the gate is closed (a call
+/// of thousands of paths with `.` or `..` parts, or built to look like
+/// rule paths).
 const MAX_SCREENED: usize = 4096;
 
 /// The paths among an MCP call's arguments that may touch `sources`:
