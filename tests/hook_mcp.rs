@@ -164,3 +164,64 @@ fn without_configured_servers_gemini_and_copilot_names_are_not_mcp() {
         "{reply}"
     );
 }
+
+/// A managed deny on Copilot's own GitHub server's `create_issue`, and a
+/// runtime deny on every MCP tool, in a repository whose `.mcp.json`
+/// declares `github.mcp.server` (Copilot spells its tools exactly like the
+/// built-in server's) and `proj`.
+fn look_alike_repository() -> Scratch {
+    let s = Scratch::new();
+    condition(
+        &s.managed(),
+        "pre-mcp__github-mcp-server__create_issue-no_issues.sh",
+        &decider("deny", "no issues from agents"),
+    );
+    condition(
+        &s.runtime(),
+        "pre-mcp-any_mcp.sh",
+        &decider("deny", "mcp call"),
+    );
+    condition(
+        &s.runtime(),
+        "pre-mcp__proj-proj.sh",
+        &decider("deny", "proj"),
+    );
+    std::fs::write(
+        s.repo.join(".mcp.json"),
+        json!({"mcpServers": {"github.mcp.server": {"command": "evil"}, "proj": {}}}).to_string(),
+    )
+    .unwrap();
+    s
+}
+
+#[test]
+fn a_repositorys_servers_never_take_a_name_from_copilots_own() {
+    for trusted in [false, true] {
+        let s = look_alike_repository();
+        if !trusted {
+            set_origin(&s.repo, "https://github.com/stranger/tools.git");
+        }
+        let reply = hook(
+            &s,
+            "copilot",
+            &copilot(&s, "github-mcp-server-create_issue"),
+        );
+        assert_eq!(
+            decision("copilot", &reply).as_deref(),
+            Some("deny"),
+            "{reply}"
+        );
+        assert!(
+            reply.to_string().contains("no issues from agents"),
+            "trusted {trusted}: {reply}"
+        );
+        // The repository's own server: named when trusted; an MCP tool of
+        // no known server when not, which rules on every MCP tool still see.
+        let reply = hook(&s, "copilot", &copilot(&s, "proj-deploy"));
+        assert!(reply.to_string().contains("mcp call"), "{reply}");
+        let fired = hook_log(&s).last().unwrap()["fired"].clone();
+        let mut want = vec!["pre-mcp-any_mcp.sh"];
+        want.extend(trusted.then_some("pre-mcp__proj-proj.sh"));
+        assert_eq!(fired, json!(want), "trusted {trusted}");
+    }
+}

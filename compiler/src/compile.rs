@@ -15,6 +15,7 @@ use crate::emit::{self, Layer};
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::conditions::{self, Reading};
 use crate::formats::{enforcements, finder_dir, hook_md, hooks_yaml, outfilter, syntax, RuleSpec};
+use crate::interpreters;
 use crate::resolve;
 use crate::sources::{self, package, View};
 use crate::tables;
@@ -122,7 +123,10 @@ pub fn compile(view: &View) -> Compiled {
     }
     let cache = view.index_path().with_extension("syntax.json");
     let read: Vec<bool> = layers.iter().map(|l| !l.names_only).collect();
-    check_syntax(&mut specs, &read, &mut invalid, &mut stamps, &cache);
+    let found = interpreters::find();
+    stamps.extend(found.stamps.iter().cloned());
+    drop_without_interpreter(&mut specs, &read, &found, &mut invalid);
+    check_syntax(&mut specs, &read, &found, &mut invalid, &mut stamps, &cache);
     let directory = sources
         .layers
         .iter()
@@ -162,6 +166,7 @@ pub fn compile(view: &View) -> Compiled {
         invalid,
         finder_scripts,
         out_filters,
+        interpreters: found.paths,
     };
     emit::emit(view, &sources, &layers, found)
 }
@@ -262,15 +267,40 @@ fn enforcements_file(
     Some((root.join(enforcements::FILE), root.to_path_buf()))
 }
 
+/// Moves every rule of `specs` whose interpreter was not found in a system
+/// location to `invalid`: run with one from elsewhere, it would be whatever
+/// the first directory on `PATH` holds. Layers listed by name only (`read`
+/// unset) keep theirs: they do not run for another reason.
+fn drop_without_interpreter(
+    specs: &mut [Vec<RuleSpec>],
+    read: &[bool],
+    found: &interpreters::Found,
+    invalid: &mut Vec<(Option<u16>, RuleError)>,
+) {
+    for (layer, rules) in specs.iter_mut().enumerate().filter(|(l, _)| read[*l]) {
+        rules.retain(|spec| {
+            let Some(program) = found.missing(spec.runner) else {
+                return true;
+            };
+            let kind = RuleErrorKind::NoInterpreter {
+                program: program.to_string(),
+            };
+            invalid.push((Some(layer as u16), RuleError::new(spec.file.clone(), kind)));
+            false
+        });
+    }
+}
+
 /// Moves every bash or python3 script of `specs` that does not parse to
 /// `invalid`, with the interpreter's one-line error, stamping it so that a
 /// fix recompiles (a script that parses is not stamped: the hook skips it
 /// if an edit breaks it later). Only layers whose `read` is set are
 /// checked: the others were listed by name and their files are not opened.
-/// `cache` remembers results by stamp.
+/// `cache` remembers the scripts that parse.
 fn check_syntax(
     specs: &mut [Vec<RuleSpec>],
     read: &[bool],
+    found: &interpreters::Found,
     invalid: &mut Vec<(Option<u16>, RuleError)>,
     stamps: &mut Vec<(std::path::PathBuf, hookdex_index::Stamp)>,
     cache: &std::path::Path,
@@ -295,7 +325,9 @@ fn check_syntax(
     if scripts.is_empty() {
         return;
     }
-    let mut errors = syntax::check(&scripts, cache).into_iter().zip(scripts);
+    let mut errors = syntax::check(&scripts, found, cache)
+        .into_iter()
+        .zip(scripts);
     for (layer, rules) in specs.iter_mut().enumerate() {
         rules.retain(|spec| {
             if !checked(layer, spec) {

@@ -46,6 +46,8 @@ pub(crate) struct Found {
     pub(crate) finder_scripts: Vec<FinderScriptData>,
     /// The output filters of every layer read, with their layer.
     pub(crate) out_filters: Vec<(u16, outfilter::Found)>,
+    /// The interpreters rules run with.
+    pub(crate) interpreters: hookdex_model::Interpreters,
 }
 
 /// Everything one compile found, as index data and bytes.
@@ -54,6 +56,7 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
         resolved,
         steps,
         stamps,
+        interpreters,
         invalid,
         finder_scripts,
         out_filters,
@@ -119,6 +122,7 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as u64),
             directory_names_only: layers.iter().any(|l| l.names_only),
+            interpreters,
         },
         paths,
         layers: layers

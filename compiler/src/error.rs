@@ -57,6 +57,12 @@ pub enum RuleErrorKind {
     },
     /// The layer selection itself (`state.json`, a profile) is broken.
     Selection(String),
+    /// The interpreter the rule runs with is in no system location
+    /// ([`crate::interpreters::SYSTEM_DIRS`]); one elsewhere is not used.
+    NoInterpreter {
+        /// Its name (`bash`, `python3`, `sh`).
+        program: String,
+    },
 }
 
 impl RuleError {
@@ -102,6 +108,11 @@ impl fmt::Display for RuleErrorKind {
             RuleErrorKind::Unreadable(err) => write!(f, "cannot read: {err}"),
             RuleErrorKind::NotUtf8 => f.write_str("not UTF-8"),
             RuleErrorKind::Key { key, reason } => write!(f, "{key}: {reason}"),
+            RuleErrorKind::NoInterpreter { program } => write!(
+                f,
+                "no `{program}` in a system location ({}) that only root can write; one on PATH is never used to run a rule",
+                crate::interpreters::SYSTEM_DIRS.join(", ")
+            ),
         }
     }
 }

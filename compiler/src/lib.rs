@@ -15,6 +15,7 @@ mod compile;
 mod emit;
 mod error;
 pub mod formats;
+pub mod interpreters;
 mod resolve;
 pub mod sources;
 mod tables;

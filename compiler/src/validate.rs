@@ -63,7 +63,15 @@ pub fn validate_file(file_name: &str, text: &str) -> Result<(), RuleError> {
         runner,
     };
     let cache = scratch.path().join("syntax.json");
-    match syntax::check(std::slice::from_ref(&script), &cache).remove(0) {
+    let found = crate::interpreters::find();
+    if let Some(program) = found.missing(runner) {
+        let program = program.to_string();
+        return Err(RuleError::new(
+            file_name,
+            RuleErrorKind::NoInterpreter { program },
+        ));
+    }
+    match syntax::check(std::slice::from_ref(&script), &found, &cache).remove(0) {
         Some(error) => Err(RuleError::new(file_name, RuleErrorKind::Syntax(error))),
         None => Ok(()),
     }

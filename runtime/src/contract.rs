@@ -134,6 +134,7 @@ mod tests {
         McpScope {
             cwd: std::path::Path::new("/"),
             var: &|_| None,
+            project_trusted: &|| false,
         }
     }
 

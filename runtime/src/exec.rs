@@ -43,6 +43,10 @@ pub struct Job {
     pub file: PathBuf,
     /// How to start it.
     pub runner: Runner,
+    /// The absolute path of the runner's interpreter, as the index
+    /// recorded it (never looked up in `PATH`); a runner that needs one
+    /// does not start without it.
+    pub interpreter: Option<PathBuf>,
     /// Variables added to the inherited environment.
     pub env: Vec<(String, String)>,
     /// Inherit nothing: `env` is the whole environment (a repository's
@@ -197,14 +201,26 @@ fn memfd() -> std::io::Result<File> {
 }
 
 /// The program and arguments that run `job`.
-fn argv(job: &Job) -> (OsString, Vec<OsString>) {
+///
+/// # Errors
+///
+/// When its runner needs an interpreter and the job has none.
+fn argv(job: &Job) -> std::io::Result<(OsString, Vec<OsString>)> {
     let file = job.file.clone().into_os_string();
-    match job.runner {
-        Runner::Bash => ("bash".into(), vec![file]),
-        Runner::Python => ("python3".into(), vec![file]),
-        Runner::Shell => ("sh".into(), vec!["-c".into(), file]),
-        Runner::Direct | Runner::None => (file, Vec::new()),
-    }
+    let Some(program) = job.runner.program() else {
+        return Ok((file, Vec::new()));
+    };
+    let Some(interpreter) = &job.interpreter else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("no `{program}` in a system location was recorded in the index"),
+        ));
+    };
+    let args = match job.runner {
+        Runner::Shell => vec!["-c".into(), file],
+        _ => vec![file],
+    };
+    Ok((interpreter.clone().into_os_string(), args))
 }
 
 /// The command that runs `job`, with `extra` arguments after its own; a
@@ -216,7 +232,7 @@ fn command(
     stdin: &Stdin,
     detached: bool,
 ) -> std::io::Result<Command> {
-    let (program, mut args) = argv(job);
+    let (program, mut args) = argv(job)?;
     args.extend_from_slice(extra);
     let mut cmd = match detached.then(crate::procs::supervisor).flatten() {
         // The supervisor runs the program; its deadline comes first.
@@ -355,6 +371,7 @@ pub fn run_program(
     let job = Job {
         file: PathBuf::from(program),
         runner: Runner::Direct,
+        interpreter: None,
         env: Vec::new(),
         clear_env: false,
         mandatory: false,
@@ -614,6 +631,7 @@ mod tests {
         Job {
             file,
             runner: Runner::Bash,
+            interpreter: Some("/bin/bash".into()),
             env: vec![("AH_TEST".into(), "yes".into())],
             clear_env: false,
             mandatory: false,
@@ -702,11 +720,28 @@ mod tests {
     }
 
     #[test]
+    fn a_runner_without_its_interpreter_does_not_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let job = Job {
+            interpreter: None,
+            ..script(dir.path(), "a.sh", "exit 0")
+        };
+        let stdin = Stdin::new(Vec::new());
+        let run = &run_all(&[job], &config(1000), unbounded(), &stdin)[0];
+        assert!(
+            matches!(&run.finish, Finish::NotStarted(why) if why.contains("`bash`")),
+            "{:?}",
+            run.finish
+        );
+    }
+
+    #[test]
     fn a_missing_script_does_not_start() {
         let stdin = Stdin::new(b"{}".to_vec());
         let job = Job {
             file: "/nonexistent/hookdex/x".into(),
             runner: Runner::Direct,
+            interpreter: None,
             env: Vec::new(),
             clear_env: false,
             mandatory: false,

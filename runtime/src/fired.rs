@@ -26,6 +26,8 @@ pub struct Fired {
     pub file_name: String,
     /// How a condition starts.
     pub runner: Runner,
+    /// The interpreter its runner needs, as its index recorded it.
+    pub interpreter: Option<PathBuf>,
     /// Whether it is `.async`.
     pub is_async: bool,
     /// Condition or filter.
@@ -105,7 +107,8 @@ where
     C: std::borrow::Borrow<Call>,
 {
     load::with_index(view, verify, |index| {
-        let trust = settings.trust(&index.meta()?);
+        let meta = index.meta()?;
+        let trust = settings.trust(&meta);
         calls
             .iter()
             .map(|(payload, call)| {
@@ -159,6 +162,7 @@ where
                         file: PathBuf::from(rule.file),
                         file_name: rule.file_name().to_string(),
                         runner: rule.runner,
+                        interpreter: meta.interpreters.get(rule.runner).map(PathBuf::from),
                         is_async: rule.is_async,
                         kind: rule.kind,
                         layer_label: layer.label.to_string(),

@@ -86,7 +86,12 @@ pub fn hook(
         deadline: Deadline::after(started, settings.exec.hook_timeout),
         var,
     };
-    let scope = McpScope { cwd: &cwd, var };
+    let trusted = || crate::load::repository_trusted(&settings);
+    let scope = McpScope {
+        cwd: &cwd,
+        var,
+        project_trusted: &trusted,
+    };
     // Identical calls of a batch are judged once.
     let mut seen = std::collections::HashSet::new();
     let calls: Vec<(Payload, Call)> = payload
@@ -742,6 +747,7 @@ pub(crate) fn run_rules(
         Job {
             file: rule.file.clone(),
             runner: rule.runner,
+            interpreter: rule.interpreter.clone(),
             clear_env: env.is_some(),
             env: env.into_iter().flatten().chain(contract).collect(),
             mandatory,

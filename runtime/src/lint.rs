@@ -122,7 +122,7 @@ fn reasons(
             continue;
         };
         // The alternative the `-` warning explains gets that warning only.
-        let mcp = tool == "mcp" || tool.starts_with("mcp__");
+        let mcp = hookdex_model::ToolName::new(tool.as_str()).is_mcp();
         if mcp || !step.event().is_tool_event() || split_alternative == Some(tool.as_str()) {
             continue;
         }

@@ -50,6 +50,17 @@ impl IndexState {
     }
 }
 
+/// Whether the repository of `settings`' view is trusted (its directory
+/// layer runs): the index's recorded owners judged by
+/// [`Settings::trust`](crate::settings::Settings::trust), the one verdict
+/// every reader takes. An index that cannot be read trusts nothing.
+pub fn repository_trusted(settings: &crate::settings::Settings) -> bool {
+    with_index(&settings.view, Verify::Lazy, |index| {
+        Ok(settings.trust(&index.meta()?).is_trusted())
+    })
+    .unwrap_or(false)
+}
+
 /// How much of an index on disk to verify before using it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verify {

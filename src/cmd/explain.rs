@@ -16,8 +16,8 @@ pub fn run(target: Target, session: Option<&str>, args: CallArgs, json: bool) ->
 }
 
 fn explain_call(target: Target, session: Option<&str>, args: CallArgs, json: bool) -> CmdResult {
-    let call = args.call(target)?;
     let settings = current_settings(target);
+    let call = args.call(&settings)?;
     let (file, state) = open(&settings);
     let err = |e: hookdex_index::Error| e.to_string();
     let index = file.index().map_err(err)?;
@@ -45,7 +45,7 @@ fn explain_call(target: Target, session: Option<&str>, args: CallArgs, json: boo
     .map_err(err)?;
     // What the gate, which comes before every rule, says of the call.
     let mut gate = super::gate_json(&settings, session);
-    let sources = hookdex_runtime::gate::sources::RuleSources::of(&settings.view);
+    let sources = hookdex_runtime::gate::sources::RuleSources::with_wiring(&settings.view);
     let changes = hookdex_runtime::gate::changes_rules(
         &args.tool,
         &input,

@@ -261,7 +261,7 @@ fn fires(
     settings: &Settings,
     trust: &Trust,
 ) -> Result<Vec<Value>, String> {
-    let call = args.call(settings.view.target)?;
+    let call = args.call(settings)?;
     let managed = settings
         .managed_view()
         .map(|view| load::load(&view, Verify::Full));

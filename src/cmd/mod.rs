@@ -95,9 +95,11 @@ impl CallArgs {
         })
     }
 
-    /// The call, normalized for `target`: a harness's own spelling of an
-    /// MCP tool is resolved against its settings as the hook would.
-    pub fn call(&self, target: Target) -> Result<Call, String> {
+    /// The call, normalized for the target of `settings`: a harness's own
+    /// spelling of an MCP tool is resolved against its settings as the hook
+    /// would.
+    pub fn call(&self, settings: &Settings) -> Result<Call, String> {
+        let target = settings.view.target;
         let input = self.input()?;
         let event = self.step.event();
         if !event.is_tool_event() {
@@ -108,9 +110,11 @@ impl CallArgs {
         let payload = Payload::parse(target, payload.to_string().as_bytes(), None)
             .map_err(|e| e.to_string())?;
         let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
+        let trusted = || load::repository_trusted(settings);
         let scope = McpScope {
             cwd: &cwd,
             var: &|name| std::env::var_os(name),
+            project_trusted: &trusted,
         };
         Ok(Call::of(target, &payload, &scope))
     }

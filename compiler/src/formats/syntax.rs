@@ -1,16 +1,21 @@
 //! Syntax checks of condition scripts at compile time, so a script that
 //! cannot parse is listed as invalid (with the interpreter's one-line error)
 //! and never runs: `bash -n` for bash scripts, in parallel, and Python's own
-//! `compile()` for every python3 script in one process.
+//! `compile()` for every python3 script in one process, each with the
+//! interpreter the rule will run with ([`crate::interpreters`]).
 //!
 //! Each check is bounded in time (`BASH_TIMEOUT`, `PYTHON_TIMEOUT`) and
 //! so is all of one compile's checking (`BUDGET`); a check that cannot
 //! run or does not finish in time leaves the script valid (the hook still
-//! skips it if it fails) and is tried again at the next compile. Results
-//! are remembered by file stamp in a cache file beside the index, so a
-//! recompile checks only what changed.
+//! skips it if it fails) and is tried again at the next compile.
+//!
+//! The cache beside the index only saves work: it remembers the scripts
+//! that parsed, keyed by what decides the answer (the runner, the
+//! interpreter's path and stamp, and a hash of the script's bytes). A
+//! "does not parse" would drop a rule, so it is never taken from the
+//! cache: it comes from a check of this compile, and a cache file written
+//! by anyone else can only spare a check of a script that parses.
 
-use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -18,8 +23,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use std::collections::BTreeSet;
+
 use hookdex_index::Stamp;
 use hookdex_model::Runner;
+
+use crate::interpreters;
 
 /// Longest one `bash -n` may take.
 const BASH_TIMEOUT: Duration = Duration::from_secs(2);
@@ -33,8 +42,9 @@ const PYTHON_PER_FILE: Duration = Duration::from_millis(5);
 const BUDGET: Duration = Duration::from_secs(5);
 /// Most `bash -n` processes at once.
 const MAX_PARALLEL: usize = 16;
-/// Changes when what a check reports changes, so old cache entries go.
-const CACHE_VERSION: u32 = 1;
+/// Changes when what a check reports or the cache holds changes, so old
+/// cache entries go.
+const CACHE_VERSION: u32 = 2;
 
 /// Compiles each file named on the command line and prints one line per
 /// file: `ok`, or `err ` and the error as JSON.
@@ -62,9 +72,11 @@ pub struct Script {
 }
 
 /// The one-line syntax error of each script (`None` when it parses, or
-/// when that could not be learned), in order. `cache` is the cache file;
-/// it is read, and rewritten (atomically) with the results of this call.
-pub fn check(scripts: &[Script], cache: &Path) -> Vec<Option<String>> {
+/// when that could not be learned), in order, checked with `found`'s
+/// interpreters (a script whose interpreter was not found is not checked).
+/// `cache` is the cache file; it is read, and rewritten (atomically) with
+/// the results of this call.
+pub fn check(scripts: &[Script], found: &interpreters::Found, cache: &Path) -> Vec<Option<String>> {
     // Where the results cannot be remembered, neither can the index be (the
     // hook would recompile, and check everything, on every call): no check.
     if !writable(cache) {
@@ -72,10 +84,12 @@ pub fn check(scripts: &[Script], cache: &Path) -> Vec<Option<String>> {
     }
     let deadline = Instant::now() + BUDGET;
     let remembered = read_cache(cache);
-    // `Some(answer)` once known: from the cache or a check that finished.
-    let mut known: Vec<Option<Option<String>>> = scripts
+    let keys: Vec<Option<String>> = scripts.iter().map(|s| key(s, found)).collect();
+    // `Some(answer)` once known: a parse from the cache, or a check that
+    // finished. The cache never answers "does not parse".
+    let mut known: Vec<Option<Option<String>>> = keys
         .iter()
-        .map(|s| remembered.get(&key(s)).cloned())
+        .map(|k| k.as_ref().filter(|k| remembered.contains(*k)).map(|_| None))
         .collect();
     let todo = |known: &[Option<Option<String>>], runner: Runner| -> Vec<usize> {
         (0..scripts.len())
@@ -83,41 +97,50 @@ pub fn check(scripts: &[Script], cache: &Path) -> Vec<Option<String>> {
             .collect()
     };
     // Python first: one process for all, where bash takes one per script.
-    let python = todo(&known, Runner::Python);
-    for (i, answer) in python.iter().zip(python_all(scripts, &python, deadline)) {
-        known[*i] = answer;
+    if let Some(python3) = found.get(Runner::Python) {
+        let python = todo(&known, Runner::Python);
+        let answers = python_all(python3, scripts, &python, deadline);
+        for (i, answer) in python.iter().zip(answers) {
+            known[*i] = answer;
+        }
     }
-    let bash = todo(&known, Runner::Bash);
-    for (i, answer) in bash.iter().zip(bash_all(scripts, &bash, deadline)) {
-        known[*i] = answer;
+    if let Some(bash) = found.get(Runner::Bash) {
+        let todo = todo(&known, Runner::Bash);
+        for (i, answer) in todo.iter().zip(bash_all(bash, scripts, &todo, deadline)) {
+            known[*i] = answer;
+        }
     }
-    let entries: BTreeMap<String, &Option<String>> = scripts
-        .iter()
+    let parsed: BTreeSet<String> = keys
+        .into_iter()
         .zip(&known)
-        .filter_map(|(s, k)| Some((key(s), k.as_ref()?)))
+        .filter_map(|(k, answer)| k.filter(|_| matches!(answer, Some(None))))
         .collect();
-    if entries != remembered.iter().map(|(k, v)| (k.clone(), v)).collect() {
-        write_cache(cache, &entries);
+    if parsed != remembered {
+        write_cache(cache, &parsed);
     }
     known.into_iter().map(Option::flatten).collect()
 }
 
-/// The cache key of a script: what its stamp says, its runner and path.
-fn key(script: &Script) -> String {
-    let s = &script.stamp;
-    format!(
-        "{CACHE_VERSION} {:?} {} {} {} {} {} {}",
+/// The cache key of a script: its runner, the interpreter that checks it
+/// (path and stamp) and a hash of its bytes; `None` when it cannot be read
+/// or has no interpreter.
+fn key(script: &Script, found: &interpreters::Found) -> Option<String> {
+    let interpreter = found.get(script.runner)?;
+    let i = Stamp::of(interpreter);
+    let bytes = std::fs::read(&script.path).ok()?;
+    Some(format!(
+        "{CACHE_VERSION} {:?} {} {} {} {} {} {:032x}",
         script.runner,
-        s.mtime_sec,
-        s.mtime_nsec,
-        s.size,
-        s.ino,
-        s.mode,
-        script.path.display()
-    )
+        interpreter.display(),
+        i.mtime_sec,
+        i.mtime_nsec,
+        i.size,
+        i.ino,
+        xxhash_rust::xxh3::xxh3_128(&bytes)
+    ))
 }
 
-fn read_cache(path: &Path) -> BTreeMap<String, Option<String>> {
+fn read_cache(path: &Path) -> BTreeSet<String> {
     crate::sources::confine::read_regular(path, 64 << 20)
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
@@ -135,7 +158,7 @@ fn writable(cache: &Path) -> bool {
 
 /// Writes the cache by rename, so a reader sees the old or the new one;
 /// a cache that cannot be written is only a slower next compile.
-fn write_cache(path: &Path, entries: &BTreeMap<String, &Option<String>>) {
+fn write_cache(path: &Path, entries: &BTreeSet<String>) {
     let Some(dir) = path.parent() else { return };
     let Ok(bytes) = serde_json::to_vec(entries) else {
         return;
@@ -150,7 +173,12 @@ fn write_cache(path: &Path, entries: &BTreeMap<String, &Option<String>>) {
 /// Runs `bash -n` on the scripts at `which`, at most [`MAX_PARALLEL`] at
 /// once and none started after `deadline`; each answer is `Some(error or
 /// None)` when the check finished.
-fn bash_all(scripts: &[Script], which: &[usize], deadline: Instant) -> Vec<Option<Option<String>>> {
+fn bash_all(
+    bash: &Path,
+    scripts: &[Script],
+    which: &[usize],
+    deadline: Instant,
+) -> Vec<Option<Option<String>>> {
     let answers: Mutex<Vec<Option<Option<String>>>> = Mutex::new(vec![None; which.len()]);
     let next = AtomicUsize::new(0);
     let workers = std::thread::available_parallelism()
@@ -165,7 +193,7 @@ fn bash_all(scripts: &[Script], which: &[usize], deadline: Instant) -> Vec<Optio
                 if Instant::now() >= deadline {
                     break;
                 }
-                let answer = bash_one(&scripts[i].path);
+                let answer = bash_one(bash, &scripts[i].path);
                 answers.lock().unwrap_or_else(|e| e.into_inner())[n] = answer;
             });
         }
@@ -175,8 +203,8 @@ fn bash_all(scripts: &[Script], which: &[usize], deadline: Instant) -> Vec<Optio
 
 /// `bash -n FILE`: its first error line, without the file name bash puts
 /// in front (`line 3: syntax error near unexpected token `then'`).
-fn bash_one(path: &Path) -> Option<Option<String>> {
-    let mut cmd = Command::new("bash");
+fn bash_one(bash: &Path, path: &Path) -> Option<Option<String>> {
+    let mut cmd = Command::new(bash);
     cmd.arg("-n").arg(path);
     let (finished, _, stderr) = run(cmd, BASH_TIMEOUT)?;
     if finished? {
@@ -195,6 +223,7 @@ fn bash_one(path: &Path) -> Option<Option<String>> {
 /// Python's `compile()` of the scripts at `which`, in one python3 process
 /// that ends by `deadline` at the latest (what it did not reach is unknown).
 fn python_all(
+    python3: &Path,
     scripts: &[Script],
     which: &[usize],
     deadline: Instant,
@@ -203,7 +232,7 @@ fn python_all(
     if which.is_empty() {
         return answers;
     }
-    let mut cmd = Command::new("python3");
+    let mut cmd = Command::new(python3);
     cmd.args(["-I", "-S", "-c", PYTHON_CHECK])
         .args(which.iter().map(|&i| &scripts[i].path));
     let timeout = PYTHON_TIMEOUT + PYTHON_PER_FILE * u32::try_from(which.len()).unwrap_or(u32::MAX);
@@ -296,20 +325,31 @@ mod tests {
             Some("python3 compile: line 1: SyntaxError: '(' was never closed".to_string()),
             None,
         ];
-        assert_eq!(check(&scripts, &cache), expected);
+        let found = interpreters::find();
+        assert_eq!(check(&scripts, &found, &cache), expected);
         assert!(cache.exists());
-        // From the cache: a file whose stamp did not change is not checked again.
-        std::fs::write(d.join("bad.sh"), "echo\nif then\n").unwrap();
-        let mut stale = script(d, "bad.sh", Runner::Bash, "echo\nif then\n");
-        stale.stamp = scripts[1].stamp;
-        std::fs::write(&stale.path, "echo fixed\n").unwrap();
-        let remembered = check(std::slice::from_ref(&stale), &cache);
-        assert_eq!(remembered[0], expected[1]);
-        let fresh = script(d, "bad.sh", Runner::Bash, "echo fixed too\n");
-        assert_eq!(check(&[fresh], &cache), [None]);
+        // The key is the content: an edit that keeps every stamp field but
+        // the bytes (same size, mtime put back) is checked again.
+        let same_stamp = |path: &Path, body: &str| {
+            let before = std::fs::metadata(path).unwrap().modified().unwrap();
+            std::fs::write(path, body).unwrap();
+            let file = std::fs::File::options().write(true).open(path).unwrap();
+            file.set_modified(before).unwrap();
+        };
+        same_stamp(&scripts[0].path, "if then \n\n");
+        same_stamp(&scripts[1].path, "echo\n# fine\n\n");
+        let answers = check(&scripts[..2], &found, &cache);
+        assert!(answers[0]
+            .as_deref()
+            .is_some_and(|e| e.contains("syntax error")));
+        assert_eq!(answers[1], None);
+        // A cache that says a script does not parse is not believed.
+        same_stamp(&scripts[0].path, "echo fine\n");
+        std::fs::write(&cache, format!(r#"{{"{}": "bash -n: forged"}}"#, 1)).unwrap();
+        assert_eq!(check(&scripts[..1], &found, &cache), [None]);
         // No cache can be written: nothing is checked.
         let bad = script(d, "bad2.sh", Runner::Bash, "if then\n");
         let unwritable = d.join("ok.sh/cache.json");
-        assert_eq!(check(&[bad], &unwritable), [None]);
+        assert_eq!(check(&[bad], &found, &unwritable), [None]);
     }
 }

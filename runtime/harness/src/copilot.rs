@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 
 use crate::answer::Answer;
 use crate::claude::{self, BareAllow};
-use crate::mcp::{servers_in, McpScope};
+use crate::mcp::{first_tier, McpScope};
 use crate::payload::Payload;
 use crate::reply::{output_text, Ask, Capabilities, Reply};
 use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
@@ -115,12 +115,11 @@ impl Harness for Copilot {
         if !name.contains('-') || name.starts_with("mcp__") {
             return None;
         }
-        let configured = servers_in(settings_files(scope));
-        let servers = BUILTIN_SERVERS
-            .iter()
-            .copied()
-            .chain(configured.iter().map(|s| s.name.as_str()));
-        ToolName::resolve_mcp(name, servers.map(|s| (tool_prefix(s), s)))
+        let (user, project) = settings_files(scope);
+        first_tier(scope, BUILTIN_SERVERS, user, project, |servers| {
+            let prefixes = servers.iter().map(|s| (tool_prefix(&s.name), &s.name));
+            ToolName::resolve_mcp(name, prefixes)
+        })
     }
 
     fn settings(&self) -> &'static HookSettings {
@@ -171,18 +170,18 @@ pub(crate) fn tool_prefix(server: &str) -> String {
 /// Where Copilot CLI 1.0.102 configures MCP servers (`mcpServers`): the
 /// user's `mcp-config.json` in `$COPILOT_HOME` (default `~/.copilot`), and
 /// the workspace's `.mcp.json` and `.github/mcp.json` (its message on the
-/// removed `.vscode/mcp.json` support names these two).
-fn settings_files(scope: &McpScope<'_>) -> Vec<PathBuf> {
+/// removed `.vscode/mcp.json` support names these two): the user's, then
+/// the workspace's.
+fn settings_files(scope: &McpScope<'_>) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let home = scope
         .path_var("COPILOT_HOME")
         .or_else(|| scope.path_var("HOME").map(|home| home.join(".copilot")));
-    let mut files: Vec<PathBuf> = home
-        .map(|dir| dir.join("mcp-config.json"))
-        .into_iter()
-        .collect();
-    files.push(scope.cwd.join(".mcp.json"));
-    files.push(scope.cwd.join(".github/mcp.json"));
-    files
+    let user = home.map(|dir| dir.join("mcp-config.json"));
+    let project = vec![
+        scope.cwd.join(".mcp.json"),
+        scope.cwd.join(".github/mcp.json"),
+    ];
+    (user.into_iter().collect(), project)
 }
 
 fn camel(payload: &Payload, answer: &Answer) -> Reply {

@@ -9,7 +9,7 @@ use hookdex_model::{Event, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
 
 use crate::answer::Answer;
-use crate::mcp::{servers_in, McpScope, Server};
+use crate::mcp::{first_tier, McpScope, Server};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
 use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
@@ -93,13 +93,13 @@ impl Harness for Cursor {
         let tool = payload.tool_name.as_str();
         let endpoint = |key| payload.raw.get(key).and_then(Value::as_str);
         let (url, command) = (endpoint("url"), endpoint("command"));
-        let servers = servers_in(settings_files(scope));
-        let server = servers.iter().find(|s| reaches(s, url, command));
-        Some(match server {
-            Some(server) if !tool.is_empty() => ToolName::mcp(&server.name, tool),
-            // An MCP call all the same: `mcp` rules still see it.
-            _ => ToolName::new("mcp"),
-        })
+        let (user, project) = settings_files(scope);
+        let named = first_tier(scope, &[], user, project, |servers| {
+            let server = servers.iter().find(|s| reaches(s, url, command))?;
+            (!tool.is_empty()).then(|| ToolName::mcp(&server.name, tool))
+        });
+        // An MCP call all the same: `mcp` rules still see it.
+        Some(named.unwrap_or_else(|| ToolName::new("mcp")))
     }
 
     fn settings(&self) -> &'static HookSettings {
@@ -151,13 +151,14 @@ fn reaches(server: &Server, url: Option<&str>, command: Option<&str>) -> bool {
 
 /// Cursor's MCP configuration (`mcpServers`): the user's `~/.cursor/mcp.json`
 /// and the project's `.cursor/mcp.json` under the session's directory.
-fn settings_files(scope: &McpScope<'_>) -> Vec<PathBuf> {
+fn settings_files(scope: &McpScope<'_>) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let user = scope
         .path_var("HOME")
         .map(|home| home.join(".cursor/mcp.json"));
-    user.into_iter()
-        .chain([scope.cwd.join(".cursor/mcp.json")])
-        .collect()
+    (
+        user.into_iter().collect(),
+        vec![scope.cwd.join(".cursor/mcp.json")],
+    )
 }
 
 fn render(payload: &Payload, tool: &ToolName, answer: &Answer) -> Reply {

@@ -14,7 +14,7 @@ use hookdex_model::{Event, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
 
 use crate::answer::Answer;
-use crate::mcp::{servers_in, McpScope};
+use crate::mcp::{first_tier, McpScope};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
 use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
@@ -102,14 +102,14 @@ impl Harness for Gemini {
         if let (Some(server), Some(tool)) = (field("server_name"), field("tool_name")) {
             return Some(ToolName::mcp(server, tool));
         }
-        let servers = servers_in(settings_files(scope));
-        let prefixes = servers
-            .iter()
-            .map(|s| (tool_prefix(&s.name), s.name.as_str()));
-        let tool = ToolName::resolve_mcp(name, prefixes)?;
-        if truncated(name) {
+        let (user, project) = settings_files(scope);
+        let tool = first_tier(scope, &[], user, project, |servers| {
+            let prefixes = servers.iter().map(|s| (tool_prefix(&s.name), &s.name));
+            ToolName::resolve_mcp(name, prefixes)
+        })?;
+        if let (true, Some(server)) = (truncated(name), tool.server()) {
             // The tool part was cut; only the server is known.
-            return tool.server().map(|server| ToolName::mcp(server, ""));
+            return Some(ToolName::mcp(server, ""));
         }
         Some(tool)
     }
@@ -179,8 +179,9 @@ fn truncated(name: &str) -> bool {
 /// (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`, else the platform path), user
 /// (`~/.gemini/settings.json`, home being `GEMINI_CLI_HOME` when set) and the
 /// workspace's `.gemini/settings.json` under the session's directory; and each
-/// extension's `~/.gemini/extensions/<name>/gemini-extension.json`.
-fn settings_files(scope: &McpScope<'_>) -> Vec<PathBuf> {
+/// extension's `~/.gemini/extensions/<name>/gemini-extension.json`: the
+/// person's (system, user, extensions), then the workspace's.
+fn settings_files(scope: &McpScope<'_>) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let system = scope
         .path_var("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
         .unwrap_or_else(|| PathBuf::from(SYSTEM_SETTINGS));
@@ -199,8 +200,7 @@ fn settings_files(scope: &McpScope<'_>) -> Vec<PathBuf> {
             files.extend(extensions);
         }
     }
-    files.push(scope.cwd.join(".gemini/settings.json"));
-    files
+    (files, vec![scope.cwd.join(".gemini/settings.json")])
 }
 
 /// Gemini CLI 0.61.0's system settings path when the variable is unset.

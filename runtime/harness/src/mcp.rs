@@ -4,10 +4,19 @@
 //! `<server>-<tool>`, Cursor's server given by url or command). The name
 //! shape itself is the model's [`ToolName`](hookdex_model::ToolName); this
 //! module only finds the servers, and only when a harness asks.
+//!
+//! Servers come in two tiers ([`first_tier`]): the harness's own and the
+//! ones of the person's (and the system's) settings first; a repository's
+//! settings (`.mcp.json`, `.gemini/settings.json`, …) only when those
+//! answer nothing and the repository is trusted. A repository's file can
+//! name a new server, never take a tool name from one the person has: a
+//! rule on `mcp__github-mcp-server__create_issue` keeps firing whatever an
+//! untrusted checkout declares.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use hookdex_model::ToolName;
 use serde_json::Value;
 
 /// What resolving an MCP tool name may read: the session's directory and
@@ -21,6 +30,10 @@ pub struct McpScope<'a> {
     pub cwd: &'a Path,
     /// Reads an environment variable.
     pub var: &'a dyn Fn(&str) -> Option<OsString>,
+    /// Whether the repository at `cwd` is trusted, so its own settings may
+    /// name servers after the person's; asked only when a name is not
+    /// resolved without them.
+    pub project_trusted: &'a dyn Fn() -> bool,
 }
 
 impl McpScope<'_> {
@@ -85,6 +98,37 @@ pub(crate) fn servers_in(files: impl IntoIterator<Item = PathBuf>) -> Vec<Server
         }
     }
     servers
+}
+
+/// The tool `answer` names with the servers of the first tier that names
+/// one: `builtin` (the harness's own) and those of the person's `user`
+/// files, then those of the repository's `project` files. A repository's
+/// server never competes with the person's for a name; when the repository
+/// is not trusted, a name only its servers claim is an MCP tool of no known
+/// server (`mcp`: rules on every MCP tool still see it, none on a server).
+pub(crate) fn first_tier(
+    scope: &McpScope<'_>,
+    builtin: &[&str],
+    user: Vec<PathBuf>,
+    project: Vec<PathBuf>,
+    answer: impl Fn(&[Server]) -> Option<ToolName>,
+) -> Option<ToolName> {
+    let mut servers: Vec<Server> = builtin
+        .iter()
+        .map(|name| Server {
+            name: (*name).to_string(),
+            ..Server::default()
+        })
+        .collect();
+    servers.extend(servers_in(user));
+    if let Some(found) = answer(&servers) {
+        return Some(found);
+    }
+    let found = answer(&servers_in(project))?;
+    Some(match (scope.project_trusted)() {
+        true => found,
+        false => ToolName::new("mcp"),
+    })
 }
 
 /// `text` with `//` and `/* */` comments outside strings blanked out.
@@ -169,9 +213,11 @@ mod tests {
         let root = home.0.clone();
         let var = move |name: &str| (name == "HOME").then(|| root.clone().into_os_string());
         let cwd = home.0.join("repo");
+        let trusted = || !cwd.join("untrusted").exists();
         let scope = McpScope {
             cwd: &cwd,
             var: &var,
+            project_trusted: &trusted,
         };
         harness(target)
             .mcp_tool(&payload, &scope)
@@ -220,6 +266,9 @@ mod tests {
                 "{payload}"
             );
         }
+        home.write("repo/untrusted", "");
+        let untrusted = resolved(Target::Gemini, &pre("mcp_my.proj_deploy"), None, &home);
+        assert_eq!(untrusted.as_deref(), Some("mcp"));
     }
 
     #[test]
@@ -246,7 +295,13 @@ mod tests {
             ".copilot/mcp-config.json",
             r#"{"mcpServers": {"srv": {}, "srv-a": {}, "my-srv.v2": {}}}"#,
         );
-        home.write("repo/.mcp.json", r#"{"mcpServers": {"proj": {}}}"#);
+        // The repository declares a server whose tools Copilot spells like
+        // its own GitHub server's, and one whose prefix is longer than a
+        // user server's.
+        home.write(
+            "repo/.mcp.json",
+            r#"{"mcpServers": {"proj": {}, "github.mcp.server": {}, "srv-b": {}}}"#,
+        );
         home.write(
             "repo/.github/mcp.json",
             r#"{"mcpServers": {"gh_proj": {}}}"#,
@@ -254,9 +309,15 @@ mod tests {
         let camel = |tool: &str| format!(r#"{{"toolName":"{tool}","toolArgs":{{}}}}"#);
         let cases: &[(&str, Option<&str>)] = &[
             ("srv-a-tool", Some("mcp__srv-a__tool")),
-            ("srv-b-tool", Some("mcp__srv__b-tool")),
             ("proj-deploy", Some("mcp__proj__deploy")),
             ("gh_proj-list", Some("mcp__gh_proj__list")),
+            // The person's servers first: the repository's longer prefix
+            // and its look-alike of the built-in server take nothing.
+            ("srv-b-tool", Some("mcp__srv__b-tool")),
+            (
+                "github-mcp-server-create_issue",
+                Some("mcp__github-mcp-server__create_issue"),
+            ),
             (
                 "github-mcp-server-search_code",
                 Some("mcp__github-mcp-server__search_code"),
@@ -270,6 +331,23 @@ mod tests {
         for (tool, want) in cases {
             let got = resolved(Target::Copilot, &camel(tool), Some("preToolUse"), &home);
             assert_eq!(got.as_deref(), *want, "{tool}");
+        }
+        // Untrusted, the repository's servers name nothing: their tools are
+        // MCP tools of no known server.
+        home.write("repo/untrusted", "");
+        let cases: &[(&str, Option<&str>)] = &[
+            ("proj-deploy", Some("mcp")),
+            ("gh_proj-list", Some("mcp")),
+            ("other-tool", None),
+            ("srv-a-tool", Some("mcp__srv-a__tool")),
+            (
+                "github-mcp-server-create_issue",
+                Some("mcp__github-mcp-server__create_issue"),
+            ),
+        ];
+        for (tool, want) in cases {
+            let got = resolved(Target::Copilot, &camel(tool), Some("preToolUse"), &home);
+            assert_eq!(got.as_deref(), *want, "untrusted: {tool}");
         }
     }
 
@@ -325,6 +403,7 @@ mod tests {
         let scope = McpScope {
             cwd: Path::new("/nonexistent"),
             var: &var,
+            project_trusted: &|| panic!("asked for trust"),
         };
         for target in Target::ALL {
             assert_eq!(harness(target).mcp_tool(&payload, &scope), None, "{target}");

@@ -1,9 +1,12 @@
 //! The meta record: the view an index was compiled for, the owners its
 //! trust verdict is taken from, and whether the directory layer was read
-//! by file name only (an untrusted repository's files are never opened).
+//! by file name only (an untrusted repository's files are never opened),
+//! and the interpreters its rules run with.
 
 use zerocopy::little_endian::U64;
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+use hookdex_model::Interpreters;
 
 use crate::error::Error;
 use crate::strings::{Pool, StrRef};
@@ -26,9 +29,12 @@ pub(crate) struct MetaRecord {
     /// 1 when the directory layer's files were listed by name only.
     directory_names_only: u8,
     reserved: [u8; 7],
+    bash: StrRef,
+    python: StrRef,
+    sh: StrRef,
 }
 
-const _: () = assert!(std::mem::size_of::<MetaRecord>() == 88);
+const _: () = assert!(std::mem::size_of::<MetaRecord>() == 112);
 
 /// The view and trust facts recorded with an index, before serialization.
 #[derive(Clone, Debug, Default)]
@@ -60,6 +66,8 @@ pub struct MetaData {
     /// were listed by name and never opened: such an index cannot answer
     /// for a call that trusts the repository (it is stale for that call).
     pub directory_names_only: bool,
+    /// The interpreters found in system locations at compile time.
+    pub interpreters: Interpreters,
 }
 
 /// The view and trust facts, read in place.
@@ -88,6 +96,8 @@ pub struct Meta<'a> {
     /// The directory layer's files were listed by name only
     /// (see [`MetaData::directory_names_only`]).
     pub directory_names_only: bool,
+    /// The interpreters rules run with (see [`MetaData::interpreters`]).
+    pub interpreters: Interpreters,
 }
 
 impl MetaData {
@@ -105,6 +115,9 @@ impl MetaData {
             trust_record: pool.put_opt(self.trust_record.as_deref()),
             directory_names_only: u8::from(self.directory_names_only),
             reserved: [0; 7],
+            bash: pool.put_opt(self.interpreters.bash.as_deref()),
+            python: pool.put_opt(self.interpreters.python.as_deref()),
+            sh: pool.put_opt(self.interpreters.sh.as_deref()),
         }
     }
 }
@@ -136,6 +149,11 @@ impl<'a> Index<'a> {
                 0 => false,
                 1 => true,
                 _ => return Err(Error::corrupt("meta directory flag")),
+            },
+            interpreters: Interpreters {
+                bash: self.opt_str(&r.bash)?.map(str::to_string),
+                python: self.opt_str(&r.python)?.map(str::to_string),
+                sh: self.opt_str(&r.sh)?.map(str::to_string),
             },
         })
     }

@@ -82,6 +82,11 @@ fn sample() -> IndexData {
             trust_record: Some("R\t/r\t\n".into()),
             compiled_at_ms: 7,
             directory_names_only: true,
+            interpreters: hookdex_model::Interpreters {
+                bash: Some("/usr/bin/bash".into()),
+                python: None,
+                sh: Some("/bin/sh".into()),
+            },
         },
         paths: vec![("/nonexistent/hookdex-test".into(), Stamp::ABSENT)],
         layers: vec![
@@ -345,6 +350,14 @@ fn round_trip() {
     );
     assert_eq!(meta.trust_record, Some("R\t/r\t\n"));
     assert!(meta.directory_names_only);
+    assert_eq!(
+        meta.interpreters,
+        hookdex_model::Interpreters {
+            bash: Some("/usr/bin/bash".into()),
+            python: None,
+            sh: Some("/bin/sh".into()),
+        }
+    );
     assert_eq!(index.rule_count(), 6);
     assert_eq!(index.rule(1).unwrap().overridden_by, Some(3));
     assert!(index.rule(1).unwrap().shadowed_by_directory);

@@ -35,7 +35,7 @@ pub use crate::event::{Event, Step};
 pub use crate::hook::{HookAction, HookSpec, InputPattern, Requires};
 pub use crate::layer::LayerKind;
 pub use crate::permission::Permission;
-pub use crate::rule::{FilterAction, FilterField, FilterMode, RuleKind, Runner};
+pub use crate::rule::{FilterAction, FilterField, FilterMode, Interpreters, RuleKind, Runner};
 pub use crate::target::Target;
 pub use crate::tool::{ToolName, SYNTHETIC_TOOLS};
 pub use crate::trust::{

@@ -93,6 +93,43 @@ impl Runner {
             _ => None,
         }
     }
+
+    /// The interpreter it starts by name (`bash`, `python3`, `sh`), or
+    /// `None` when the file or nothing runs.
+    pub fn program(self) -> Option<&'static str> {
+        match self {
+            Runner::Bash => Some("bash"),
+            Runner::Python => Some("python3"),
+            Runner::Shell => Some("sh"),
+            Runner::Direct | Runner::None => None,
+        }
+    }
+}
+
+/// The absolute paths of the interpreters rules run with, found in system
+/// locations when the index was compiled and recorded in it (`None`: none
+/// was found there, and a rule that needs it does not run).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Interpreters {
+    /// `bash`, for `.sh` and `.bash` rules.
+    pub bash: Option<String>,
+    /// `python3`, for `.py` rules.
+    pub python: Option<String>,
+    /// `sh`, for `hooks.yaml` and `HOOK.md` command lines.
+    pub sh: Option<String>,
+}
+
+impl Interpreters {
+    /// The recorded interpreter of `runner` (`None` for a runner that
+    /// needs none, or when none was found).
+    pub fn get(&self, runner: Runner) -> Option<&str> {
+        match runner {
+            Runner::Bash => self.bash.as_deref(),
+            Runner::Python => self.python.as_deref(),
+            Runner::Shell => self.sh.as_deref(),
+            Runner::Direct | Runner::None => None,
+        }
+    }
 }
 
 /// A filter's `mode`: how findings are judged.

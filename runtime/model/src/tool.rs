@@ -55,7 +55,9 @@ impl ToolName {
     /// Reads a harness's own spelling of an MCP tool against the servers it
     /// has configured. Each server comes as (the text the harness puts before
     /// that server's tool names, the server's name); the longest such prefix
-    /// that `name` starts with, followed by a non-empty tool, wins. `None`
+    /// that `name` starts with, followed by a non-empty tool, wins, and of
+    /// prefixes as long, the first listed (so list the servers the person
+    /// trusts most first: a later one never takes a name from them). `None`
     /// when no configured server prefixes the name: a separator that may also
     /// occur inside server names is never guessed at.
     ///
@@ -75,16 +77,18 @@ impl ToolName {
         P: AsRef<str>,
         S: AsRef<str>,
     {
-        servers
-            .into_iter()
-            .filter_map(|(prefix, server)| {
-                let tool = name.strip_prefix(prefix.as_ref())?;
-                let server = server.as_ref();
-                (!tool.is_empty() && !server.is_empty())
-                    .then(|| (prefix.as_ref().len(), ToolName::mcp(server, tool)))
-            })
-            .max_by_key(|(len, _)| *len)
-            .map(|(_, tool)| tool)
+        let mut best: Option<(usize, ToolName)> = None;
+        for (prefix, server) in servers {
+            let (prefix, server) = (prefix.as_ref(), server.as_ref());
+            let Some(tool) = name.strip_prefix(prefix) else {
+                continue;
+            };
+            let longer = best.as_ref().is_none_or(|(len, _)| prefix.len() > *len);
+            if longer && !tool.is_empty() && !server.is_empty() {
+                best = Some((prefix.len(), ToolName::mcp(server, tool)));
+            }
+        }
+        best.map(|(_, tool)| tool)
     }
 
     /// The name.
@@ -165,6 +169,15 @@ mod tests {
             ),
             ("gh-Create", &copilot, Some("mcp__gh__create")),
             ("list_bash", &copilot, None),
+            // Two servers with one prefix: the first listed keeps the name.
+            (
+                "github-mcp-server-create_issue",
+                &[
+                    ("github-mcp-server-", "github-mcp-server"),
+                    ("github-mcp-server-", "github.mcp.server"),
+                ],
+                Some("mcp__github-mcp-server__create_issue"),
+            ),
         ];
         for (name, servers, want) in cases {
             let got = ToolName::resolve_mcp(name, servers.iter().copied());

@@ -91,8 +91,10 @@ impl Builtin {
 pub struct ScriptFile {
     /// Its path.
     pub file: PathBuf,
-    /// Its interpreter.
+    /// How it starts.
     pub runner: Runner,
+    /// The interpreter its runner needs, as the index recorded it.
+    pub interpreter: Option<PathBuf>,
     /// Its layer's kind (which environment it gets).
     pub layer: LayerKind,
 }
@@ -127,11 +129,15 @@ impl Finder {
         let script = match finder {
             hookdex_index::Finder::Regex { .. } => None,
             hookdex_index::Finder::Script { name, .. } => {
-                lookup::finder_script(index, name, trust, switches)?.map(|(s, layer)| ScriptFile {
-                    file: PathBuf::from(s.file),
-                    runner: s.runner,
-                    layer,
-                })
+                match lookup::finder_script(index, name, trust, switches)? {
+                    Some((s, layer)) => Some(ScriptFile {
+                        file: PathBuf::from(s.file),
+                        runner: s.runner,
+                        interpreter: index.meta()?.interpreters.get(s.runner).map(PathBuf::from),
+                        layer,
+                    }),
+                    None => None,
+                }
             }
         };
         Ok(Finder::resolve(finder, script))
@@ -273,6 +279,7 @@ pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>,
                 Job {
                     file: file.file.clone(),
                     runner: file.runner,
+                    interpreter: file.interpreter.clone(),
                     clear_env: env.is_some(),
                     env: env.unwrap_or_default(),
                     mandatory: file.layer == LayerKind::Managed,

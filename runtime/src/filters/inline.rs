@@ -74,6 +74,7 @@ impl Suite {
 /// folder beside the file, then the built-ins.
 pub fn suites(settings: &Settings, files: &[PathBuf]) -> Vec<Suite> {
     let package_root = package::materialized_root(&settings.view.cache_dir);
+    let interpreters = hookdex_compiler::interpreters::find();
     let scripts_of = |dirs: &[(RuleDir, LayerKind)]| {
         let mut scripts = BTreeMap::new();
         for (dir, layer) in dirs {
@@ -81,6 +82,7 @@ pub fn suites(settings: &Settings, files: &[PathBuf]) -> Vec<Suite> {
                 let file = ScriptFile {
                     file: PathBuf::from(script.file),
                     runner: script.runner,
+                    interpreter: interpreters.get(script.runner).map(PathBuf::from),
                     layer: *layer,
                 };
                 scripts.insert(name, file);

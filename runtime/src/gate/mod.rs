@@ -8,19 +8,26 @@
 //! - is an MCP tool whose name ends in `condition_set`, `condition_clear`
 //!   or `enforcement_set`;
 //! - is a file tool (every harness's write, edit, multi-edit, notebook
-//!   edit and patch tools) on a path inside a rule source ([`sources`]);
+//!   edit and patch tools) on a path inside a rule source or a file that
+//!   wires one ([`sources`], [`RuleSources::with_wiring`]);
+//! - is any other MCP tool, except one whose name says it only reads
+//!   ([`mcp_reads_only`]), with an argument that names such a path
+//!   ([`mcp_paths`]): an MCP filesystem server's `write_file`, `move_file`
+//!   or `edit_file` is a file tool by another name;
 //! - is a shell command that changes a rule source ([`shell`]).
 //!
-//! Nothing is read from disk for a call that touches no rule source: the
-//! gate's state is read only when the call would be denied.
+//! Nothing is read from disk for a call that touches no rule source but
+//! the `lstat`s that follow the links on a named path's way: the gate's
+//! state is read only when the call would be denied.
 //! `HOOKDEX_GATE=off` turns it off (for people who edit rules by hand).
 
 pub mod phrase;
 pub mod shell;
 pub mod sources;
 
+use std::borrow::Cow;
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hookdex_harness::Payload;
 use hookdex_model::Event;
@@ -68,7 +75,7 @@ pub fn on_event(
             None
         }
         Event::PreToolUse => {
-            let sources = RuleSources::of(&settings.view);
+            let sources = RuleSources::with_wiring(&settings.view);
             let cwd = &settings.exec.cwd;
             let why = calls.iter().find_map(|(single, call)| {
                 changes_rules(
@@ -99,7 +106,10 @@ pub fn denial(why: &str) -> String {
 }
 
 /// Why one call (of the tool `raw` as the harness names it, with `input`)
-/// changes a rule source, if it does; `explain` asks it too.
+/// changes a rule source, if it does; `explain` asks it too. `sources` are
+/// [`RuleSources::with_wiring`]: file and MCP tools may touch none of it,
+/// shell commands none of the rule sources proper (the exec-time write
+/// gate, where it runs, holds them to the wiring too).
 pub fn changes_rules(
     raw: &str,
     input: &Value,
@@ -130,8 +140,29 @@ pub fn changes_rules(
             .find_map(|key| input.get(*key).and_then(Value::as_str))
             .map(|dir| resolve_in(cwd, dir).lexical);
         let cwd = workdir.as_deref().unwrap_or(cwd);
-        return shell::writes_rule_source(command, cwd, sources, var)
+        return shell::writes_rule_source(command, cwd, &sources.rules_only(), var)
             .map(|why| format!("this command changes a rule source: {why}"));
+    }
+    if tool.is_mcp() {
+        let name = mcp_tool.unwrap_or(raw);
+        if mcp_reads_only(tool, name) {
+            return None;
+        }
+        let home = var("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+        for (n, path) in mcp_paths(input, cwd, home.as_deref(), sources).enumerate() {
+            if sources.touches(&path) {
+                return Some(format!(
+                    "`{raw}` names {}, a rule source or a file that wires one",
+                    path.display()
+                ));
+            }
+            if n >= MAX_FOLLOWED + MAX_SCREENED {
+                return Some(format!(
+                    "`{raw}` names more paths near rule sources than the gate follows"
+                ));
+            }
+        }
+        return None;
     }
     if !matches!(
         tool.as_str(),
@@ -146,6 +177,125 @@ pub fn changes_rules(
         .map(|p| resolve_in(cwd, p))
         .find(|p| sources.touches(p))
         .map(|p| format!("`{raw}` writes {}, a rule source", p.display()))
+}
+
+/// The words that say an MCP tool only reads, first or last in its own
+/// name: `read_file`, `list_directory`, `directory_tree`, `condition_show`.
+const READING_VERBS: &[&str] = &[
+    "read", "get", "list", "search", "find", "view", "show", "describe", "tree",
+];
+
+/// Whether the MCP tool `tool` (normalized; `raw` as the harness named it,
+/// for a name that carries no tool, such as Cursor's `MCP`, whose tool is
+/// in its input) only reads by its name: the first or last word of its own
+/// name (split at `_`, `-`, `.`) is one of [`READING_VERBS`]. Any other
+/// name may write.
+pub fn mcp_reads_only(tool: &hookdex_model::ToolName, raw: &str) -> bool {
+    let own = match tool.as_str().rsplit_once("__") {
+        Some((_, own)) if tool.server().is_some_and(|s| s != own) => own,
+        _ => raw,
+    };
+    let own = own.to_ascii_lowercase();
+    let words: Vec<&str> = own
+        .split(['_', '-', '.'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    let verb = |word: Option<&&str>| word.is_some_and(|w| READING_VERBS.contains(w));
+    verb(words.first()) || verb(words.last())
+}
+
+/// Longest string of an MCP call's arguments taken for a path.
+const MAX_PATH: usize = 4096;
+/// Most strings of one call resolved as the file tools' paths are, links
+/// followed; the rest are resolved only when their text could name a rule
+/// source as written ([`sources::Screen`]): a link into a rule source is
+/// made only through a gated tool, and the hook's time stays bounded.
+const MAX_FOLLOWED: usize = 1024;
+/// Most strings past [`MAX_FOLLOWED`] that pass the screen and are then
+/// resolved; a call with more is denied while the gate is closed (a call
+/// of thousands of paths with `.` or `..` parts, or built to look like
+/// rule paths).
+const MAX_SCREENED: usize = 4096;
+
+/// The paths among an MCP call's arguments that may touch `sources`:
+/// every string of `input`, at any depth, that can be a path (one line, at
+/// most [`MAX_PATH`] bytes), as `cwd` names it: absolute, `~/…` under
+/// `home`, relative to `cwd`, or a `file://` URI. The first
+/// [`MAX_FOLLOWED`] are resolved as the file tools' paths are
+/// ([`resolve_in`]); the others, when their text passes the
+/// [`sources::Screen`], as written.
+pub fn mcp_paths<'a>(
+    input: &'a Value,
+    cwd: &'a Path,
+    home: Option<&'a Path>,
+    sources: &'a RuleSources,
+) -> impl Iterator<Item = sources::Named> + 'a {
+    let screen = std::sync::OnceLock::new();
+    let mut all = Vec::new();
+    strings(input, &mut all);
+    all.into_iter()
+        .filter(|s| !s.is_empty() && s.len() <= MAX_PATH && !s.contains(['\n', '\0']))
+        .enumerate()
+        .filter_map(move |(n, s)| {
+            let path = as_path(s, home)?;
+            if n < MAX_FOLLOWED {
+                return Some(resolve_in(cwd, &path));
+            }
+            let screen = screen.get_or_init(|| sources.screen(cwd));
+            screen
+                .may_touch(&path)
+                .then(|| sources::lexically_in(cwd, &path))
+        })
+}
+
+/// The path an argument names: `file://` URIs decoded, `~` and `~/…`
+/// under `home`; `None` for a URI that is not UTF-8 once decoded.
+fn as_path<'s>(text: &'s str, home: Option<&Path>) -> Option<Cow<'s, str>> {
+    let path = match text.strip_prefix("file://") {
+        Some(uri) => Cow::Owned(percent_decoded(
+            uri.strip_prefix("localhost").unwrap_or(uri),
+        )?),
+        None => Cow::Borrowed(text),
+    };
+    Some(match (path.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
+            Cow::Owned(format!("{}{rest}", home.display()))
+        }
+        _ => path,
+    })
+}
+
+/// Every string value of `value` into `out`, depth first.
+fn strings<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
+    match value {
+        Value::String(s) => out.push(s),
+        Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+        Value::Object(map) => map.values().for_each(|v| strings(v, out)),
+        _ => {}
+    }
+}
+
+/// `text` with its `%XX` escapes decoded; `None` when that is not UTF-8.
+fn percent_decoded(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok());
+        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// The files a patch (Codex's `apply_patch`, in `command`, `input` or
@@ -182,4 +332,71 @@ pub(crate) fn patch_paths(input: &Value) -> Vec<String> {
                 .map(|p| p.trim().to_string())
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hookdex_model::ToolName;
+    use serde_json::json;
+
+    #[test]
+    fn mcp_tools_read_by_their_name() {
+        let cases = [
+            ("mcp__filesystem__read_file", "x", true),
+            ("mcp__filesystem__read_multiple_files", "x", true),
+            ("mcp__filesystem__list_directory", "x", true),
+            ("mcp__filesystem__directory_tree", "x", true),
+            ("mcp__hookdex__condition_show", "x", true),
+            ("mcp__filesystem__write_file", "x", false),
+            ("mcp__filesystem__move_file", "x", false),
+            ("mcp__filesystem__edit_file", "x", false),
+            ("mcp__filesystem__create_directory", "x", false),
+            ("mcp__store__listen", "x", false),
+            ("mcp__store__put", "x", false),
+            // No tool in the name: the harness's own name says.
+            ("mcp", "read_file", true),
+            ("mcp", "write_file", false),
+            ("mcp__fs", "fs-write_file", false),
+        ];
+        for (tool, raw, reads) in cases {
+            assert_eq!(
+                mcp_reads_only(&ToolName::new(tool), raw),
+                reads,
+                "{tool} {raw}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_string_that_can_be_a_path_is_one() {
+        let cwd = Path::new("/repo");
+        let home = Path::new("/home/u");
+        let input = json!({
+            "a": "/abs/x",
+            "b": [{"c": "~/y", "d": "rel/../z"}, 3, null],
+            "e": "file:///u%20ri/w",
+            "f": "two\nlines",
+            "g": "x".repeat(MAX_PATH + 1),
+            "h": "",
+            "i": "/abs/x",
+            "j": "~user/q",
+        });
+        let view = hookdex_compiler::View::from_vars(hookdex_model::Target::Claude, cwd, |_| None);
+        let sources = RuleSources::with_wiring(&view);
+        let found: Vec<String> = mcp_paths(&input, cwd, Some(home), &sources)
+            .map(|p| p.lexical.display().to_string())
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "/abs/x",
+                "/home/u/y",
+                "/repo/z",
+                "/u ri/w",
+                "/abs/x",
+                "/repo/~user/q"
+            ]
+        );
+    }
 }

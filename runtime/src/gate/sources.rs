@@ -19,8 +19,11 @@ use hookdex_compiler::View;
 /// The rule sources of one view.
 #[derive(Debug)]
 pub struct RuleSources {
-    /// Folders and files that are rule sources whole, as the view names them.
+    /// Folders and files that are rule sources whole, as the view names them
+    /// (the first `rules`), then what wires them ([`RuleSources::with_wiring`]).
     roots: Vec<PathBuf>,
+    /// How many of `roots` are rule sources proper.
+    rules: usize,
     /// The same, through their links: read only for a path that went
     /// through a link itself.
     real: std::sync::OnceLock<Vec<PathBuf>>,
@@ -62,16 +65,30 @@ impl RuleSources {
         }
         roots.extend(view.rtk_user_filters.clone());
         RuleSources {
+            rules: roots.len(),
             roots: roots.iter().map(|r| lexical(r)).collect(),
             real: std::sync::OnceLock::new(),
         }
     }
 
+    /// The rule sources proper, without what wires them.
+    pub fn rules_only(&self) -> RuleSources {
+        RuleSources {
+            roots: self.roots[..self.rules].to_vec(),
+            rules: self.rules,
+            real: std::sync::OnceLock::new(),
+        }
+    }
+
     /// The rule sources of `view` and what decides whether and how they
-    /// run, for the write gate: the cache (index and syntax cache), the
-    /// repository's `.git/config` (a trust input) and `.mcp.json`, and each
-    /// harness's settings files that `hookdex init` writes (where hooks are
-    /// wired and MCP servers registered), at their default places.
+    /// run, for the gate of file and MCP tools and the exec-time write
+    /// gate: the cache (index and syntax cache), the repository's
+    /// `.git/config` (a trust input) and `.mcp.json`, each harness's
+    /// settings files that `hookdex init` writes (where hooks are wired and
+    /// MCP servers registered), at their default places, and the other
+    /// settings files where a harness reads hooks or a switch that turns
+    /// them off (Copilot's `.github/copilot/settings*.json` and
+    /// `~/.copilot/settings.json`, Codex's project `config.toml`).
     pub fn with_wiring(view: &View) -> RuleSources {
         let mut sources = RuleSources::of(view);
         // The git configuration that decides a repository's origin, and so
@@ -85,9 +102,15 @@ impl RuleSources {
                 ".git/commondir",
                 ".mcp.json",
                 ".claude/settings.local.json",
+                ".github/copilot/settings.json",
+                ".github/copilot/settings.local.json",
+                ".codex/config.toml",
             ] {
                 more.push(repo.join(file));
             }
+        }
+        if let Some(home) = &view.git_user.home {
+            more.push(home.join(".copilot/settings.json"));
         }
         for target in hookdex_model::Target::ALL {
             let wiring = hookdex_harness::harness(target).settings();
@@ -139,7 +162,77 @@ impl RuleSources {
     }
 }
 
+/// A quick test of a path's text, for the many strings of one call: false
+/// only when the path, taken as written from `cwd`, cannot touch a rule
+/// source or its wiring ([`RuleSources::touches`] says for the others).
+#[derive(Debug)]
+pub struct Screen {
+    /// `cwd` lies in a rule source: every relative path does too.
+    cwd_inside: bool,
+    /// The roots, and where their links lead, as text.
+    roots: Vec<String>,
+    /// The names right below `cwd` that lead to a root (a few).
+    below_cwd: Vec<String>,
+}
+
+impl Screen {
+    /// Whether `path` may touch a rule source: it has a `.` or `..` part
+    /// (or, absolute, a doubled `/`), which resolving may change; its text
+    /// holds a name that is one wherever it is; or, absolute, it starts
+    /// with a root; relative, `cwd` lies in one or its first part leads to
+    /// one.
+    pub fn may_touch(&self, path: &str) -> bool {
+        let absolute = path.starts_with('/');
+        // A `.` or `..` part starts the path or follows a `/`.
+        let dot_part = (path.starts_with('.') || path.contains("/."))
+            && path.split('/').any(|part| part == "." || part == "..");
+        dot_part || absolute && path.contains("//") || self.plain_may_touch(path, absolute)
+    }
+
+    /// [`Screen::may_touch`] of a path with no `.`, `..` or empty part.
+    fn plain_may_touch(&self, path: &str, absolute: bool) -> bool {
+        const NAMES: &[&str] = &[
+            ".agentihooks",
+            ".hookdex",
+            "enforcements.json",
+            ".claude/conditions",
+            ".moltis/hooks",
+        ];
+        // Every name above holds a `.`: a path without one needs no search.
+        if path.contains('.') && NAMES.iter().any(|name| path.contains(name)) {
+            return true;
+        }
+        if absolute {
+            return self.roots.iter().any(|root| {
+                path.strip_prefix(root.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            });
+        }
+        let first = path.split('/').next().unwrap_or_default();
+        self.cwd_inside || self.below_cwd.iter().any(|name| name == first)
+    }
+}
+
 impl RuleSources {
+    /// The [`Screen`] of paths named from `cwd`.
+    pub fn screen(&self, cwd: &Path) -> Screen {
+        let cwd = lexical(cwd);
+        let dir = Named {
+            real: through_links(&cwd),
+            lexical: cwd,
+        };
+        Screen {
+            cwd_inside: self.touches(&dir),
+            roots: self
+                .roots
+                .iter()
+                .chain(self.real_roots())
+                .map(|r| r.display().to_string())
+                .collect(),
+            below_cwd: self.first_names_below(&dir),
+        }
+    }
+
     /// The names, right below `dir`, that lead to a rule source of the view
     /// (`.hookdex` for the repository): what a glob in `dir` must match to
     /// reach one.
@@ -207,6 +300,15 @@ pub fn resolve_in(cwd: &Path, path: &str) -> Named {
     // Through a link, `..` is the kernel's: taken after the link, not before.
     let real = linked.then(|| through_links(&cwd.join(path))).flatten();
     Named { lexical, real }
+}
+
+/// `path` as `cwd` names it, taken as written: absolute, `.` and `..`
+/// taken lexically, no link followed.
+pub fn lexically_in(cwd: &Path, path: &str) -> Named {
+    Named {
+        lexical: lexical(&cwd.join(path)),
+        real: None,
+    }
 }
 
 /// `path` with `.` and `..` taken lexically.
@@ -284,5 +386,43 @@ mod tests {
         )
         .unwrap();
         assert!(touches("innocent/pre-bash-x.sh"));
+    }
+
+    #[test]
+    fn the_screen_passes_every_path_that_touches() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let cwd = root.join("repo");
+        std::fs::create_dir_all(cwd.join(".git")).unwrap();
+        let vars = |name: &str| match name {
+            "HOME" => Some(root.join("home").into_os_string()),
+            "HOOKDEX_HOME" => Some(root.join("hh").into_os_string()),
+            _ => None,
+        };
+        let view = View::from_vars(hookdex_model::Target::Claude, &cwd, vars);
+        let sources = RuleSources::with_wiring(&view);
+        let screen = sources.screen(&cwd);
+        let hh = format!("{}/hh/x", root.display());
+        let cases: &[(&str, bool)] = &[
+            (".hookdex/conditions/x.sh", true),
+            (".mcp.json", true),
+            ("src/../.agentihooks/x", true),
+            ("/a//b", true),
+            ("a//b", false),
+            ("./d1/.f1", true),
+            ("./.hookdex/x", true),
+            ("src/.gitignore", false),
+            ("docs/enforcements.json", true),
+            (&hh, true),
+            ("src/main.rs", false),
+            ("d1/f1", false),
+            ("/elsewhere/x", false),
+            ("https://example.com/a", false),
+        ];
+        for (path, passes) in cases {
+            assert_eq!(screen.may_touch(path), *passes, "{path}");
+            let touches = sources.touches(&lexically_in(&cwd, path));
+            assert!(!touches || screen.may_touch(path), "{path} touches");
+        }
     }
 }

@@ -303,6 +303,7 @@ fn job(call: &HookCall<'_>, rule: &Fired, spec: &HookSpec, command: &str) -> Job
     Job {
         file: PathBuf::from(command),
         runner: Runner::Shell,
+        interpreter: rule.interpreter.clone(),
         clear_env: env.is_some(),
         env: env
             .into_iter()
