@@ -161,7 +161,7 @@ fn a_hidden_kubectl_is_stopped_on_every_harness_that_rewrites() {
         return;
     }
     let tree = Tree::new();
-    let hidden = "c=kubectl; $c get pods; $c delete pod x; echo after";
+    let hidden = "c=xubectl; ${c/x/k} get pods; ${c/x/k} delete pod x; echo after";
     let maked = "printf 'all:\\n\\tkubectl delete pod y\\n' > Makefile && make -s; rm -f Makefile";
     for target in ["claude", "codex", "gemini", "copilot"] {
         for line in [hidden, maked] {
@@ -218,7 +218,7 @@ fn codex_outside_bypass_is_not_widened_and_require_denies() {
         return;
     }
     let mut tree = Tree::new();
-    let mut call = payload("codex", "c=kubectl; $c delete pod x", &tree.s.repo);
+    let mut call = payload("codex", "c=xubectl; ${c/x/k} delete pod x", &tree.s.repo);
     call["permission_mode"] = json!("default");
     let reply = tree.hook("codex", &call);
     assert!(!reply.to_string().contains("exec --guard"), "{reply}");
@@ -241,7 +241,7 @@ fn where_the_kernel_cannot_the_text_guards_and_require_denies() {
         return;
     }
     let mut tree = Tree::new();
-    let call = payload("claude", "c=kubectl; $c get pods", &tree.s.repo);
+    let call = payload("claude", "c=xubectl; ${c/x/k} get pods", &tree.s.repo);
     // Under an outer guard a second listener cannot be installed (EBUSY):
     // the hook run there sees enforcement as the kernel leaves it.
     let under_guard = |tree: &Tree| {
@@ -303,7 +303,7 @@ fn claudes_shell_prefix_guards_without_a_rewrite() {
     let prefix = format!("{BIN} --guard-shell=claude");
     tree.s.set_env("CLAUDE_CODE_SHELL_PREFIX", &prefix);
     tree.s.set_env("CLAUDE_CODE_SESSION_ID", "s9");
-    let line = "c=kubectl; $c delete pod x";
+    let line = "c=xubectl; ${c/x/k} delete pod x";
     let call = |session: &str| {
         json!({
             "hook_event_name": "PreToolUse", "session_id": session, "cwd": tree.s.repo,
@@ -382,7 +382,7 @@ fn a_managed_guard_that_fails_refuses_the_exec_and_a_users_lets_it_go() {
     let user = rule_with(&tree.s.runtime(), "pre-bash.kubectl-crash.sh", crash);
     set_executable(&user, true);
     assert_success(&tree.s.run(&["compile"]), &["compile"]);
-    let line = "c=kubectl; $c get pods";
+    let line = "c=xubectl; ${c/x/k} get pods";
     tree.s.run(&["exec", "--guard", "--", "bash", "-c", line]);
     assert!(
         tree.ran().contains("get pods"),
@@ -402,7 +402,7 @@ fn a_managed_guard_that_fails_refuses_the_exec_and_a_users_lets_it_go() {
         "--",
         "bash",
         "-c",
-        "c=kubectl; $c get nodes",
+        "c=xubectl; ${c/x/k} get nodes",
     ]);
     assert!(
         !tree.ran()[before.len()..].contains("get nodes"),

@@ -206,7 +206,10 @@ macro_rules! stub {
 }
 
 /// kubectl hidden behind a variable, where the command text cannot see it.
-const GUARD_HIDDEN: &str = concat!(stub!(), "; c=kubectl; $c delete pod x; echo guard-done");
+const GUARD_HIDDEN: &str = concat!(
+    stub!(),
+    "; c=xubectl; ${c/x/k} delete pod x; echo guard-done"
+);
 
 /// kubectl run by make, from a Makefile the command writes.
 const GUARD_MAKE: &str = concat!(
