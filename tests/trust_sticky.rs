@@ -375,3 +375,62 @@ fn a_store_that_cannot_be_written_fails_nothing() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("trust store"));
     }
 }
+
+/// Commits everything in the repository, the rule included.
+fn commit_all(s: &Scratch) {
+    git(s, &s.repo, &["add", "-A"]);
+    git(
+        s,
+        &s.repo,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "x",
+        ],
+    );
+}
+
+#[test]
+fn a_link_at_the_seen_path_to_the_moved_repository_does_not_trust_it() {
+    let s = git_repo(STRANGER);
+    stays_untrusted(&s, "owner", "seen");
+    let real = s.path("real");
+    std::fs::rename(&s.repo, &real).unwrap();
+    std::os::unix::fs::symlink(&real, &s.repo).unwrap();
+    git(&s, &real, &["remote", "remove", "origin"]);
+    // The same working directory, now reached through the link.
+    stays_untrusted(&s, "sticky", "linked");
+}
+
+#[test]
+fn a_worktree_of_the_seen_repository_is_as_untrusted_as_it() {
+    let mut s = git_repo(STRANGER);
+    commit_all(&s);
+    stays_untrusted(&s, "owner", "seen");
+    let wt = s.path("wt");
+    git(
+        &s,
+        &s.repo,
+        &["worktree", "add", "-q", wt.to_str().unwrap()],
+    );
+    git(&s, &wt, &["remote", "remove", "origin"]);
+    s.cwd = wt;
+    stays_untrusted(&s, "enclosing", "worktree");
+}
+
+#[test]
+fn a_moved_repository_keeps_what_was_seen() {
+    let mut s = git_repo(STRANGER);
+    commit_all(&s);
+    stays_untrusted(&s, "owner", "seen");
+    let moved = s.path("repo2");
+    std::fs::rename(&s.repo, &moved).unwrap();
+    git(&s, &moved, &["remote", "remove", "origin"]);
+    std::fs::remove_dir_all(moved.join(".git/logs")).unwrap();
+    s.cwd = moved;
+    stays_untrusted(&s, "sticky", "moved");
+}

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use hookdex_compiler::sources::find_repo_root;
 use hookdex_compiler::sources::trust::seen_now;
-use hookdex_compiler::sources::trust_store::{canonical, Entry, TrustStore};
+use hookdex_compiler::sources::trust_store::{canonical, Entry, Identity, TrustStore};
 use hookdex_compiler::View;
 use hookdex_model::{Decision, Target};
 use serde_json::json;
@@ -45,14 +45,22 @@ pub fn run(action: Action, path: Option<PathBuf>, json: bool) -> CmdResult {
         return Err(format!("`{}` is not a directory", asked.display()));
     }
     let root = root_of(&asked, &store)?;
-    let (key, seen) = seen_now(&root, &view.git_user);
+    let (ids, shown, seen) = seen_now(&root, &view.git_user);
     let decision = match action {
         Action::Revoke => Decision::Revoked,
         _ => Decision::Trusted,
     };
-    let entry = store
-        .decide(&key, decision, &seen)
-        .map_err(|e| e.to_string())?;
+    // Under every identity, so a revocation holds whichever path or move
+    // reaches the repository next, and a trust replaces one.
+    let mut entry = Entry::default();
+    for id in &ids {
+        let written = store
+            .decide(id, &shown, decision, &seen)
+            .map_err(|e| e.to_string())?;
+        if *id == Identity::Path(shown.clone()) {
+            entry = written;
+        }
+    }
     if json {
         print_json(&entry_json(&entry));
     } else {
@@ -71,7 +79,7 @@ fn root_of(path: &Path, store: &TrustStore) -> Result<PathBuf, String> {
     if let Some(root) = find_repo_root(path) {
         return Ok(root);
     }
-    match store.read(&canonical(path)) {
+    match store.read(&Identity::Path(canonical(path))) {
         Ok(Some(_)) => Ok(path.to_path_buf()),
         _ => Err(format!(
             "`{}` is not in a git repository (no `.git` at or above it)",

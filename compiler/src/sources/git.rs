@@ -151,6 +151,11 @@ pub struct Evidence {
     pub sightings: Vec<(Seen, Remote)>,
     /// Files read to decide it, with their stamps (as [`Origin::read`]).
     pub read: Vec<(PathBuf, Stamp)>,
+    /// The git directory (a worktree's own, under the main one's
+    /// `worktrees/`), when its configuration could be read.
+    pub git_dir: Option<PathBuf>,
+    /// The common git directory (the main repository's for a worktree).
+    pub common: Option<PathBuf>,
 }
 
 /// Every remote of the repository rooted at `root` (a renamed `origin` is
@@ -164,6 +169,7 @@ pub struct Evidence {
 pub fn evidence(root: &Path, user: &GitUser) -> Evidence {
     let mut read = Vec::new();
     let mut sightings = Vec::new();
+    let (mut git_dir, mut common) = (None, None);
     match configs(root, user, &mut read) {
         Err(e) => sightings.push((Seen::Origin, Remote::Unknown(e))),
         Ok(config) => {
@@ -181,6 +187,8 @@ pub fn evidence(root: &Path, user: &GitUser) -> Evidence {
             if let Some(url) = clone_source(&config.common) {
                 sightings.push((Seen::Clone, owner_after_rewrite(&config.files, url)));
             }
+            git_dir = Some(config.git_dir);
+            common = Some(config.common);
         }
     }
     // `origin` first: it names the repository in messages.
@@ -188,7 +196,12 @@ pub fn evidence(root: &Path, user: &GitUser) -> Evidence {
     if sightings.is_empty() {
         sightings.push((Seen::Origin, Remote::Absent));
     }
-    Evidence { sightings, read }
+    Evidence {
+        sightings,
+        read,
+        git_dir,
+        common,
+    }
 }
 
 /// The URL of `clone: from <url>` on the first line of `<common>/logs/HEAD`.
@@ -211,6 +224,8 @@ struct Configs {
     files: Vec<File>,
     /// The common git directory (a worktree's main `.git`).
     common: PathBuf,
+    /// The repository's own git directory.
+    git_dir: PathBuf,
 }
 
 fn configs(
@@ -273,7 +288,11 @@ fn configs(
     if on_branch {
         record(read, &head);
     }
-    Ok(Configs { files, common })
+    Ok(Configs {
+        files,
+        common,
+        git_dir,
+    })
 }
 
 /// What conditional includes are matched against: the git directory and

@@ -7,7 +7,8 @@
 //! A root encloses the repository when it is an ancestor (of the path as
 //! given or of its canonical form) that holds a `.git` entry, or that the
 //! store knows (a repository whose `.git` was removed after it was seen is
-//! still an enclosing stranger).
+//! still an enclosing stranger). The repository a worktree's (or a `.git`
+//! file's) common git directory belongs to counts as one too.
 //!
 //! A store that cannot be written still lets the compile go on with what it
 //! could read; a store entry that cannot be read counts as an unknown
@@ -20,7 +21,7 @@ use hookdex_index::Stamp;
 use hookdex_model::{Decision, RootFacts, Seen, Sighting, TrustRecord};
 
 use super::git::{self, GitUser};
-use super::trust_store::{canonical, TrustStore};
+use super::trust_store::{canonical, lexical, Identity, TrustStore};
 
 /// The trust record of the repository rooted at `root`, writing the owners
 /// seen now to `store`; the files read to decide it (git configuration and
@@ -32,14 +33,17 @@ pub fn record(
     stamps: &mut Vec<(PathBuf, Stamp)>,
 ) -> TrustRecord {
     let own = canonical(root);
-    let mut roots = vec![(root.to_path_buf(), own.clone())];
-    for dir in enclosing(root, &own, store) {
-        roots.push((dir.clone(), dir));
+    let (facts_of_own, main) = facts(root, user, store, stamps);
+    let mut outer = enclosing(root, &own, store);
+    // A worktree's (or a `.git` file's) repository holds its history: it
+    // caps this root like an enclosing one.
+    if let Some(main) = main.map(|m| canonical(&m)) {
+        if main != own && !outer.contains(&main) {
+            outer.insert(0, main);
+        }
     }
-    let roots = roots
-        .into_iter()
-        .map(|(at, key)| facts(&at, &key, user, store, stamps))
-        .collect();
+    let mut roots = vec![facts_of_own];
+    roots.extend(outer.iter().map(|dir| facts(dir, user, store, stamps).0));
     TrustRecord { roots }
 }
 
@@ -49,8 +53,9 @@ fn enclosing(root: &Path, own: &Path, store: &TrustStore) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = Vec::new();
     let ancestors = root.ancestors().skip(1).chain(own.ancestors().skip(1));
     for dir in ancestors {
+        let known = || store.file_for(&Identity::Path(canonical(dir)));
         let is_root = std::fs::symlink_metadata(dir.join(".git")).is_ok()
-            || std::fs::symlink_metadata(store.file_for(&canonical(dir))).is_ok();
+            || known().symlink_metadata().is_ok();
         if !is_root {
             continue;
         }
@@ -64,21 +69,54 @@ fn enclosing(root: &Path, own: &Path, store: &TrustStore) -> Vec<PathBuf> {
     found
 }
 
+/// The names the store knows the repository rooted at `at` by: its path as
+/// given, its canonical path, the inode of the root and of its git
+/// directory `git_dir`.
+fn identities(at: &Path, git_dir: Option<&Path>) -> Vec<Identity> {
+    let ids = [
+        Some(Identity::Path(canonical(at))),
+        Some(Identity::Path(lexical(at))),
+        Identity::inode_of(at),
+        git_dir.and_then(Identity::inode_of),
+    ];
+    let mut unique: Vec<Identity> = Vec::new();
+    for id in ids.into_iter().flatten() {
+        if !unique.contains(&id) {
+            unique.push(id);
+        }
+    }
+    unique
+}
+
+/// The repository a git directory belongs to: the folder holding a
+/// `.git`, or a bare repository itself.
+fn repository_of(common: &Path) -> PathBuf {
+    match common.file_name().is_some_and(|n| n == ".git") {
+        true => common
+            .parent()
+            .map_or_else(|| common.to_path_buf(), Path::to_path_buf),
+        false => common.to_path_buf(),
+    }
+}
+
 /// One root's facts: what `at` shows now, and what the store holds under
-/// `key` (its canonical path).
+/// each of its identities, taking the least trust: the owners of all, a
+/// revocation under any, and the person's trust only from the canonical
+/// path (an inode can be reused, a given path can be a new link). With it,
+/// the repository its common git directory belongs to.
 fn facts(
     at: &Path,
-    key: &Path,
     user: &GitUser,
     store: &TrustStore,
     stamps: &mut Vec<(PathBuf, Stamp)>,
-) -> RootFacts {
+) -> (RootFacts, Option<PathBuf>) {
     let evidence = git::evidence(at, user);
     for (path, stamp) in evidence.read {
         if !stamps.iter().any(|(p, _)| *p == path) {
             stamps.push((path, stamp));
         }
     }
+    let shown = canonical(at);
     let mut sightings: Vec<Sighting> = evidence
         .sightings
         .into_iter()
@@ -88,46 +126,58 @@ fn facts(
         })
         .collect();
     let now: Vec<Option<String>> = sightings.iter().map(|s| s.origin.clone()).collect();
-    let stored = store
-        .observe(key, &now)
-        .map(Some)
-        .or_else(|_| store.read(key));
-    let file = store.file_for(key);
-    stamps.push((file.clone(), Stamp::of(&file)));
-    let decision = match stored {
-        Ok(Some(entry)) => {
-            for origin in entry.seen.iter().filter(|o| !now.contains(o)) {
+    let mut decision = Decision::Owners;
+    let mut revoked = false;
+    for id in identities(at, evidence.git_dir.as_deref()) {
+        let stored = store
+            .observe(&id, &shown, &now)
+            .map(Some)
+            .or_else(|_| store.read(&id));
+        let file = store.file_for(&id);
+        if !stamps.iter().any(|(p, _)| *p == file) {
+            let stamp = Stamp::of(&file);
+            stamps.push((file, stamp));
+        }
+        let before = match stored {
+            Ok(Some(entry)) => {
+                revoked |= entry.decision() == Decision::Revoked;
+                if id == Identity::Path(shown.clone()) {
+                    decision = entry.decision();
+                }
+                entry.seen
+            }
+            Ok(None) => Vec::new(),
+            Err(e) => vec![Some(format!("?{e}"))],
+        };
+        for origin in before {
+            if !sightings.iter().any(|s| s.origin == origin) {
                 sightings.push(Sighting {
-                    origin: origin.clone(),
+                    origin,
                     seen: Seen::Before,
                 });
             }
-            entry.decision()
         }
-        Ok(None) => Decision::Owners,
-        Err(e) => {
-            sightings.push(Sighting {
-                origin: Some(format!("?{e}")),
-                seen: Seen::Before,
-            });
-            Decision::Owners
-        }
-    };
-    RootFacts {
-        root: key.display().to_string(),
+    }
+    if revoked {
+        decision = Decision::Revoked;
+    }
+    let facts = RootFacts {
+        root: shown.display().to_string(),
         decision,
         sightings,
-    }
+    };
+    (facts, evidence.common.as_deref().map(repository_of))
 }
 
-/// What `hookdex trust` records for the repository rooted at `root`: its
-/// canonical root and the owners it shows now.
-pub fn seen_now(root: &Path, user: &GitUser) -> (PathBuf, Vec<Option<String>>) {
+/// What `hookdex trust` records for the repository rooted at `root`: every
+/// identity of it, its canonical root, and the owners it shows now.
+pub fn seen_now(root: &Path, user: &GitUser) -> (Vec<Identity>, PathBuf, Vec<Option<String>>) {
     let evidence = git::evidence(root, user);
     let seen = evidence
         .sightings
         .iter()
         .map(|(_, remote)| super::recorded(remote))
         .collect();
-    (canonical(root), seen)
+    let ids = identities(root, evidence.git_dir.as_deref());
+    (ids, canonical(root), seen)
 }

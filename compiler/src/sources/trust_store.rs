@@ -1,9 +1,10 @@
 //! The trust store: what hookdex remembers of each repository root, kept
 //! outside every repository in `$HOOKDEX_HOME/trust/`, one JSON file per
-//! root (named by the hash of its canonical path): the person's decision
+//! [`Identity`] of a root (named by its hash): the person's decision
 //! (`hookdex trust`, `--revoke`) and every owner a compile has seen for the
 //! root, which only grows, so an owner once seen keeps counting after a
-//! remote is renamed, re-pointed or removed.
+//! remote is renamed, re-pointed or removed, and after the repository is
+//! moved or reached by another path.
 //!
 //! Writers (a compile that sees a new owner, `hookdex trust`) take
 //! `flock` on `trust/lock` for the read-modify-write and replace the root's
@@ -62,6 +63,16 @@ impl Entry {
         }
     }
 
+    /// Takes in `other`, an entry of the same root under another identity:
+    /// its owners, and its decision when it revokes or this one has none.
+    fn merge(&mut self, other: Entry) {
+        self.add(&other.seen);
+        if other.decision() == Decision::Revoked || self.decision.is_none() {
+            self.decision = other.decision.or(self.decision.take());
+        }
+        self.decided_at_ms = self.decided_at_ms.max(other.decided_at_ms);
+    }
+
     /// Adds the owners of `seen` not recorded yet; whether any was new.
     fn add(&mut self, seen: &[Option<String>]) -> bool {
         let before = self.seen.len();
@@ -105,6 +116,67 @@ pub fn canonical(root: &Path) -> PathBuf {
     std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())
 }
 
+/// `path` made absolute with `.` and `..` folded by its text, links left as
+/// they are: the path as the caller gave it.
+pub fn lexical(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// One name the store knows a repository by. A repository has several (its
+/// path as given, its canonical path, the device and inode of its root and
+/// of its git directory), so evidence recorded under one is found after a
+/// link, a move or a rename changes another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Identity {
+    /// A path of the root (as given, or canonical).
+    Path(PathBuf),
+    /// The device and inode of a directory (the root or its git directory):
+    /// the same after a move on one filesystem. An inode reused after a
+    /// deletion can only bring owners (and a revocation) to the new
+    /// directory, never a trust.
+    Inode {
+        /// `st_dev`.
+        dev: u64,
+        /// `st_ino`.
+        ino: u64,
+    },
+}
+
+impl Identity {
+    /// The inode identity of the directory at `dir` (links followed), when
+    /// it can be stat'ed.
+    pub fn inode_of(dir: &Path) -> Option<Identity> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(dir).ok()?;
+        Some(Identity::Inode {
+            dev: meta.dev(),
+            ino: meta.ino(),
+        })
+    }
+
+    /// The bytes hashed to name its file: a path's own bytes (so a path
+    /// names the same file it always has), an inode's with a leading NUL,
+    /// which no path holds.
+    fn key(&self) -> Vec<u8> {
+        match self {
+            Identity::Path(path) => path.as_os_str().as_encoded_bytes().to_vec(),
+            Identity::Inode { dev, ino } => format!("\0inode {dev} {ino}").into_bytes(),
+        }
+    }
+}
+
 impl TrustStore {
     /// The store under `home` (`$HOOKDEX_HOME`).
     pub fn of(home: &Path) -> TrustStore {
@@ -118,49 +190,57 @@ impl TrustStore {
         &self.dir
     }
 
-    /// The file that holds `root`'s entry (`root` canonical).
-    pub fn file_for(&self, root: &Path) -> PathBuf {
-        let hash = xxhash_rust::xxh3::xxh3_128(root.as_os_str().as_encoded_bytes());
+    /// The file that holds the entry of `id`.
+    pub fn file_for(&self, id: &Identity) -> PathBuf {
+        let hash = xxhash_rust::xxh3::xxh3_128(&id.key());
         self.dir.join(format!("{hash:032x}.json"))
     }
 
-    /// `root`'s entry (`root` canonical), `None` when there is none.
+    /// The entry of `id`, `None` when there is none.
     ///
     /// # Errors
     ///
     /// When the file exists but cannot be read or parsed.
-    pub fn read(&self, root: &Path) -> Result<Option<Entry>, StoreError> {
-        read_entry(&self.file_for(root))
+    pub fn read(&self, id: &Identity) -> Result<Option<Entry>, StoreError> {
+        read_entry(&self.file_for(id))
     }
 
-    /// Records the owners of `seen` for `root` (canonical); returns the entry
-    /// as it is now. Writes only when an owner is new.
+    /// Records the owners of `seen` under `id` of the root shown as `root`
+    /// (canonical); returns the entry as it is now. Writes only when an
+    /// owner is new.
     ///
     /// # Errors
     ///
     /// When the store cannot be read, locked or written.
-    pub fn observe(&self, root: &Path, seen: &[Option<String>]) -> Result<Entry, StoreError> {
-        if let Some(entry) = self.read(root)? {
+    pub fn observe(
+        &self,
+        id: &Identity,
+        root: &Path,
+        seen: &[Option<String>],
+    ) -> Result<Entry, StoreError> {
+        if let Some(entry) = self.read(id)? {
             if seen.iter().all(|o| entry.seen.contains(o)) {
                 return Ok(entry);
             }
         }
-        self.update(root, false, |entry| entry.add(seen))
+        self.update(id, root, false, |entry| entry.add(seen))
     }
 
-    /// Records the person's `decision` on `root` (canonical) with the owners
-    /// of `seen` (`Decision::Owners` clears it); returns the entry.
+    /// Records the person's `decision` under `id` of the root shown as
+    /// `root` (canonical), with the owners of `seen` (`Decision::Owners`
+    /// clears it); returns the entry.
     ///
     /// # Errors
     ///
     /// When the store cannot be read, locked or written.
     pub fn decide(
         &self,
+        id: &Identity,
         root: &Path,
         decision: Decision,
         seen: &[Option<String>],
     ) -> Result<Entry, StoreError> {
-        self.update(root, true, |entry| {
+        self.update(id, root, true, |entry| {
             entry.add(seen);
             entry.decision = match decision {
                 Decision::Trusted => Some("trust".into()),
@@ -172,13 +252,14 @@ impl TrustStore {
         })
     }
 
-    /// Every entry of the store, by root; a file that cannot be read is
+    /// Every root of the store, its identities' entries merged (the owners
+    /// of all, a revocation if any has one); a file that cannot be read is
     /// listed with its error.
     pub fn list(&self) -> Vec<(PathBuf, Result<Entry, StoreError>)> {
         let Ok(read) = std::fs::read_dir(&self.dir) else {
             return Vec::new();
         };
-        let mut found: Vec<(PathBuf, Result<Entry, StoreError>)> = read
+        let found: Vec<(PathBuf, Result<Entry, StoreError>)> = read
             .flatten()
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|x| x == "json"))
@@ -188,6 +269,18 @@ impl TrustStore {
                 Err(e) => Some((p, Err(e))),
             })
             .collect();
+        let mut merged: Vec<(PathBuf, Result<Entry, StoreError>)> = Vec::new();
+        for (path, entry) in found {
+            let same = merged.iter_mut().find_map(|(_, m)| match (m, &entry) {
+                (Ok(m), Ok(e)) if m.root == e.root => Some(m),
+                _ => None,
+            });
+            match (same, entry) {
+                (Some(m), Ok(e)) => m.merge(e),
+                (_, entry) => merged.push((path, entry)),
+            }
+        }
+        let mut found = merged;
         found.sort_by(|(pa, a), (pb, b)| match (a, b) {
             (Ok(a), Ok(b)) => a.root.cmp(&b.root),
             _ => pa.cmp(pb),
@@ -201,6 +294,7 @@ impl TrustStore {
     /// deciding), replaced.
     fn update(
         &self,
+        id: &Identity,
         root: &Path,
         overwrite: bool,
         change: impl FnOnce(&mut Entry) -> bool,
@@ -226,7 +320,7 @@ impl TrustStore {
             .open(&lock_path)
             .map_err(|e| fail(&lock_path, e))?;
         lock.lock().map_err(|e| fail(&lock_path, e))?;
-        let file = self.file_for(root);
+        let file = self.file_for(id);
         let mut entry = match read_entry(&file) {
             Ok(entry) => entry.unwrap_or_default(),
             Err(_) if overwrite => Entry::default(),
@@ -282,30 +376,31 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = TrustStore::of(dir.path());
         let root = Path::new("/r");
-        assert_eq!(store.read(root).unwrap(), None);
+        let id = &Identity::Path(root.to_path_buf());
+        assert_eq!(store.read(id).unwrap(), None);
         let stranger = Some("github.com/stranger".to_string());
         let first = store
-            .observe(root, std::slice::from_ref(&stranger))
+            .observe(id, root, std::slice::from_ref(&stranger))
             .unwrap();
         assert_eq!(first.seen, std::slice::from_ref(&stranger));
-        let stamp = std::fs::metadata(store.file_for(root))
+        let stamp = std::fs::metadata(store.file_for(id))
             .unwrap()
             .modified()
             .unwrap();
         // Nothing new: nothing written.
         store
-            .observe(root, std::slice::from_ref(&stranger))
+            .observe(id, root, std::slice::from_ref(&stranger))
             .unwrap();
-        let again = std::fs::metadata(store.file_for(root))
+        let again = std::fs::metadata(store.file_for(id))
             .unwrap()
             .modified()
             .unwrap();
         assert_eq!(stamp, again);
-        let now = store.observe(root, &[None]).unwrap();
+        let now = store.observe(id, root, &[None]).unwrap();
         assert_eq!(now.seen, [stranger.clone(), None]);
-        let trusted = store.decide(root, Decision::Trusted, &[]).unwrap();
+        let trusted = store.decide(id, root, Decision::Trusted, &[]).unwrap();
         assert_eq!(trusted.decision(), Decision::Trusted);
-        let read = store.read(root).unwrap().unwrap();
+        let read = store.read(id).unwrap().unwrap();
         assert_eq!(read.decision(), Decision::Trusted);
         assert_eq!(read.seen, [stranger, None]);
         assert_eq!(store.list().len(), 1);
@@ -316,18 +411,21 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = TrustStore::of(dir.path());
         let root = Path::new("/r");
+        let id = &Identity::Path(root.to_path_buf());
         // Each thread opens the lock itself, as a process would.
         std::thread::scope(|scope| {
             for i in 0..16 {
                 let store = store.clone();
                 scope.spawn(move || {
                     for j in 0..3 {
-                        store.observe(root, &[Some(format!("h/o{i}-{j}"))]).unwrap();
+                        store
+                            .observe(id, root, &[Some(format!("h/o{i}-{j}"))])
+                            .unwrap();
                     }
                 });
             }
         });
-        let entry = store.read(root).unwrap().unwrap();
+        let entry = store.read(id).unwrap().unwrap();
         assert_eq!(entry.seen.len(), 48, "{entry:?}");
         assert_eq!(
             std::fs::read_dir(store.dir()).unwrap().count(),
@@ -341,8 +439,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = TrustStore::of(dir.path());
         let root = Path::new("/r");
+        let id = &Identity::Path(root.to_path_buf());
         let many: Vec<Option<String>> = (0..200).map(|i| Some(format!("h/o{i}"))).collect();
-        let entry = store.observe(root, &many).unwrap();
+        let entry = store.observe(id, root, &many).unwrap();
         assert_eq!(entry.seen.len(), MAX_OWNERS);
         assert_eq!(entry.seen.last().unwrap().as_deref(), Some(TOO_MANY));
     }
@@ -352,12 +451,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = TrustStore::of(dir.path());
         let root = Path::new("/r");
+        let id = &Identity::Path(root.to_path_buf());
         std::fs::create_dir_all(store.dir()).unwrap();
-        std::fs::write(store.file_for(root), "{not json").unwrap();
-        assert!(store.read(root).is_err());
-        assert!(store.observe(root, &[None]).is_err());
+        std::fs::write(store.file_for(id), "{not json").unwrap();
+        assert!(store.read(id).is_err());
+        assert!(store.observe(id, root, &[None]).is_err());
         // The person deciding replaces it.
-        let entry = store.decide(root, Decision::Revoked, &[None]).unwrap();
-        assert_eq!(store.read(root).unwrap(), Some(entry));
+        let entry = store.decide(id, root, Decision::Revoked, &[None]).unwrap();
+        assert_eq!(store.read(id).unwrap(), Some(entry));
     }
 }
