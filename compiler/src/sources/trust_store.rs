@@ -460,4 +460,30 @@ mod tests {
         let entry = store.decide(id, root, Decision::Revoked, &[None]).unwrap();
         assert_eq!(store.read(id).unwrap(), Some(entry));
     }
+
+    #[test]
+    fn identities_name_distinct_files_and_list_merges_them_by_root() {
+        assert_eq!(lexical(Path::new("/a/./b/../c")), Path::new("/a/c"));
+        let dir = tempfile::tempdir().unwrap();
+        let store = TrustStore::of(dir.path());
+        let root = Path::new("/r");
+        let path = Identity::Path(root.to_path_buf());
+        let inode = Identity::Inode { dev: 1, ino: 2 };
+        assert_ne!(store.file_for(&path), store.file_for(&inode));
+        store.observe(&path, root, &[None]).unwrap();
+        let stranger = Some("h/stranger".to_string());
+        store
+            .decide(
+                &inode,
+                root,
+                Decision::Revoked,
+                std::slice::from_ref(&stranger),
+            )
+            .unwrap();
+        let listed = store.list();
+        assert_eq!(listed.len(), 1, "{listed:?}");
+        let entry = listed[0].1.as_ref().unwrap();
+        assert_eq!(entry.decision(), Decision::Revoked);
+        assert_eq!(entry.seen, [None, stranger]);
+    }
 }
