@@ -420,6 +420,10 @@ fn a_worktree_of_the_seen_repository_is_as_untrusted_as_it() {
     git(&s, &wt, &["remote", "remove", "origin"]);
     s.cwd = wt;
     stays_untrusted(&s, "enclosing", "worktree");
+    // Capped by the repository itself, not by its `.git` folder.
+    let (_, why) = trust_of(&s);
+    let main = format!("inside {} (", s.repo.display());
+    assert!(why.contains(&main), "{why}");
 }
 
 #[test]

@@ -37,7 +37,7 @@ pub fn record(
     let mut outer = enclosing(root, &own, store);
     // A worktree's (or a `.git` file's) repository holds its history: it
     // caps this root like an enclosing one.
-    if let Some(main) = main.map(|m| canonical(&m)) {
+    if let Some(main) = main {
         if main != own && !outer.contains(&main) {
             outer.insert(0, main);
         }
@@ -166,7 +166,11 @@ fn facts(
         decision,
         sightings,
     };
-    (facts, evidence.common.as_deref().map(repository_of))
+    // `commondir` is relative (`../..`): resolved before its name is read.
+    let main = evidence
+        .common
+        .map(|common| repository_of(&canonical(&common)));
+    (facts, main)
 }
 
 /// What `hookdex trust` records for the repository rooted at `root`: every
