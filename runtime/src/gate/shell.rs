@@ -95,6 +95,11 @@ const GIT_TREE_WRITERS: &[&str] = &["clean", "stash", "reset", "restore", "apply
 /// cannot tell in time, and a line that long is denied while it is closed.
 pub const MAX_COMMANDS: usize = 2000;
 
+/// The most words the gate resolves in one line (each may cost a `stat` per
+/// part): past them a line is denied while the gate is closed, as past
+/// [`MAX_COMMANDS`], so the hook's time stays bounded on any payload.
+pub const MAX_WORDS: usize = 20_000;
+
 /// Why the line changes a rule source, or `None` when it does not.
 pub fn writes_rule_source(
     command: &str,
@@ -107,6 +112,12 @@ pub fn writes_rule_source(
     if commands.len() > MAX_COMMANDS {
         return Some(format!(
             "it runs more than {MAX_COMMANDS} commands, more than the gate follows: run it in parts"
+        ));
+    }
+    let words: usize = commands.iter().map(|c| c.args.len() + c.writes.len()).sum();
+    if words > MAX_WORDS {
+        return Some(format!(
+            "it has more than {MAX_WORDS} words, more than the gate follows: run it in parts"
         ));
     }
     // Where the line is: `None` once a `cd` goes where the text cannot tell.
@@ -203,13 +214,19 @@ pub fn writes_rule_source(
     // A program the text cannot name takes words the commands above do not
     // show: any word of the line that names a rule source counts.
     let named = || {
-        command
+        let mut words = command
             .split(|c: char| {
                 c.is_whitespace()
                     || matches!(c, '\'' | '"' | ';' | '&' | '|' | '<' | '>' | '(' | ')')
             })
+            .filter(|word| !word.is_empty());
+        // Past the bound a word is not resolved: too many to tell, so it counts.
+        words
+            .by_ref()
+            .take(MAX_WORDS)
             .filter_map(|word| expand(word, cwd, var))
             .any(|word| sources.touches(&resolve_in(cwd, &word)))
+            || words.next().is_some()
     };
     if split.is_dynamic() && (touching || named()) {
         return Some("it runs a program its text cannot name".into());
@@ -547,5 +564,8 @@ mod tests {
         }
         let long = "cd src; ".repeat(MAX_COMMANDS + 1);
         assert!(judge(&long).unwrap().contains("run it in parts"));
+        let wide = format!("echo {}", "a ".repeat(MAX_WORDS + 1));
+        assert!(judge(&wide).unwrap().contains("words, more than the gate"));
+        assert_eq!(judge(&format!("echo {}", "a ".repeat(MAX_WORDS))), None);
     }
 }
