@@ -84,8 +84,11 @@ entries=(
 [ -z "$noop" ] || entries+=("static no-op binary (cc -static)|nothing|$calls|$noop")
 if [ -n "${BASELINE:-}" ]; then
   cp "$BASELINE" "$root/hookdex-baseline"
-  "$root/hookdex-baseline" compile >/dev/null
-  entries+=("baseline hookdex hook ($BASELINE), nothing fires|nothing|$calls|$root/hookdex-baseline hook --target claude")
+  # The same rules in a folder of its own: its index is another file, so two
+  # builds with different index formats do not recompile each other's.
+  cp -r "$HOOKDEX_HOME" "$root/home-baseline"
+  HOOKDEX_HOME=$root/home-baseline "$root/hookdex-baseline" compile >/dev/null
+  entries+=("baseline hookdex hook ($BASELINE), nothing fires|nothing|$calls|$root/hookdex-baseline hook --target claude|$root/home-baseline")
 fi
 if [ -x "$venv/bin/python" ]; then
   peer_calls=$(( calls / 15 > 3 ? calls / 15 : 3 ))
