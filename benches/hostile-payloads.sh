@@ -4,7 +4,8 @@
 # `; kubectl delete pod x`; long plain lines; big file edits. A fence rule
 # (`pre-bash.kubectl-fence.sh`, exit 2) guards kubectl in strict mode and the gate is on, so each call
 # does the work a real one does. Prints each case's seconds and whether the fence still
-# denied (a guard skipped at the deadline lets kubectl run: "MISSED"), then the slowest.
+# denied where bash runs kubectl (a guard skipped at the deadline lets it run: "MISSED"), then
+# the slowest.
 #
 # Usage: benches/hostile-payloads.sh [SIZES_IN_BYTES…]   (default: 1048576 16000000)
 #   BIN=/path/to/hookdex times that build instead of building the release binary.
@@ -62,10 +63,26 @@ commands = {
 def payload(tool, tool_input):
     return json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": tool,
                        "tool_input": tool_input, "cwd": cwd, "permission_mode": "default"})
+# Whether bash runs kubectl on the construct, asked of bash itself on a short line with a
+# stub kubectl first on PATH: a line bash rejects runs nothing, so no guard need fire.
+stub = os.path.join(root, "stub")
+os.makedirs(stub, exist_ok=True)
+with open(os.path.join(stub, "kubectl"), "w") as f:
+    f.write("#!/bin/sh\necho kubectl-ran\n")
+os.chmod(os.path.join(stub, "kubectl"), 0o755)
+def bash_runs_kubectl(line):
+    env = {"PATH": stub + ":" + os.environ.get("PATH", "/usr/bin:/bin"), "HOME": root}
+    try:
+        out = subprocess.run(["bash", "-c", line], env=env, cwd=root, capture_output=True,
+                             stdin=subprocess.DEVNULL, timeout=10)
+    except subprocess.TimeoutExpired:
+        return False
+    return b"kubectl-ran" in out.stdout
+runs = {name: bash_runs_kubectl(make(200)) for name, make in commands.items()}
 cases = []
 for size in sizes:
     for name, make in commands.items():
-        cases.append((name, size, payload("Bash", {"command": make(size)}), True))
+        cases.append((name, size, payload("Bash", {"command": make(size)}), runs[name]))
     cases.append(("write", size, payload("Write", {"file_path": cwd + "/a.py", "content": "x = 1\n" * (size // 6)}), False))
     cases.append(("edit", size, payload("Edit", {"file_path": cwd + "/a.py", "old_string": "x", "new_string": "\"" * size}), False))
 slowest = (0.0, "")
@@ -80,7 +97,7 @@ for name, size, body, fenced in cases:
                          input=data, capture_output=True, cwd=cwd)
     took = time.monotonic() - start
     denied = b'"permissionDecision":"deny"' in out.stdout
-    verdict = ("denied" if denied else "MISSED") if fenced else "-"
+    verdict = ("denied" if denied else "MISSED") if fenced else "- (bash runs no kubectl)"
     missed += fenced and not denied
     print(f"{name:<16} {len(data):>10} {took:>8.3f}  {verdict}")
     if took > slowest[0]:

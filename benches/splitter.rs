@@ -9,7 +9,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::time::Duration;
 
 /// How long each line is before the command after it.
-const MB: usize = 1 << 20;
+const MB: usize = 1_000_000;
 
 /// The constructs: a name and the 1 MB line it makes.
 fn lines() -> Vec<(&'static str, String)> {

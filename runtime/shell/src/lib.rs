@@ -43,6 +43,11 @@ const BUDGET_FACTOR: usize = 8;
 /// The bytes every line may read beyond [`BUDGET_FACTOR`] times its length.
 const BUDGET_SLACK: usize = 1 << 20;
 
+/// The longest line read (1 MiB): a longer one is reported too deep as a whole, so
+/// the hook's own work stays under a second on any payload (a shell command that
+/// long is a file written through the shell, and still runs under the exec guard).
+pub const MAX_LINE: usize = 1 << 20;
+
 /// Runners one simple command may chain (`nice xargs timeout …`); more are too deep.
 const MAX_RUNNERS: u32 = 16;
 
@@ -338,7 +343,10 @@ thread_local! {
 
 /// Runs `f`, the scan of `line`, with the budget of `line` ([`BUDGET_FACTOR`]).
 fn with_budget<T>(line: &str, f: impl FnOnce() -> T) -> T {
-    let budget = line.len().saturating_mul(BUDGET_FACTOR) + BUDGET_SLACK;
+    let budget = match line.len() {
+        len if len > MAX_LINE => 0,
+        len => len.saturating_mul(BUDGET_FACTOR) + BUDGET_SLACK,
+    };
     let outer = BUDGET.replace(budget);
     let out = f();
     BUDGET.set(outer);

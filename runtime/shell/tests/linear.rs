@@ -137,8 +137,9 @@ fn constructs() -> Vec<Construct> {
         named("case items", "y) ;; ", |u, n| {
             format!("case x in {}esac", u.repeat(n))
         }),
+        // Half as many, so the line with its bodies stays within `MAX_LINE`.
         named("heredocs", "<<E ", |u, n| {
-            format!("cat {}\n{}true", u.repeat(n), "E\n".repeat(n))
+            format!("cat {}\n{}true", u.repeat(n / 2), "E\n".repeat(n / 2))
         }),
         named("heredoc body", "x\n", |u, n| {
             format!("cat <<E\n{}E\ntrue", u.repeat(n))
@@ -208,7 +209,7 @@ fn constructs() -> Vec<Construct> {
 const AFTER: &[&str] = &[" ; kubectl delete pod x", "\nkubectl delete pod x"];
 
 /// How long a big line is.
-const BIG: usize = 1 << 20;
+const BIG: usize = 1_000_000;
 
 #[test]
 fn megabyte_lines_of_every_construct_are_named_or_dynamic() {
@@ -330,4 +331,23 @@ mod tempdir {
             let _ = std::fs::remove_dir_all(&self.0);
         }
     }
+}
+
+/// A line longer than [`hookdex_shell::MAX_LINE`] is not read: it is reported too deep
+/// as a whole, whatever it names, and its commands are not listed.
+#[test]
+fn a_line_past_the_longest_read_is_too_deep_as_a_whole() {
+    let long = format!(
+        "kubectl delete pod x; echo '{}'",
+        "a".repeat(hookdex_shell::MAX_LINE)
+    );
+    let found = hookdex_shell::split(&long);
+    assert!(found.programs.is_empty(), "{:?}", found.programs);
+    assert_eq!(found.dynamic[0].reason, hookdex_shell::Reason::TooDeep);
+    assert!(hookdex_shell::commands(&long).is_empty());
+    let fits = format!(
+        "kubectl delete pod x; echo '{}'",
+        "a".repeat(hookdex_shell::MAX_LINE - 40)
+    );
+    assert_eq!(hookdex_shell::programs(&fits), ["kubectl", "echo"]);
 }
