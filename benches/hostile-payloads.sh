@@ -58,6 +58,8 @@ commands = {
     "semicolons": lambda n: rep("true; ", n) + "kubectl delete pod x",
     "bash-c": lambda n: rep("bash -c '", 1) + rep("x", n) + "'" + tail,
     "eval-nest": lambda n: rep("eval ", n) + "kubectl delete pod x",
+    "runner-chain": lambda n: rep("nice ", n) + "kubectl delete pod x",
+    "flock-chain": lambda n: rep("flock f ", n) + "kubectl delete pod x",
     "case": lambda n: "case x in " + rep("a) ;; ", n) + "esac" + tail,
 }
 def payload(tool, tool_input):
