@@ -2755,6 +2755,9 @@ impl<'a> Scanner<'a> {
             "wait" => Some("-p"),
             _ => None,
         };
+        if flag.is_none() && !ARITH_BUILTINS.contains(&name) {
+            return;
+        }
         for k in from..n {
             let at = self.words[k].0;
             let text = self.text(k);
