@@ -538,6 +538,11 @@ struct Scanner<'a> {
     fd_code: Option<(usize, u32)>,
     /// The line evaluates something as arithmetic or a variable name.
     arith: bool,
+    /// The line declares an integer variable (`declare -i`): an assignment's
+    /// value may be evaluated as arithmetic.
+    integer: bool,
+    /// Where the last `$[…]` judged ends ([`Scanner::dollar`]).
+    bracket_done: usize,
     /// Code in array subscripts of word values, with where each word starts
     /// ([`Scanner::subscript`]).
     subscripts: Vec<(usize, String)>,
@@ -577,6 +582,8 @@ impl<'a> Scanner<'a> {
             commands: commands.then(Vec::new),
             fd_code: None,
             arith: false,
+            integer: false,
+            bracket_done: 0,
             subscripts: Vec::new(),
             vars: std::mem::take(&mut fill.vars),
             functions: Vec::new(),
@@ -1184,6 +1191,7 @@ impl<'a> Scanner<'a> {
         let mut i = base;
         while i < n && is_assignment(self.raw(i)) {
             self.code_assignment(i);
+            self.assignment_arith(i);
             i += 1;
         }
         if i == n {
@@ -1241,6 +1249,7 @@ impl<'a> Scanner<'a> {
                     self.record(i, &name);
                     self.push(at, name.clone());
                     self.arith |= ARITH_BUILTINS.contains(&&*name);
+                    self.arith_arguments(&name, i + 1);
                     if self.runs_args && self.functions.iter().any(|f| *f == *name) && i + 1 < n {
                         // `f(){ "$@"; }; f kubectl x`: the function may run its arguments.
                         self.stacked(i + 1);
@@ -2524,6 +2533,26 @@ impl<'a> Scanner<'a> {
                 }
                 self.pos = (self.pos + 1).min(self.end);
             }
+            b'[' => {
+                // `$[…]`: old arithmetic; its substitutions are scanned as the word goes on.
+                // One inside another was judged with it.
+                let at = self.pos;
+                if at >= self.bracket_done {
+                    self.arith = true;
+                    match bracket_end(&self.src[at + 1..self.end]) {
+                        Some(close) => {
+                            self.bracket_done = at + 1 + close;
+                            let inner = cook(&self.src[at + 2..at + 1 + close]).text;
+                            self.arith_text(at, &inner);
+                        }
+                        None => {
+                            self.bracket_done = self.end;
+                            self.dynamic_word_text(at, at + 2, Reason::Expansion);
+                        }
+                    }
+                }
+                self.pos += 1;
+            }
             _ => self.pos += 1,
         }
     }
@@ -2565,8 +2594,14 @@ impl<'a> Scanner<'a> {
             match (self.byte(self.pos), self.byte(self.pos + 1)) {
                 (b'}', _) => {
                     self.pos += 1;
-                    if parameter_evaluates(&self.src[start..self.pos - 1]) {
+                    let inner = &self.src[start..self.pos - 1];
+                    if parameter_evaluates(inner) {
                         self.dynamic_word_text(start - 2, self.pos, Reason::Expansion);
+                    }
+                    // `${a[k]}`: the subscript is arithmetic.
+                    if let Some(sub) = name_subscript(inner.trim_start_matches(['#', '!'])) {
+                        let sub = cook(sub).text;
+                        self.arith_text(start - 2, &sub);
                     }
                     return;
                 }
@@ -2666,6 +2701,96 @@ impl<'a> Scanner<'a> {
             reason: Reason::Expansion,
             text: format!("(({}))", text.trim()),
         });
+    }
+
+    /// Text bash evaluates as arithmetic, at `at`, after quote removal and
+    /// decoding: the command substitutions in it run, and a variable it reads is
+    /// evaluated again (its value may hold `a[$(…)]`), so reading one is dynamic.
+    fn arith_text(&mut self, at: usize, text: &str) {
+        if text.contains("$(") || text.contains('`') {
+            self.argument_code(at, Cow::Owned(text.to_owned()));
+        }
+        if arith_reads(text) {
+            let text: String = text.chars().take(40).collect();
+            self.add_dynamic(Dynamic {
+                reason: Reason::Expansion,
+                text: format!("(({}))", text.trim()),
+            });
+        }
+    }
+
+    /// The arithmetic of assignment word `k` (`a[k]=v`, `a=([k]=v)`, or any
+    /// value once the line declares an integer variable).
+    fn assignment_arith(&mut self, k: usize) {
+        let at = self.words[k].0;
+        let raw = self.raw(k);
+        let text = self.text(k);
+        if let Some(sub) = name_subscript(&text) {
+            self.arith = true;
+            self.arith_text(at, sub);
+        }
+        let Some(eq) = raw.find("=(") else {
+            if let (true, Some(eq)) = (self.integer, text.find('=')) {
+                self.arith_text(at, &text[eq + 1..]);
+            }
+            return;
+        };
+        // The keys of a compound assignment: `[k]=v` at the start of an element.
+        let b = raw.as_bytes();
+        let mut open = eq + 1;
+        while open + 1 < b.len() {
+            open += 1;
+            if b[open] != b'[' || !matches!(b[open - 1], b'(' | b' ' | b'\t' | b'\n') {
+                continue;
+            }
+            self.arith = true;
+            let Some(close) = bracket_end(&raw[open..]) else {
+                // No key closes: not judged, so dynamic.
+                return self.dynamic_word_text(at + open, at + open + 1, Reason::Expansion);
+            };
+            let key = cook(&raw[open + 1..open + close]).text;
+            self.arith_text(at, &key);
+            open += close;
+        }
+    }
+
+    /// The arguments a builtin evaluates as arithmetic (`let`) or as names
+    /// whose subscripts are arithmetic (`read 'a[k]'`, `printf -v`, `declare`).
+    fn arith_arguments(&mut self, name: &str, from: usize) {
+        let n = self.words.len();
+        let flag = match name {
+            "printf" | "test" | "[" => Some("-v"),
+            "wait" => Some("-p"),
+            _ => None,
+        };
+        if flag.is_none() && !ARITH_BUILTINS.contains(&name) {
+            return;
+        }
+        for k in from..n {
+            let at = self.words[k].0;
+            let text = self.text(k);
+            match name {
+                "let" => self.arith_text(at, &text),
+                "declare" | "typeset" | "local" | "readonly" | "export" => {
+                    if text.starts_with('-') {
+                        self.integer |= text.contains('i');
+                    } else {
+                        self.assignment_arith(k);
+                    }
+                }
+                "read" | "unset" | "mapfile" | "readarray" => {
+                    if let Some(sub) = name_subscript(&text) {
+                        self.arith_text(at, sub);
+                    }
+                }
+                _ if flag.is_some() && k > from && self.text(k - 1) == flag.unwrap_or("") => {
+                    if let Some(sub) = name_subscript(&text) {
+                        self.arith_text(at, sub);
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// A backtick substitution: its text, up to the next unescaped backtick, is a command list.
@@ -2875,6 +3000,78 @@ fn parameter_evaluates(inner: &str) -> bool {
             .all(|c| c.is_ascii_digit() || matches!(c, b' ' | b':' | b'-')),
         _ => false,
     }
+}
+
+/// The subscript of `name[…]` at the start of `text` (not `[@]` nor `[*]`), unless
+/// `name` is one of bash's associative arrays, whose keys are not arithmetic.
+fn name_subscript(text: &str) -> Option<&str> {
+    let name = text
+        .bytes()
+        .position(|c| !c.is_ascii_alphanumeric() && c != b'_')?;
+    if name == 0 || text.as_bytes()[0].is_ascii_digit() || text.as_bytes()[name] != b'[' {
+        return None;
+    }
+    if matches!(&text[..name], "BASH_CMDS" | "BASH_ALIASES") {
+        return None;
+    }
+    let close = bracket_end(&text[name..])?;
+    Some(&text[name + 1..name + close]).filter(|sub| !matches!(*sub, "@" | "*"))
+}
+
+/// The index of the `]` closing the `[` that `text` starts with.
+fn bracket_end(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text.bytes().enumerate() {
+        match c {
+            b'[' => depth += 1,
+            b']' if depth == 1 => return Some(i),
+            b']' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether arithmetic text reads a variable or an expansion: anything but numbers
+/// (`0x1f`, `16#ff`), operators and counts (`$#`). The text of a command
+/// substitution in it is code, which its caller scans.
+fn arith_reads(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let before = if i > 0 { b[i - 1] } else { b' ' };
+        match b[i] {
+            b'$' if b.get(i + 1) == Some(&b'(') => {
+                let mut depth = 0usize;
+                i += 1;
+                while i < b.len() {
+                    match b[i] {
+                        b'(' => depth += 1,
+                        b')' if depth == 1 => break,
+                        b')' => depth -= 1,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            b'`' => {
+                i += 1;
+                while i < b.len() && b[i] != b'`' {
+                    i += 1;
+                }
+            }
+            b'$' if matches!(b.get(i + 1), Some(b'#' | b'?' | b'$' | b'!')) => i += 1,
+            b'$' => return true,
+            c if (c.is_ascii_alphabetic() || c == b'_')
+                && !(before.is_ascii_alphanumeric() || matches!(before, b'_' | b'#')) =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Whether a word's source is a number whatever the variables hold: digits, a sign,

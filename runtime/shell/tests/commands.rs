@@ -568,3 +568,64 @@ fn programs_with_commands_of_their_own() {
         plain(line);
     }
 }
+
+#[test]
+fn every_arithmetic_context_names_its_substitutions_and_reads_are_dynamic() {
+    // A subscript bash evaluates, however its `$` is spelled: the program is named.
+    for line in [
+        "a['$(kubectl get pods)']=1",
+        "a=(['$(kubectl get pods)']=1)",
+        "a[$'\\x24(kubectl get pods)']=1",
+        "a[$'$(kubectl get pods)']=1",
+        "let $'b[\\x24(kubectl get pods)]'",
+        "echo $[$'b[\\x24(kubectl get pods)]']",
+        "declare $'a[\\x24(kubectl get pods)]=1'",
+        "printf -v $'a[\\x24(kubectl get pods)]' 1",
+        "test -v $'a[\\x24(kubectl get pods)]'",
+        "read $'a[\\x24(kubectl get pods)]' <<< 1",
+    ] {
+        names(line, "kubectl");
+    }
+    // A context that reads a variable: its value is evaluated again.
+    for (line, text) in [
+        ("x='b[$(kubectl get pods)]'; a[x]=1", "((x))"),
+        ("x='b[$(kubectl get pods)]'; a[x]+=1", "((x))"),
+        ("x='b[$(kubectl get pods)]'; a=([x]=1)", "((x))"),
+        ("x='b[$(kubectl get pods)]'; a=(1 [x]=2)", "((x))"),
+        ("x='b[$(kubectl get pods)]'; a+=([x]=2)", "((x))"),
+        ("f(){ a[x]=1; }; x='b[$(kubectl get pods)]'; f", "((x))"),
+        ("x='b[$(kubectl get pods)]'; y=x; a[y]=1", "((y))"),
+        ("x=b[\\$\\(kubectl\\ get\\ pods\\)]; let x", "((x))"),
+        ("x=$'b[\\44(kubectl get pods)]'; let x", "((x))"),
+        ("x=$'b[\\u0024(kubectl get pods)]'; let x", "((x))"),
+        ("printf -v x 'b[%s(kubectl get pods)]' \\$; let x", "((x))"),
+        ("let y=x+1", "((y=x+1))"),
+        ("echo $[x+1]", "((x+1))"),
+        ("a[0]=1; echo ${a[x]}", "((x))"),
+        ("declare -i i=x", "((x))"),
+        ("typeset -i i=x", "((x))"),
+        ("f(){ local -i i=x; }; f", "((x))"),
+        ("declare -i i; i=x", "((x))"),
+        ("declare a[x]=1", "((x))"),
+        ("read 'a[x]' <<< 1", "((x))"),
+        ("printf -v 'a[x]' 1", "((x))"),
+        ("test -v 'a[x]'", "((x))"),
+        ("a[i+1]=2", "((i+1))"),
+    ] {
+        dynamic(line, Reason::Expansion, text);
+    }
+    for line in [
+        "a[0]=1",
+        "a[0x1f]=3",
+        "a=(1 2 3)",
+        "a=([0]=1 [1]=2)",
+        "echo $(( 16#ff + 2 )) $[1+2]",
+        "echo ${#a[@]} ${a[@]} ${a[*]} ${!a[@]} ${a[0]}",
+        "declare -i n=5",
+        "printf -v x %s 1",
+        "read -r line",
+        "BASH_CMDS[k]=/usr/bin/kubectl",
+    ] {
+        plain(line);
+    }
+}

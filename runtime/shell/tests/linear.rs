@@ -351,3 +351,39 @@ fn a_line_past_the_longest_read_is_too_deep_as_a_whole() {
     );
     assert_eq!(hookdex_shell::programs(&fits), ["kubectl", "echo"]);
 }
+
+/// Runners each running the next (`nice nice … kubectl get pods`) to 1 MB: past the
+/// runner limit the line is reported too deep without the rest being walked again at
+/// each level, and a chain the splitter follows names kubectl.
+#[test]
+fn megabyte_runner_chains_are_named_or_too_deep() {
+    for unit in [
+        "nice ",
+        "flock f ",
+        "chroot / ",
+        "xargs -I{} ",
+        "taskset 1 ",
+        "doas ",
+        "env ",
+        "sudo ",
+        "nohup ",
+    ] {
+        let line = format!("{}kubectl get pods", unit.repeat(BIG / unit.len()));
+        let found = split(&line);
+        let too_deep = found
+            .dynamic
+            .iter()
+            .any(|d| d.reason == hookdex_shell::Reason::TooDeep);
+        assert!(
+            too_deep || found.programs.iter().any(|p| p == "kubectl"),
+            "{unit:?} chain: {:?} {:?}",
+            found.programs,
+            found.dynamic.first()
+        );
+        let small = format!("{}kubectl get pods", unit.repeat(3));
+        assert!(
+            split(&small).programs.iter().any(|p| p == "kubectl"),
+            "{small:?}"
+        );
+    }
+}
