@@ -73,6 +73,10 @@ fn lines() -> Vec<(&'static str, String)> {
         ),
         ("case items", format!("case x in {}esac", fill("y) ;; "))),
         ("commands", fill("a;")),
+        (
+            "commands of programs read on their own",
+            fill("git status; sudo -u a ls; find . -exec x {} \\; xargs -0 rm; fc -l; "),
+        ),
         ("pipes", format!("{}cat", fill("echo a | "))),
     ]
     .into_iter()

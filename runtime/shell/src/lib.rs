@@ -560,6 +560,9 @@ struct Scanner<'a> {
     commands: Option<Vec<(usize, Command)>>,
     /// Where the nested text lookaheads skipped ends ([`skip_nested`]).
     skips: Skips,
+    /// Whether the text names git's hooks or config, read once per scan
+    /// ([`programs::writes_git_code`]) so a line of many `git` commands stays linear.
+    git_code: Option<bool>,
 }
 
 impl<'a> Scanner<'a> {
@@ -590,6 +593,7 @@ impl<'a> Scanner<'a> {
             runs_args: false,
             fill,
             skips: Skips::default(),
+            git_code: None,
         }
     }
 
@@ -1934,7 +1938,11 @@ impl<'a> Scanner<'a> {
                 }
             }
             _ => {
-                if name == "git" && programs::writes_git_code(self.src) {
+                if name == "git"
+                    && *self
+                        .git_code
+                        .get_or_insert_with(|| programs::writes_git_code(self.src))
+                {
                     self.add_dynamic(Dynamic {
                         reason: Reason::File,
                         text: "git with .git/hooks or .git/config".to_owned(),
