@@ -43,9 +43,10 @@ const BUDGET_FACTOR: usize = 8;
 /// The bytes every line may read beyond [`BUDGET_FACTOR`] times its length.
 const BUDGET_SLACK: usize = 1 << 20;
 
-/// The longest line read (1 MiB): a longer one is reported too deep as a whole, so
-/// the hook's own work stays under a second on any payload (a shell command that
-/// long is a file written through the shell, and still runs under the exec guard).
+/// The longest line read whole (1 MiB): a longer one is read with this length's
+/// budget, from its start, and the rest reported too deep, so the hook's own work
+/// stays under a second on any payload (a shell command that long is a file written
+/// through the shell, and still runs under the exec guard).
 pub const MAX_LINE: usize = 1 << 20;
 
 /// Runners one simple command may chain (`nice xargs timeout …`); more are too deep.
@@ -137,7 +138,7 @@ pub fn programs(command: &str) -> Vec<String> {
 /// ```
 #[must_use]
 pub fn split(command: &str) -> Split {
-    let mut found = with_budget(command, || scan(command, 0, false, Fill::default()));
+    let mut found = with_budget(command, |read| scan(read, 0, false, Fill::default()));
     if found.out_of_budget {
         // What the budget cut short is why the rest is unknown: it comes first.
         found.dynamic.retain(|d| d.reason != Reason::TooDeep);
@@ -179,7 +180,7 @@ pub fn split(command: &str) -> Split {
 /// ```
 #[must_use]
 pub fn commands(command: &str) -> Vec<Command> {
-    with_budget(command, || scan(command, 0, true, Fill::default()))
+    with_budget(command, |read| scan(read, 0, true, Fill::default()))
         .commands
         .into_iter()
         .map(|(_, c)| c)
@@ -341,16 +342,30 @@ thread_local! {
     static BUDGET: Cell<usize> = const { Cell::new(usize::MAX) };
 }
 
-/// Runs `f`, the scan of `line`, with the budget of `line` ([`BUDGET_FACTOR`]).
-fn with_budget<T>(line: &str, f: impl FnOnce() -> T) -> T {
-    let budget = match line.len() {
-        len if len > MAX_LINE => 0,
-        len => len.saturating_mul(BUDGET_FACTOR) + BUDGET_SLACK,
+/// Runs `scan` over `line`, or over its first [`MAX_LINE`] bytes (cut after a
+/// blank, so no word is cut in two) with the rest reported out of budget, with the
+/// budget of what is read ([`BUDGET_FACTOR`]).
+fn with_budget<'a>(line: &'a str, scan: impl FnOnce(&'a str) -> Found<'a>) -> Found<'a> {
+    let read = if line.len() > MAX_LINE {
+        let head = &line.as_bytes()[..MAX_LINE];
+        let cut = head
+            .iter()
+            .rposition(|b| b" \t\n;".contains(b))
+            .unwrap_or_else(|| {
+                (0..=MAX_LINE)
+                    .rev()
+                    .find(|&i| line.is_char_boundary(i))
+                    .unwrap_or(0)
+            });
+        &line[..cut]
+    } else {
+        line
     };
-    let outer = BUDGET.replace(budget);
-    let out = f();
+    let outer = BUDGET.replace(read.len() * BUDGET_FACTOR + BUDGET_SLACK);
+    let mut found = scan(read);
     BUDGET.set(outer);
-    out
+    found.out_of_budget |= read.len() < line.len();
+    found
 }
 
 /// Takes `n` bytes of reading from the budget; false once it is spent.
