@@ -204,7 +204,7 @@ fn rules(
         true => Vec::new(),
         false => {
             let regexes: Vec<String> = input.iter().map(|p| p.regex.clone()).collect();
-            automata::input_patterns(&regexes).map_err(|(_, e)| format!("input_matcher: {e}"))?
+            automata::input_patterns(&regexes).map_err(|e| format!("input_matcher: {e}"))?
         }
     };
     if group.hooks.is_empty() {
