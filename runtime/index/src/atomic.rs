@@ -201,6 +201,26 @@ mod tests {
     }
 
     #[test]
+    fn concurrent_writers_leave_one_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("file");
+        std::thread::scope(|scope| {
+            for i in 0..8u8 {
+                let path = &path;
+                scope.spawn(move || {
+                    for _ in 0..20 {
+                        write_atomic(path, &[b'a' + i; 4096]).unwrap();
+                    }
+                });
+            }
+        });
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(bytes.len(), 4096);
+        assert!(bytes.iter().all(|b| *b == bytes[0]));
+        assert_eq!(names(dir.path()), ["file"]);
+    }
+
+    #[test]
     fn a_failed_rename_leaves_the_destination_and_no_temporary() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("taken");
