@@ -10,6 +10,54 @@ use zerocopy::IntoBytes;
 
 use crate::error::RuleErrorKind;
 
+/// Why regexes did not become a DFA (a regex to blame is named in the kind).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AutomatonError {
+    kind: AutomatonErrorKind,
+}
+
+/// What went wrong building a DFA.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AutomatonErrorKind {
+    /// A regex does not parse.
+    Syntax {
+        /// The regex as written.
+        regex: String,
+        /// regex-automata's reason, on one line.
+        reason: String,
+    },
+    /// The DFA of the set would pass its size limit.
+    TooLarge(String),
+    /// regex-automata refused the set (it does not parse, or is too large).
+    Build(String),
+    /// The serialized DFA does not load back with full validation.
+    Invalid(String),
+}
+
+impl AutomatonError {
+    fn new(kind: AutomatonErrorKind) -> AutomatonError {
+        AutomatonError { kind }
+    }
+}
+
+impl std::fmt::Display for AutomatonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.kind {
+            AutomatonErrorKind::Syntax { regex, reason } => write!(f, "regex `{regex}`: {reason}"),
+            AutomatonErrorKind::TooLarge(reason) => {
+                write!(f, "too large for an automaton: {reason}")
+            }
+            AutomatonErrorKind::Build(reason) => f.write_str(reason),
+            AutomatonErrorKind::Invalid(reason) => {
+                write!(f, "serialized DFA does not validate: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for AutomatonError {}
+
 fn paths_error(reason: String) -> RuleErrorKind {
     RuleErrorKind::Key {
         key: "paths".into(),
@@ -70,7 +118,7 @@ pub fn glob_sets(globs: &[String]) -> Result<Vec<GlobSetData>, (usize, RuleError
 /// call its filter's matcher fires for (every Edit, for the package's
 /// `ui_slop`), so its size is paid there, and minimizing once here halves
 /// it (23 KB to 10 KB for `ui_slop`'s two globs).
-fn glob_dfa(regexes: &[String], limit: usize) -> Result<Vec<u8>, String> {
+fn glob_dfa(regexes: &[String], limit: usize) -> Result<Vec<u8>, AutomatonError> {
     let dfa = dense::Builder::new()
         .configure(
             dense::Config::new()
@@ -81,7 +129,7 @@ fn glob_dfa(regexes: &[String], limit: usize) -> Result<Vec<u8>, String> {
         )
         .syntax(syntax::Config::new().utf8(false))
         .build_many(regexes)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| AutomatonError::new(AutomatonErrorKind::Build(e.to_string())))?;
     serialize(&dfa)
 }
 
@@ -107,8 +155,8 @@ pub fn finder(regex: &str) -> Result<(Vec<u8>, Vec<u8>), RuleErrorKind> {
         .build(regex)
         .map_err(|e| fail(format!("regex `{regex}`: {}", one_line(&e.to_string()))))?;
     Ok((
-        serialize(built.forward()).map_err(fail)?,
-        serialize(built.reverse()).map_err(fail)?,
+        serialize(built.forward()).map_err(|e| fail(e.to_string()))?,
+        serialize(built.reverse()).map_err(|e| fail(e.to_string()))?,
     ))
 }
 
@@ -124,7 +172,7 @@ const HOOK_LIMIT: usize = 8 << 20;
 /// # Errors
 ///
 /// Why the union does not fit the limit, or which matcher does not parse.
-pub fn name_patterns(matchers: &[String]) -> Result<Vec<u8>, String> {
+pub fn name_patterns(matchers: &[String]) -> Result<Vec<u8>, AutomatonError> {
     let wrapped: Vec<String> = matchers.iter().map(|m| format!("(?:{m})$")).collect();
     let dfa = dense::Builder::new()
         .configure(
@@ -136,7 +184,7 @@ pub fn name_patterns(matchers: &[String]) -> Result<Vec<u8>, String> {
                 .determinize_size_limit(Some(HOOK_LIMIT)),
         )
         .build_many(&wrapped)
-        .map_err(|e| one_line(&e.to_string()))?;
+        .map_err(|e| AutomatonError::new(AutomatonErrorKind::Build(one_line(&e.to_string()))))?;
     serialize(&dfa)
 }
 
@@ -171,8 +219,8 @@ pub fn literal_prefixes(regex: &str) -> Option<Vec<String>> {
 ///
 /// # Errors
 ///
-/// The position of the regex that does not parse or is too large, and why.
-pub fn input_patterns(regexes: &[String]) -> Result<Vec<u8>, (usize, String)> {
+/// The regex that does not parse, or why the set is too large.
+pub fn input_patterns(regexes: &[String]) -> Result<Vec<u8>, AutomatonError> {
     let config = || {
         dense::Config::new()
             .start_kind(StartKind::Anchored)
@@ -184,33 +232,29 @@ pub fn input_patterns(regexes: &[String]) -> Result<Vec<u8>, (usize, String)> {
     let wrapped: Vec<String> = regexes.iter().map(|r| format!("(?s:.)*?(?:{r})")).collect();
     for (at, pattern) in wrapped.iter().enumerate() {
         regex_automata::util::syntax::parse(pattern).map_err(|e| {
-            (
-                at,
-                format!("regex `{}`: {}", regexes[at], one_line(&e.to_string())),
-            )
+            AutomatonError::new(AutomatonErrorKind::Syntax {
+                regex: regexes[at].clone(),
+                reason: one_line(&e.to_string()),
+            })
         })?;
     }
     let dfa = dense::Builder::new()
         .configure(config())
         .build_many(&wrapped)
-        .map_err(|e| {
-            (
-                0,
-                format!("too large for an automaton: {}", one_line(&e.to_string())),
-            )
-        })?;
-    serialize(&dfa).map_err(|e| (0, e))
+        .map_err(|e| AutomatonError::new(AutomatonErrorKind::TooLarge(one_line(&e.to_string()))))?;
+    serialize(&dfa)
 }
 
 /// Serializes `dfa` and proves the bytes load with full validation.
-fn serialize(dfa: &dense::DFA<Vec<u32>>) -> Result<Vec<u8>, String> {
+fn serialize(dfa: &dense::DFA<Vec<u32>>) -> Result<Vec<u8>, AutomatonError> {
     let (bytes, pad) = dfa.to_bytes_native_endian();
     let bytes = bytes[pad..].to_vec();
     // DFAs load from 4-aligned bytes; a `u32` buffer is.
     let mut aligned = vec![0u32; bytes.len().div_ceil(4)];
     let view = &mut aligned.as_mut_bytes()[..bytes.len()];
     view.copy_from_slice(&bytes);
-    dense::DFA::from_bytes(view).map_err(|e| format!("serialized DFA does not validate: {e}"))?;
+    dense::DFA::from_bytes(view)
+        .map_err(|e| AutomatonError::new(AutomatonErrorKind::Invalid(e.to_string())))?;
     Ok(bytes)
 }
 

@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::filename::RuleName;
+use crate::formats::matcher::MatcherError;
 use crate::formats::{matcher, read_source, RuleSpec};
 
 /// The file name, in each source's folder.
@@ -83,7 +84,7 @@ pub fn scan(path: &Path, root: &Path) -> Scanned {
                 shown.clone(),
                 RuleErrorKind::Key {
                     key: format!("enforcements[{at}]"),
-                    reason,
+                    reason: reason.to_string(),
                 },
             )),
         }
@@ -91,22 +92,49 @@ pub fn scan(path: &Path, root: &Path) -> Scanned {
     scanned
 }
 
+/// Why an entry is refused (the caller names the entry's position).
+#[derive(Debug)]
+enum EntryError {
+    /// It is not an entry's shape (serde's reason).
+    Shape(serde_json::Error),
+    /// Its `id` is empty.
+    NoId,
+    /// The entry with this id has an empty `message`.
+    NoMessage(String),
+    /// The entry with this id has `cadence` 0.
+    ZeroCadence(String),
+    /// The entry with this id has a matcher that does not parse.
+    Matcher(String, MatcherError),
+}
+
+impl std::fmt::Display for EntryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EntryError::Shape(err) => write!(f, "{err}"),
+            EntryError::NoId => f.write_str("`id` is empty"),
+            EntryError::NoMessage(id) => write!(f, "`{id}`: `message` is empty"),
+            EntryError::ZeroCadence(id) => write!(f, "`{id}`: `cadence` must be 1 or more"),
+            EntryError::Matcher(id, err) => write!(f, "`{id}`: {err}"),
+        }
+    }
+}
+
 /// The rule of one entry, or why it is refused.
-fn rule(file: &str, entry: serde_json::Value) -> Result<RuleSpec, String> {
-    let entry: Entry = serde_json::from_value(entry).map_err(|e| e.to_string())?;
+fn rule(file: &str, entry: serde_json::Value) -> Result<RuleSpec, EntryError> {
+    let entry: Entry = serde_json::from_value(entry).map_err(EntryError::Shape)?;
     if entry.id.trim().is_empty() {
-        return Err("`id` is empty".into());
+        return Err(EntryError::NoId);
     }
     if entry.message.trim().is_empty() {
-        return Err(format!("`{}`: `message` is empty", entry.id));
+        return Err(EntryError::NoMessage(entry.id));
     }
     if entry.cadence == 0 {
-        return Err(format!("`{}`: `cadence` must be 1 or more", entry.id));
+        return Err(EntryError::ZeroCadence(entry.id));
     }
     let text = entry.matcher.unwrap_or_else(|| "any".to_string());
     let alternatives = match text.trim() {
         "" => vec![Alternative::Any],
-        text => matcher::parse(text).map_err(|e| format!("`{}`: {e}", entry.id))?,
+        text => matcher::parse(text).map_err(|e| EntryError::Matcher(entry.id.clone(), e))?,
     };
     Ok(RuleSpec {
         file: file.to_string(),

@@ -116,16 +116,20 @@ pub fn scan(dir: &Path, root: &Path, dir_index: usize) -> Scanned {
 /// The front matter of a `HOOK.md`: the text after a `+++` line (leading
 /// whitespace of the file aside) up to the next line starting `+++`, and
 /// the line it starts on.
-fn front_matter(text: &str) -> Result<(&str, u32), String> {
+fn front_matter(text: &str) -> Result<(&str, u32), RuleErrorKind> {
     let trimmed = text.trim_start();
     let skipped = &text[..text.len() - trimmed.len()];
     let line = skipped.matches('\n').count() as u32 + 1;
     let Some(rest) = trimmed.strip_prefix("+++") else {
-        return Err("must start with `+++` TOML front matter".into());
+        return Err(RuleErrorKind::Syntax(
+            "must start with `+++` TOML front matter".into(),
+        ));
     };
     match rest.find("\n+++") {
         Some(end) => Ok((&rest[..end], line)),
-        None => Err("the front matter has no closing `+++` line".into()),
+        None => Err(RuleErrorKind::Syntax(
+            "the front matter has no closing `+++` line".into(),
+        )),
     }
 }
 
@@ -137,7 +141,7 @@ fn read(
     folder: &Path,
     dir_index: usize,
 ) -> Result<Read, (RuleErrorKind, Option<u32>)> {
-    let (toml, line) = front_matter(text).map_err(|e| (RuleErrorKind::Syntax(e), Some(1)))?;
+    let (toml, line) = front_matter(text).map_err(|kind| (kind, Some(1)))?;
     let front: FrontMatter = toml_edit::de::from_str(toml).map_err(|e| {
         let message = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
         let at = e

@@ -18,7 +18,7 @@ use hookdex_model::{Alternative, Event, HookAction, HookSpec, InputPattern, Rule
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use crate::automata;
+use crate::automata::{self, AutomatonError};
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::filename::RuleName;
 use crate::formats::{read_source, HookRule, NameMatcher, RuleSpec};
@@ -154,7 +154,7 @@ pub fn scan(path: &Path, root: &Path) -> Scanned {
                         shown.clone(),
                         RuleErrorKind::Key {
                             key: format!("{name}[{at}]"),
-                            reason,
+                            reason: reason.to_string(),
                         },
                     )
                     .at(line.map(|l| (l, 1))),
@@ -170,6 +170,48 @@ fn line_of<T>(value: &Spanned<T>) -> Option<u32> {
     (at.line() > 0).then_some(at.line() as u32)
 }
 
+/// Why a group is refused (the caller names the group).
+#[derive(Debug)]
+enum GroupError {
+    /// It is not a group's shape (serde's reason).
+    Shape(serde_json::Error),
+    /// Its tool-name `matcher`, as written, is a regex that does not compile.
+    Matcher(String, AutomatonError),
+    /// Its `input_matcher` regexes do not compile.
+    InputMatcher(AutomatonError),
+    /// It has no hooks.
+    NoHooks,
+    /// Hook `n` is `type: command` without a `command`, or with a `prompt`.
+    Command(usize),
+    /// Hook `n` is `type: prompt` without a `prompt`, or with a `command`.
+    Prompt(usize),
+    /// Hook `n` has a `type` other than `command` and `prompt`.
+    Type(usize, String),
+}
+
+impl std::fmt::Display for GroupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GroupError::Shape(err) => write!(f, "{err}"),
+            GroupError::Matcher(text, err) => write!(f, "matcher `{text}`: {err}"),
+            GroupError::InputMatcher(err) => write!(f, "input_matcher: {err}"),
+            GroupError::NoHooks => f.write_str("`hooks` is empty"),
+            GroupError::Command(h) => write!(
+                f,
+                "hooks[{h}]: a `command` hook needs `command` and no `prompt`"
+            ),
+            GroupError::Prompt(h) => write!(
+                f,
+                "hooks[{h}]: a `prompt` hook needs `prompt` and no `command`"
+            ),
+            GroupError::Type(h, other) => write!(
+                f,
+                "hooks[{h}]: `type` is `{other}`: expected `command` or `prompt`"
+            ),
+        }
+    }
+}
+
 /// The rules of group `at` of `event`, or why it is refused.
 fn rules(
     file: &str,
@@ -177,8 +219,8 @@ fn rules(
     at: usize,
     line: u32,
     group: serde_json::Value,
-) -> Result<Vec<RuleSpec>, String> {
-    let group: Group = serde_json::from_value(group).map_err(|e| e.to_string())?;
+) -> Result<Vec<RuleSpec>, GroupError> {
+    let group: Group = serde_json::from_value(group).map_err(GroupError::Shape)?;
     let written = group.matcher.as_deref().map(str::trim).unwrap_or("");
     // UserPromptSubmit and Stop have nothing to match: every group runs.
     let names = match written {
@@ -204,11 +246,11 @@ fn rules(
         true => Vec::new(),
         false => {
             let regexes: Vec<String> = input.iter().map(|p| p.regex.clone()).collect();
-            automata::input_patterns(&regexes).map_err(|(_, e)| format!("input_matcher: {e}"))?
+            automata::input_patterns(&regexes).map_err(GroupError::InputMatcher)?
         }
     };
     if group.hooks.is_empty() {
-        return Err("`hooks` is empty".into());
+        return Err(GroupError::NoHooks);
     }
     let mut rules = Vec::with_capacity(group.hooks.len());
     for (h, entry) in group.hooks.into_iter().enumerate() {
@@ -220,11 +262,7 @@ fn rules(
                     Runner::Shell,
                     COMMAND_TIMEOUT,
                 ),
-                _ => {
-                    return Err(format!(
-                        "hooks[{h}]: a `command` hook needs `command` and no `prompt`"
-                    ))
-                }
+                _ => return Err(GroupError::Command(h)),
             },
             "prompt" => match (entry.prompt, entry.command) {
                 (Some(prompt), None) if !prompt.trim().is_empty() => (
@@ -235,17 +273,9 @@ fn rules(
                     Runner::None,
                     PROMPT_TIMEOUT,
                 ),
-                _ => {
-                    return Err(format!(
-                        "hooks[{h}]: a `prompt` hook needs `prompt` and no `command`"
-                    ))
-                }
+                _ => return Err(GroupError::Prompt(h)),
             },
-            other => {
-                return Err(format!(
-                    "hooks[{h}]: `type` is `{other}`: expected `command` or `prompt`"
-                ))
-            }
+            other => return Err(GroupError::Type(h, other.to_string())),
         };
         let spec = HookSpec {
             label: label.clone(),
@@ -299,7 +329,7 @@ fn no_constraint(regex: &str) -> String {
 
 /// A tool-name matcher: an alternation of plain names is a set of exact,
 /// case-sensitive names; anything else an anchored regex, which must parse.
-fn name_matcher(text: &str) -> Result<NameMatcher, String> {
+fn name_matcher(text: &str) -> Result<NameMatcher, GroupError> {
     let plain = |part: &str| {
         !part.is_empty()
             && part
@@ -311,7 +341,8 @@ fn name_matcher(text: &str) -> Result<NameMatcher, String> {
             text.split('|').map(String::from).collect(),
         ));
     }
-    automata::name_patterns(&[text.to_string()]).map_err(|e| format!("matcher `{text}`: {e}"))?;
+    automata::name_patterns(&[text.to_string()])
+        .map_err(|e| GroupError::Matcher(text.to_string(), e))?;
     Ok(NameMatcher::Pattern(text.to_string()))
 }
 

@@ -4,14 +4,65 @@
 
 use hookdex_model::Alternative;
 
+/// Why a matcher does not parse: the alternative at fault and what is
+/// wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MatcherError {
+    alternative: String,
+    kind: MatcherErrorKind,
+}
+
+/// What is wrong with a matcher's alternative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub(crate) enum MatcherErrorKind {
+    /// It is empty (two `+` in a row, or one at an end).
+    Empty,
+    /// It has this character outside `[a-z0-9_.-]`.
+    Character(char),
+    /// `mcp__…` with no server.
+    NoServer,
+    /// `mcp__<server>__` with no tool.
+    NoTool,
+    /// `bash.` with no program.
+    NoProgram,
+}
+
+impl std::fmt::Display for MatcherError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let part = &self.alternative;
+        match self.kind {
+            MatcherErrorKind::Empty => {
+                f.write_str("matcher has an empty alternative (check the `+` signs)")
+            }
+            MatcherErrorKind::Character(bad) => write!(
+                f,
+                "matcher `{part}`: character `{bad}` not allowed (use a-z, 0-9, `_`, `.`, `-`)"
+            ),
+            MatcherErrorKind::NoServer => write!(f, "matcher `{part}` names no server"),
+            MatcherErrorKind::NoTool => write!(f, "matcher `{part}` names no tool"),
+            MatcherErrorKind::NoProgram => write!(f, "matcher `{part}` names no program"),
+        }
+    }
+}
+
+impl std::error::Error for MatcherError {}
+
+// The filename grammar still reports its reasons as text.
+impl From<MatcherError> for String {
+    fn from(err: MatcherError) -> String {
+        err.to_string()
+    }
+}
+
 /// Parses a matcher (the part of a filename between the first and the last `-`).
 ///
 /// # Errors
 ///
-/// A one-line reason when an alternative is empty, has characters outside
-/// `[a-z0-9_.-]`, or names an empty MCP server, MCP tool or cli; the
-/// filename grammar reports it as [`RuleErrorKind::Name`](crate::RuleErrorKind::Name).
-pub(crate) fn parse(matcher: &str) -> Result<Vec<Alternative>, String> {
+/// When an alternative is empty, has characters outside `[a-z0-9_.-]`, or
+/// names an empty MCP server, MCP tool or cli; the filename grammar reports
+/// it as [`RuleErrorKind::Name`](crate::RuleErrorKind::Name).
+pub(crate) fn parse(matcher: &str) -> Result<Vec<Alternative>, MatcherError> {
     let lower = matcher.to_ascii_lowercase();
     let mut alternatives = Vec::new();
     for part in lower.split('+') {
@@ -23,17 +74,19 @@ pub(crate) fn parse(matcher: &str) -> Result<Vec<Alternative>, String> {
     Ok(alternatives)
 }
 
-fn parse_alternative(part: &str) -> Result<Alternative, String> {
+fn parse_alternative(part: &str) -> Result<Alternative, MatcherError> {
+    let fail = |kind| MatcherError {
+        alternative: part.to_string(),
+        kind,
+    };
     if part.is_empty() {
-        return Err("matcher has an empty alternative (check the `+` signs)".to_string());
+        return Err(fail(MatcherErrorKind::Empty));
     }
     if let Some(bad) = part
         .chars()
         .find(|c| !matches!(c, 'a'..='z' | '0'..='9' | '_' | '.' | '-'))
     {
-        return Err(format!(
-            "matcher `{part}`: character `{bad}` not allowed (use a-z, 0-9, `_`, `.`, `-`)"
-        ));
+        return Err(fail(MatcherErrorKind::Character(bad)));
     }
     if part == "any" {
         return Ok(Alternative::Any);
@@ -43,16 +96,16 @@ fn parse_alternative(part: &str) -> Result<Alternative, String> {
     }
     if let Some(rest) = part.strip_prefix("mcp__") {
         return match rest.split_once("__") {
-            None if rest.is_empty() => Err("matcher `mcp__` names no server".to_string()),
+            None if rest.is_empty() => Err(fail(MatcherErrorKind::NoServer)),
             None => Ok(Alternative::Prefix(part.to_string())),
-            Some(("", _)) => Err(format!("matcher `{part}` names no server")),
-            Some((_, "")) => Err(format!("matcher `{part}` names no tool")),
+            Some(("", _)) => Err(fail(MatcherErrorKind::NoServer)),
+            Some((_, "")) => Err(fail(MatcherErrorKind::NoTool)),
             Some(_) => Ok(Alternative::Name(part.to_string())),
         };
     }
     if let Some(cli) = part.strip_prefix("bash.") {
         if cli.is_empty() {
-            return Err("matcher `bash.` names no program".to_string());
+            return Err(fail(MatcherErrorKind::NoProgram));
         }
         return Ok(Alternative::Program(cli.to_string()));
     }
@@ -109,7 +162,7 @@ mod tests {
             ("écrire", "character `é`"),
         ];
         for (text, want) in bad {
-            let err = parse(text).unwrap_err();
+            let err = parse(text).unwrap_err().to_string();
             assert!(err.contains(want), "{text}: {err}");
         }
     }

@@ -159,14 +159,8 @@ fn writable(cache: &Path) -> bool {
 /// Writes the cache by rename, so a reader sees the old or the new one;
 /// a cache that cannot be written is only a slower next compile.
 fn write_cache(path: &Path, entries: &BTreeSet<String>) {
-    let Some(dir) = path.parent() else { return };
-    let Ok(bytes) = serde_json::to_vec(entries) else {
-        return;
-    };
-    if let Ok(mut file) = tempfile::NamedTempFile::new_in(dir) {
-        if std::io::Write::write_all(&mut file, &bytes).is_ok() {
-            let _ = file.persist(path);
-        }
+    if let Ok(bytes) = serde_json::to_vec(entries) {
+        let _ = hookdex_index::write_atomic(path, &bytes);
     }
 }
 

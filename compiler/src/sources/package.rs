@@ -81,20 +81,14 @@ pub fn materialize(
     contents: &[u8],
     exec: bool,
 ) -> std::io::Result<PathBuf> {
-    use std::io::Write;
-    use std::os::unix::fs::PermissionsExt;
     let dest = root.join(rel);
     if holds(&dest, contents, mode(exec)) {
         return Ok(dest);
     }
-    let dir = dest.parent().unwrap_or(root);
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new().prefix(".pkg-").tempfile_in(dir)?;
-    tmp.write_all(contents)?;
-    tmp.as_file()
-        .set_permissions(std::fs::Permissions::from_mode(mode(exec)))?;
     // A rename replaces whatever is at `dest`, a symlink included, itself.
-    tmp.persist(&dest).map_err(|e| e.error)?;
+    hookdex_index::AtomicWrite::new()
+        .mode(mode(exec))
+        .write(&dest, contents)?;
     Ok(dest)
 }
 

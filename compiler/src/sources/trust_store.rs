@@ -332,11 +332,7 @@ impl TrustStore {
                 path: file.clone(),
                 reason: e.to_string(),
             })?;
-            let mut temp =
-                tempfile::NamedTempFile::new_in(&self.dir).map_err(|e| fail(&self.dir, e))?;
-            std::io::Write::write_all(&mut temp, text.as_bytes())
-                .map_err(|e| fail(temp.path(), e))?;
-            temp.persist(&file).map_err(|e| fail(&file, e.error))?;
+            hookdex_index::write_atomic(&file, text.as_bytes()).map_err(|e| fail(&file, e))?;
         }
         Ok(entry)
     }

@@ -13,7 +13,6 @@ use regex_automata::dfa::dense;
 
 use crate::error::Error;
 use crate::strings::Span;
-use crate::Index;
 
 /// A dense DFA validated from the index and owned by the reader.
 pub type Dfa = Rc<dense::DFA<Vec<u32>>>;
@@ -25,24 +24,6 @@ pub(crate) fn put(dfas: &mut Vec<u8>, dfa: &[u8]) -> Span {
     let start = dfas.len();
     dfas.extend_from_slice(dfa);
     Span::new(start, dfa.len())
-}
-
-impl Index<'_> {
-    /// The DFA at `span`: its blocks verified, then validated in full and
-    /// copied the first time it is asked for.
-    ///
-    /// # Errors
-    ///
-    /// When the bytes fail their checksums or do not validate as a DFA.
-    pub(crate) fn dfa(&self, span: Span) -> Result<Dfa, Error> {
-        let (start, len) = span.range();
-        if let Some(dfa) = self.dfas.borrow().get(&start) {
-            return Ok(Rc::clone(dfa));
-        }
-        let dfa = validated(self.dfa.get(start, len)?)?;
-        self.dfas.borrow_mut().insert(start, Rc::clone(&dfa));
-        Ok(dfa)
-    }
 }
 
 /// `bytes` validated in full as a serialized DFA and copied out.

@@ -1,6 +1,5 @@
 //! The index file on disk: mapping it, and writing it atomically.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use memmap2::{Mmap, MmapOptions};
@@ -128,20 +127,9 @@ impl IndexFile {
     ///
     /// When the directory cannot be created or the file written or renamed.
     pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<(), Error> {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let fail = |e: std::io::Error| Error::from(e).with_path(path);
-        std::fs::create_dir_all(dir).map_err(fail)?;
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".index-")
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .map_err(fail)?;
-        tmp.write_all(bytes).map_err(fail)?;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(mode))
-            .map_err(fail)?;
-        tmp.persist(path).map_err(|e| fail(e.error))?;
-        Ok(())
+        crate::AtomicWrite::new()
+            .mode(mode)
+            .write(path, bytes)
+            .map_err(|e| Error::from(e).with_path(path))
     }
 }

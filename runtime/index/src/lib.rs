@@ -59,6 +59,7 @@
 // (`current_user`), each argued where it is.
 #![deny(unsafe_code)]
 
+mod atomic;
 mod data;
 mod dfa;
 mod enforcement;
@@ -73,12 +74,14 @@ mod invalid;
 mod layer;
 mod meta;
 mod outfilter;
+mod parse;
 mod path;
 mod rule;
 mod section;
 mod strings;
 mod table;
 
+pub use crate::atomic::{write_atomic, AtomicWrite, TEMP_PREFIX};
 pub use crate::data::IndexData;
 pub use crate::dfa::Dfa;
 pub use crate::enforcement::{Enforcement, EnforcementData};

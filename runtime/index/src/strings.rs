@@ -7,9 +7,6 @@ use std::collections::HashMap;
 use zerocopy::little_endian::U32;
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
-use crate::error::Error;
-use crate::Index;
-
 /// A string in the pool: `(offset, length)`, length `u32::MAX` meaning none.
 #[derive(Clone, Copy, Debug, Default, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
 #[repr(C)]
@@ -28,6 +25,16 @@ impl StrRef {
         offset: U32::ZERO,
         len: U32::MAX_VALUE,
     };
+
+    /// Whether this is the reference meaning "no string".
+    pub(crate) fn is_none(&self) -> bool {
+        self.len.get() == NONE_LEN
+    }
+
+    /// `(offset, len)` in the pool as `usize`s.
+    pub(crate) fn range(&self) -> (usize, usize) {
+        (self.offset.get() as usize, self.len.get() as usize)
+    }
 
     /// Whether this is the empty string (an unused table slot).
     pub(crate) fn is_empty(&self) -> bool {
@@ -93,29 +100,5 @@ impl Pool {
     /// Like [`Pool::put`], with `None` as [`StrRef::NONE`].
     pub(crate) fn put_opt(&mut self, s: Option<&str>) -> StrRef {
         s.map_or(StrRef::NONE, |s| self.put(s))
-    }
-}
-
-impl<'a> Index<'a> {
-    /// The string `r` refers to; a missing string is corruption.
-    pub(crate) fn str(&self, r: &StrRef) -> Result<&'a str, Error> {
-        self.opt_str(r)?
-            .ok_or_else(|| Error::corrupt("missing string"))
-    }
-
-    /// The string `r` refers to, or `None`.
-    pub(crate) fn opt_str(&self, r: &StrRef) -> Result<Option<&'a str>, Error> {
-        if r.len.get() == NONE_LEN {
-            return Ok(None);
-        }
-        std::str::from_utf8(self.bytes(r)?)
-            .map(Some)
-            .map_err(|_| Error::corrupt("string is not UTF-8"))
-    }
-
-    /// The bytes `r` refers to (a path's, which need not be UTF-8).
-    pub(crate) fn bytes(&self, r: &StrRef) -> Result<&'a [u8], Error> {
-        self.strings
-            .get(r.offset.get() as usize, r.len.get() as usize)
     }
 }

@@ -6,8 +6,6 @@
 //! [`validate_file`](hookdex_compiler::validate_file) before anything is
 //! written; writes are atomic, condition scripts executable.
 
-use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use hookdex_compiler::sources::{self, RuleDir};
@@ -177,19 +175,10 @@ fn scope_dir(view: &View, scope: Option<&str>, profile: Option<&str>) -> Result<
 
 /// Writes `text` to `path` atomically, with `mode`.
 fn write_atomic(path: &Path, text: &str, mode: u32) -> Result<(), Refusal> {
-    let dir = path.parent().ok_or("no folder")?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut file =
-        tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    file.write_all(text.as_bytes())
-        .and_then(|_| {
-            file.as_file()
-                .set_permissions(std::fs::Permissions::from_mode(mode))
-        })
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    file.persist(path)
-        .map_err(|e| format!("{}: {}", path.display(), e.error))?;
-    Ok(())
+    hookdex_index::AtomicWrite::new()
+        .mode(mode)
+        .write(path, text.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// `condition_set`: writes `<step>-<matcher>-<name>[.async].<ext>`.

@@ -7,6 +7,7 @@ use std::fmt;
 pub struct Error {
     input: String,
     kind: ErrorKind,
+    expected: Vec<&'static str>,
 }
 
 /// Which vocabulary rejected the input.
@@ -20,10 +21,17 @@ pub enum ErrorKind {
 }
 
 impl Error {
-    pub(crate) fn new(kind: ErrorKind, input: &str) -> Error {
+    /// `input` rejected by the vocabulary whose names are `expected`
+    /// (given by the vocabulary, so this module names none of them).
+    pub(crate) fn new(
+        kind: ErrorKind,
+        input: &str,
+        expected: impl IntoIterator<Item = &'static str>,
+    ) -> Error {
         Error {
             input: input.to_string(),
             kind,
+            expected: expected.into_iter().collect(),
         }
     }
 
@@ -40,22 +48,16 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            ErrorKind::UnknownTarget => write!(
-                f,
-                "unknown target `{}`: expected one of claude, codex, copilot, gemini, cursor",
-                self.input
-            ),
-            ErrorKind::UnknownStep => {
-                let steps: Vec<_> = crate::Step::ALL.iter().map(|s| s.as_str()).collect();
-                write!(
-                    f,
-                    "unknown step `{}`: expected one of {}",
-                    self.input,
-                    steps.join(", ")
-                )
-            }
-        }
+        let what = match self.kind {
+            ErrorKind::UnknownTarget => "target",
+            ErrorKind::UnknownStep => "step",
+        };
+        write!(
+            f,
+            "unknown {what} `{}`: expected one of {}",
+            self.input,
+            self.expected.join(", ")
+        )
     }
 }
 

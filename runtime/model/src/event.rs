@@ -177,7 +177,10 @@ impl FromStr for Step {
             .iter()
             .copied()
             .find(|step| step.as_str().eq_ignore_ascii_case(token))
-            .ok_or_else(|| Error::new(ErrorKind::UnknownStep, token))
+            .ok_or_else(|| {
+                let names = Step::ALL.iter().map(|s| s.as_str());
+                Error::new(ErrorKind::UnknownStep, token, names)
+            })
     }
 }
 

@@ -55,7 +55,10 @@ impl FromStr for Target {
         Target::ALL
             .into_iter()
             .find(|t| t.as_str().eq_ignore_ascii_case(s))
-            .ok_or_else(|| Error::new(ErrorKind::UnknownTarget, s))
+            .ok_or_else(|| {
+                let names = Target::ALL.iter().map(|t| t.as_str());
+                Error::new(ErrorKind::UnknownTarget, s, names)
+            })
     }
 }
 

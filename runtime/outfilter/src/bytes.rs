@@ -66,11 +66,11 @@
 //! would be 3.5 KB as a sparse DFA (slower to search); minimising the dense
 //! DFAs saves about 1%.
 
-use regex_automata::dfa::{dense, sparse::DFA, Automaton, StartKind};
+use regex_automata::dfa::{dense, Automaton};
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::filter::{Claim, Filter, LineFilter, OutputRule, ReplaceRule};
-use crate::matcher::{build_meta, meta_builder, Engine, Matcher};
+use crate::matcher::{build_meta, meta_builder, unanchored, Engine, Matcher};
 
 /// The format version [`Filter::from_bytes`] reads and [`Filter::to_bytes`] writes.
 pub const VERSION: u32 = 4;
@@ -366,7 +366,13 @@ impl<'a> Reader<'a> {
         }
         let version = r.u32()?;
         if version != VERSION {
-            return Err(r.fail(8, DecodeErrorKind::Version { found: version }));
+            return Err(r.fail(
+                8,
+                DecodeErrorKind::Version {
+                    found: version,
+                    expected: VERSION,
+                },
+            ));
         }
         let length = r.u64()?;
         let checksum = r.u64()?;
@@ -521,27 +527,6 @@ fn load_dense(bytes: &[u8]) -> Result<dense::DFA<Vec<u32>>, DecodeErrorKind> {
     buffer[pad..pad + bytes.len()].copy_from_slice(bytes);
     let (dfa, read) = dense::DFA::from_bytes(&buffer[pad..pad + bytes.len()])
         .map_err(|e| DecodeErrorKind::Dfa(Box::new(e)))?;
-    if read != bytes.len() {
-        return Err(DecodeErrorKind::Invalid { what: "DFA length" });
-    }
-    unanchored(dfa.start_kind())?;
-    Ok(dfa.to_owned())
-}
-
-/// Every DFA here is searched from an unanchored start.
-fn unanchored(kind: StartKind) -> Result<(), DecodeErrorKind> {
-    match kind {
-        StartKind::Anchored => Err(DecodeErrorKind::Invalid {
-            what: "DFA for its patterns",
-        }),
-        _ => Ok(()),
-    }
-}
-
-/// A sparse DFA from its little-endian bytes through regex-automata's
-/// checked loader (a sparse DFA needs no alignment).
-pub(crate) fn load_dfa(bytes: &[u8]) -> Result<DFA<Vec<u8>>, DecodeErrorKind> {
-    let (dfa, read) = DFA::from_bytes(bytes).map_err(|e| DecodeErrorKind::Dfa(Box::new(e)))?;
     if read != bytes.len() {
         return Err(DecodeErrorKind::Invalid { what: "DFA length" });
     }

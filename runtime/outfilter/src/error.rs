@@ -141,6 +141,8 @@ pub enum DecodeErrorKind {
     Version {
         /// The version found.
         found: u32,
+        /// The version this build reads.
+        expected: u32,
     },
     /// The checksum of the body does not match: the bytes are corrupt.
     Checksum,
@@ -166,12 +168,8 @@ impl fmt::Display for DecodeError {
         write!(f, "compiled filter, byte {}: ", self.offset)?;
         match &self.kind {
             DecodeErrorKind::BadMagic => write!(f, "not a compiled filter"),
-            DecodeErrorKind::Version { found } => {
-                write!(
-                    f,
-                    "format version {found}, this build reads {}",
-                    crate::bytes::VERSION
-                )
+            DecodeErrorKind::Version { found, expected } => {
+                write!(f, "format version {found}, this build reads {expected}")
             }
             DecodeErrorKind::Checksum => write!(f, "checksum mismatch"),
             DecodeErrorKind::Truncated => write!(f, "truncated"),

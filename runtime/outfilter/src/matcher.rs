@@ -28,6 +28,8 @@ use regex_syntax::hir::{
     Look, Repetition,
 };
 
+use crate::error::DecodeErrorKind;
+
 /// The default cap on one set's dense DFA, in bytes; above it the set is
 /// matched by a `meta::Regex` instead.
 pub(crate) const DEFAULT_DFA_SIZE_LIMIT: usize = 1 << 20;
@@ -188,7 +190,7 @@ impl Matcher {
     fn unicode_dfa(&self) -> Option<&sparse::DFA<Vec<u8>>> {
         self.unicode_dfa
             .get_or_init(|| {
-                let dfa = crate::bytes::load_dfa(self.unicode.as_deref()?).ok()?;
+                let dfa = load_dfa(self.unicode.as_deref()?).ok()?;
                 (dfa.pattern_len() == self.sources.len()).then_some(dfa)
             })
             .as_ref()
@@ -324,6 +326,28 @@ fn build_unicode_dfa(sources: &[String], multi_line: bool) -> Option<sparse::DFA
         .ok()?
         .to_sparse()
         .ok()
+}
+
+/// Every DFA here is searched from an unanchored start.
+pub(crate) fn unanchored(kind: StartKind) -> Result<(), DecodeErrorKind> {
+    match kind {
+        StartKind::Anchored => Err(DecodeErrorKind::Invalid {
+            what: "DFA for its patterns",
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// A sparse DFA from its little-endian bytes through regex-automata's
+/// checked loader (a sparse DFA needs no alignment).
+pub(crate) fn load_dfa(bytes: &[u8]) -> Result<sparse::DFA<Vec<u8>>, DecodeErrorKind> {
+    let (dfa, read) =
+        sparse::DFA::from_bytes(bytes).map_err(|e| DecodeErrorKind::Dfa(Box::new(e)))?;
+    if read != bytes.len() {
+        return Err(DecodeErrorKind::Invalid { what: "DFA length" });
+    }
+    unanchored(dfa.start_kind())?;
+    Ok(dfa.to_owned())
 }
 
 #[cfg(test)]

@@ -129,7 +129,7 @@ pub fn act(
                     return acted;
                 }
                 (Strip::SendBack(why), _) => why.clone(),
-                (_, Err(why)) => why,
+                (_, Err(why)) => why.to_string(),
             };
             acted.notes.push(format!("strip sent the text back: {why}"));
         }
@@ -149,9 +149,21 @@ fn block(head: &str, lines: &[String]) -> String {
     text
 }
 
-/// The cuts that strip `findings` out of `units`, or why they would leave
-/// nothing of a text.
-fn cut(findings: &[Finding], units: &[Unit]) -> Result<Vec<Cut>, String> {
+/// A strip that would leave nothing of the text at `pointer`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct WouldEmpty {
+    pointer: String,
+}
+
+impl std::fmt::Display for WouldEmpty {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "stripping would leave nothing of {}", self.pointer)
+    }
+}
+
+/// The cuts that strip `findings` out of `units`, or the text they would
+/// leave nothing of.
+fn cut(findings: &[Finding], units: &[Unit]) -> Result<Vec<Cut>, WouldEmpty> {
     let mut spans: BTreeMap<usize, Vec<Range<usize>>> = BTreeMap::new();
     for finding in findings {
         spans
@@ -172,7 +184,9 @@ fn cut(findings: &[Finding], units: &[Unit]) -> Result<Vec<Cut>, String> {
         let unit = &units[at];
         let (unit_cuts, left) = unit.strip(&merged);
         if left.trim().is_empty() {
-            return Err(format!("stripping would leave nothing of {}", unit.pointer));
+            return Err(WouldEmpty {
+                pointer: unit.pointer.clone(),
+            });
         }
         cuts.extend(unit_cuts);
     }

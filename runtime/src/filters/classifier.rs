@@ -43,8 +43,10 @@ use crate::exec::Deadline;
 use crate::settings::Settings;
 use crate::state::answers::{AnswerCache, AnswerKey};
 
+// The answer lives with its cache, which spells it on disk.
 pub use self::command::CommandClassifier;
 pub use self::http::HttpClassifier;
+pub use crate::state::answers::Answer;
 
 /// Questions asked at once, at most.
 pub const MAX_CONCURRENT: usize = 4;
@@ -88,36 +90,6 @@ impl Question {
                 .chain([count.as_str()])
                 .chain(models.iter().map(String::as_str)),
         )
-    }
-}
-
-/// A definite answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Answer {
-    /// The finding goes against the intent (as the question asks).
-    Yes,
-    /// It does not.
-    No,
-}
-
-impl Answer {
-    /// `yes` or `no`.
-    pub fn word(self) -> &'static str {
-        match self {
-            Answer::Yes => "yes",
-            Answer::No => "no",
-        }
-    }
-
-    /// The answer `word` spells, in any case, with no other character.
-    pub fn from_word(word: &str) -> Option<Answer> {
-        if word.eq_ignore_ascii_case("yes") {
-            Some(Answer::Yes)
-        } else if word.eq_ignore_ascii_case("no") {
-            Some(Answer::No)
-        } else {
-            None
-        }
     }
 }
 

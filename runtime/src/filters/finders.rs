@@ -300,7 +300,7 @@ pub fn find(finders: &[Finder], units: &[Unit], run: &Run<'_>) -> (Vec<Finding>,
                         flag(*position, vec![span.range], reason);
                     }
                 }
-                Err(why) => notes.push(Failure::new(*position, finder, why)),
+                Err(why) => notes.push(Failure::new(*position, finder, why.to_string())),
             }
         }
     }

@@ -36,29 +36,119 @@ pub struct Span {
     pub reason: Option<String>,
 }
 
-/// The spans of `run` over `text` (non-empty ones only), or why the
-/// finder yields none.
-pub fn spans(run: &Execution, text: &str) -> Result<Vec<Span>, String> {
+/// Why a finder script yields no findings: how it ended, or what is wrong
+/// with what it printed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptError {
+    kind: ScriptErrorKind,
+}
+
+/// What went wrong with one run of a finder script.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ScriptErrorKind {
+    /// It exited non-zero; the last line of its stderr, when any.
+    Exited {
+        /// The exit code.
+        code: i32,
+        /// The last non-empty line of stderr, trimmed.
+        stderr: Option<String>,
+    },
+    /// A signal ended it.
+    Signaled(i32),
+    /// It ran past the timeout, this many seconds, and its group was killed.
+    TimedOut(f64),
+    /// It could not be started.
+    NotStarted(String),
+    /// It was not started: the call's deadline had passed.
+    PastDeadline,
+    /// Its stdout is JSON, but not a list.
+    NotAList,
+    /// Its stdout is not JSON (the parser's reason).
+    NotJson(String),
+    /// A listed span lacks a whole-number `start` or `end`, or a string `text`.
+    BadSpan(usize),
+    /// A span whose `text` is not the source there under any reading.
+    Mismatch {
+        /// The span's position in the list.
+        index: usize,
+        /// Its `start`.
+        start: usize,
+        /// Its `end`.
+        end: usize,
+        /// Its `text`.
+        said: String,
+    },
+}
+
+impl ScriptError {
+    fn new(kind: ScriptErrorKind) -> ScriptError {
+        ScriptError { kind }
+    }
+}
+
+impl std::fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.kind {
+            ScriptErrorKind::Exited { code, stderr } => match stderr {
+                Some(line) => write!(f, "exit {code}: {line}"),
+                None => write!(f, "exit {code}"),
+            },
+            ScriptErrorKind::Signaled(signal) => write!(f, "killed by signal {signal}"),
+            ScriptErrorKind::TimedOut(secs) => {
+                write!(f, "timed out after {secs:.0} s, process group killed")
+            }
+            ScriptErrorKind::NotStarted(err) => write!(f, "could not start: {err}"),
+            ScriptErrorKind::PastDeadline => {
+                write!(f, "not started: {}", crate::exec::DEADLINE_PASSED)
+            }
+            ScriptErrorKind::NotAList => f.write_str("stdout is not a JSON list"),
+            ScriptErrorKind::NotJson(err) => write!(f, "stdout is not JSON: {err}"),
+            ScriptErrorKind::BadSpan(i) => write!(
+                f,
+                "span {i} needs a whole-number `start` and `end` and a string `text`"
+            ),
+            ScriptErrorKind::Mismatch {
+                index,
+                start,
+                end,
+                said,
+            } => write!(
+                f,
+                "span {index} ({start}..{end}) does not match the source: its text is {said:?}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// The spans of `run` over `text` (non-empty ones only).
+///
+/// # Errors
+///
+/// Why the finder yields none: it did not exit 0, or printed something
+/// other than a list of spans that match the source.
+pub fn spans(run: &Execution, text: &str) -> Result<Vec<Span>, ScriptError> {
+    let fail = |kind| Err(ScriptError::new(kind));
     match &run.finish {
         Finish::Exited(0) => {}
-        Finish::Exited(code) => return Err(format!("exit {code}{}", last_line(&run.stderr))),
-        Finish::Signaled(signal) => return Err(format!("killed by signal {signal}")),
-        Finish::TimedOut => {
-            return Err(format!(
-                "timed out after {:.0} s, process group killed",
-                run.elapsed.as_secs_f64()
-            ))
+        Finish::Exited(code) => {
+            return fail(ScriptErrorKind::Exited {
+                code: *code,
+                stderr: last_line(&run.stderr),
+            })
         }
-        Finish::NotStarted(err) => return Err(format!("could not start: {err}")),
-        Finish::PastDeadline => {
-            return Err(format!("not started: {}", crate::exec::DEADLINE_PASSED))
-        }
+        Finish::Signaled(signal) => return fail(ScriptErrorKind::Signaled(*signal)),
+        Finish::TimedOut => return fail(ScriptErrorKind::TimedOut(run.elapsed.as_secs_f64())),
+        Finish::NotStarted(err) => return fail(ScriptErrorKind::NotStarted(err.clone())),
+        Finish::PastDeadline => return fail(ScriptErrorKind::PastDeadline),
     }
     let stdout = String::from_utf8_lossy(&run.stdout);
     let listed: Vec<Value> = match serde_json::from_str(stdout.trim()) {
         Ok(Value::Array(items)) => items,
-        Ok(_) => return Err("stdout is not a JSON list".into()),
-        Err(err) => return Err(format!("stdout is not JSON: {err}")),
+        Ok(_) => return fail(ScriptErrorKind::NotAList),
+        Err(err) => return fail(ScriptErrorKind::NotJson(err.to_string())),
     };
     let offsets = Offsets::of(text);
     let mut out = Vec::with_capacity(listed.len());
@@ -70,14 +160,15 @@ pub fn spans(run: &Execution, text: &str) -> Result<Vec<Span>, String> {
             number("end"),
             field("text").and_then(Value::as_str),
         ) else {
-            return Err(format!(
-                "span {i} needs a whole-number `start` and `end` and a string `text`"
-            ));
+            return fail(ScriptErrorKind::BadSpan(i));
         };
         let Some(range) = offsets.matching(start, end, said) else {
-            return Err(format!(
-                "span {i} ({start}..{end}) does not match the source: its text is {said:?}"
-            ));
+            return fail(ScriptErrorKind::Mismatch {
+                index: i,
+                start,
+                end,
+                said: said.to_string(),
+            });
         };
         if range.is_empty() {
             continue;
@@ -92,14 +183,14 @@ pub fn spans(run: &Execution, text: &str) -> Result<Vec<Span>, String> {
     Ok(out)
 }
 
-/// `: <the last line of stderr>`, or nothing.
-fn last_line(stderr: &[u8]) -> String {
+/// The last non-empty line of stderr, trimmed, when there is one.
+fn last_line(stderr: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(stderr);
     text.lines()
         .rev()
         .map(str::trim)
         .find(|l| !l.is_empty())
-        .map_or(String::new(), |l| format!(": {l}"))
+        .map(String::from)
 }
 
 /// Reads a span's offsets as characters, bytes or UTF-16 units of one text.
@@ -178,7 +269,7 @@ mod tests {
             r#"[{{"start": {bytes}, "end": {}, "text": "go"}}]"#,
             bytes + 2
         );
-        let err = spans(&run(&said), text).unwrap_err();
+        let err = spans(&run(&said), text).unwrap_err().to_string();
         assert!(err.contains("does not match the source"), "{err}");
         // The first `go` in characters (2..4): as bytes that is inside 🙂,
         // so only one reading holds and it stands.
@@ -246,7 +337,7 @@ mod tests {
             ("not json", "not JSON"),
         ];
         for (stdout, want) in bad {
-            let err = spans(&run(stdout), text).unwrap_err();
+            let err = spans(&run(stdout), text).unwrap_err().to_string();
             assert!(err.contains(want), "{stdout}: {err}");
         }
         assert_eq!(spans(&run("[]"), text).unwrap(), []);
@@ -261,13 +352,16 @@ mod tests {
             ..run("[]")
         };
         assert_eq!(
-            spans(&crashed, text).unwrap_err(),
+            spans(&crashed, text).unwrap_err().to_string(),
             "exit 1: ValueError: boom"
         );
         let slow = Execution {
             finish: Finish::TimedOut,
             ..run("")
         };
-        assert!(spans(&slow, text).unwrap_err().contains("timed out"));
+        assert!(spans(&slow, text)
+            .unwrap_err()
+            .to_string()
+            .contains("timed out"));
     }
 }

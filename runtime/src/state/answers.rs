@@ -1,4 +1,4 @@
-//! The classifier's answer cache: one small file per answer, keyed by a
+//! The classifier's [`Answer`] and its cache: one small file per answer, keyed by a
 //! hash of what was asked, written by rename (a replace-record of the
 //! locking story in [`crate::state`]), expired by age and bounded in count.
 //!
@@ -30,15 +30,12 @@
 //! written: a hit does not refresh an answer, so the hook's read path never
 //! writes). Expired answers are misses and go first when a shard is full.
 
-use std::io::Write;
-use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
 
-use super::read_small;
-use crate::filters::classifier::Answer;
+use super::Store;
 
 /// Answers kept per shard directory; a write past it removes the oldest.
 pub const PER_SHARD: usize = 32;
@@ -52,6 +49,36 @@ const STALE_TEMP: Duration = Duration::from_secs(60);
 
 /// The format version at the start of every answer file.
 const VERSION: &str = "1";
+
+/// A definite answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Answer {
+    /// The finding goes against the intent (as the question asks).
+    Yes,
+    /// It does not.
+    No,
+}
+
+impl Answer {
+    /// `yes` or `no`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Answer::Yes => "yes",
+            Answer::No => "no",
+        }
+    }
+
+    /// The answer `word` spells, in any case, with no other character.
+    pub fn from_word(word: &str) -> Option<Answer> {
+        if word.eq_ignore_ascii_case("yes") {
+            Some(Answer::Yes)
+        } else if word.eq_ignore_ascii_case("no") {
+            Some(Answer::No)
+        } else {
+            None
+        }
+    }
+}
 
 /// Which question an answer belongs to: the SHA-256 of its parts, each
 /// length-prefixed so no two different lists of parts hash alike by
@@ -83,7 +110,7 @@ impl AnswerKey {
 /// The answer cache under one home directory.
 #[derive(Clone, Debug)]
 pub struct AnswerCache {
-    dir: PathBuf,
+    store: Store,
     ttl: Duration,
 }
 
@@ -92,20 +119,19 @@ impl AnswerCache {
     /// `ttl` (zero: nothing is kept, nothing is found).
     pub fn new(home: &Path, ttl: Duration) -> AnswerCache {
         AnswerCache {
-            dir: home.join("classifier").join("answers"),
+            store: Store::new(home.join("classifier").join("answers")),
             ttl,
         }
     }
 
     /// The directory the answers live in.
     pub fn dir(&self) -> &Path {
-        &self.dir
+        self.store.dir()
     }
 
     /// The file that holds the answer for `key`.
     pub fn path(&self, key: &AnswerKey) -> PathBuf {
-        let hex = key.hex();
-        self.dir.join(&hex[..2]).join(hex)
+        self.store.path(name(key))
     }
 
     /// The answer cached for `key`, when there is one younger than the TTL.
@@ -115,7 +141,7 @@ impl AnswerCache {
         if self.ttl.is_zero() {
             return None;
         }
-        let text = read_small(&self.path(key), MAX_ENTRY)?;
+        let text = self.store.read(name(key), MAX_ENTRY)?;
         let (answer, written) = parse(&text)?;
         let age = now_ms().checked_sub(written)?;
         (Duration::from_millis(age) < self.ttl).then_some(answer)
@@ -131,18 +157,18 @@ impl AnswerCache {
         if self.ttl.is_zero() {
             return Ok(());
         }
+        let line = format!("{VERSION} {} {}\n", answer.word(), now_ms());
+        self.store.replace(name(key), line.as_bytes())?;
         let path = self.path(key);
-        let shard = path.parent().expect("an answer file is inside its shard");
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(shard)?;
-        let mut temp = tempfile::Builder::new().prefix(".tmp").tempfile_in(shard)?;
-        temp.write_all(format!("{VERSION} {} {}\n", answer.word(), now_ms()).as_bytes())?;
-        temp.persist(&path).map_err(|e| e.error)?;
-        prune(shard);
+        prune(path.parent().expect("an answer file is inside its shard"));
         Ok(())
     }
+}
+
+/// The record of `key`: `<kk>/<key>`.
+fn name(key: &AnswerKey) -> PathBuf {
+    let hex = key.hex();
+    Path::new(&hex[..2]).join(&hex)
 }
 
 /// The answer and the time it was written, from one whole answer line.
@@ -177,7 +203,10 @@ fn prune(shard: &Path) {
     for entry in entries.flatten() {
         let Ok(meta) = entry.metadata() else { continue };
         let written = meta.modified().unwrap_or(UNIX_EPOCH);
-        let temp = entry.file_name().to_string_lossy().starts_with(".tmp");
+        let temp = entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(hookdex_index::TEMP_PREFIX);
         if temp {
             let age = now.duration_since(written).unwrap_or_default();
             if age > STALE_TEMP {

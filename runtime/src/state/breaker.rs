@@ -14,6 +14,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::state::{hex_name, Store};
+
 /// Failures in a row that open the breaker.
 pub const THRESHOLD: u32 = 3;
 
@@ -23,7 +25,7 @@ pub const DEFAULT_COOLDOWN: Duration = Duration::from_secs(60);
 /// The breakers of one `$HOOKDEX_HOME`.
 #[derive(Clone, Debug)]
 pub struct Breakers {
-    dir: PathBuf,
+    store: Store,
     cooldown: Duration,
 }
 
@@ -64,13 +66,13 @@ impl Breakers {
     /// The breakers under `home`, with `cooldown`.
     pub fn new(home: &Path, cooldown: Duration) -> Breakers {
         Breakers {
-            dir: home.join("breaker"),
+            store: Store::new(home.join("breaker")),
             cooldown,
         }
     }
 
     fn path(&self, hook: &str) -> PathBuf {
-        self.dir.join(crate::state::hex_name(&[hook]))
+        self.store.path(hex_name(&[hook]))
     }
 
     fn cooldown_ms(&self) -> u64 {
@@ -79,7 +81,7 @@ impl Breakers {
 
     /// What the breaker of `hook` (its file) says now, without changing it.
     pub fn status(&self, hook: &str) -> Gate {
-        let text = crate::state::read_small(&self.path(hook), 64).unwrap_or_default();
+        let text = self.store.read(hex_name(&[hook]), 64).unwrap_or_default();
         self.gate(Record::read(&text), crate::log::now_ms()).0
     }
 
@@ -87,21 +89,21 @@ impl Breakers {
     /// A breaker that cannot be written lets the hook run (failing open).
     pub fn admit(&self, hook: &str) -> Gate {
         let now = crate::log::now_ms();
-        crate::state::update_locked(&self.dir, &self.path(hook), |text| {
-            let (gate, record) = self.gate(Record::read(text), now);
-            (record.text(), gate)
-        })
-        .unwrap_or(Gate::Closed(0))
+        self.store
+            .update(hex_name(&[hook]), |text| {
+                let (gate, record) = self.gate(Record::read(text), now);
+                (record.text(), gate)
+            })
+            .unwrap_or(Gate::Closed(0))
     }
 
     /// Counts one run of `hook` that `failed` or not: a failure adds one,
     /// anything else starts the count again.
     pub fn record(&self, hook: &str, failed: bool) {
-        let path = self.path(hook);
-        if !failed && !path.exists() {
+        if !failed && !self.path(hook).exists() {
             return;
         }
-        let _ = crate::state::update_locked(&self.dir, &path, |text| {
+        let _ = self.store.update(hex_name(&[hook]), |text| {
             let mut record = Record::read(text);
             record.failures = match failed {
                 true => record.failures.saturating_add(1),
@@ -159,7 +161,7 @@ mod tests {
     fn a_stamp_in_the_future_still_ends_one_cooldown_from_now() {
         let home = tempfile::tempdir().unwrap();
         let breakers = Breakers::new(home.path(), Duration::from_millis(200));
-        std::fs::create_dir_all(&breakers.dir).unwrap();
+        std::fs::create_dir_all(breakers.store.dir()).unwrap();
         std::fs::write(breakers.path("/h"), format!("3 {}\n", u64::MAX - 5)).unwrap();
         let Gate::Open { until_ms } = breakers.admit("/h") else {
             panic!("open")

@@ -10,8 +10,10 @@
 //! parallel hook processes of one session count every block once. Only
 //! calls where a rule fired touch a counter: "in a row" means among those.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
+
+use crate::state::{hex_name, Store};
 
 /// What a cap counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +47,7 @@ const SESSION_TTL: Duration = Duration::from_secs(7 * 24 * 3600);
 /// The caps of one `$HOOKDEX_HOME`.
 #[derive(Clone, Debug)]
 pub struct Caps {
-    dir: PathBuf,
+    store: Store,
 }
 
 /// What [`Caps::count`] decided for one call.
@@ -63,14 +65,15 @@ impl Caps {
     /// The caps under `home`.
     pub fn new(home: &Path) -> Caps {
         Caps {
-            dir: home.join("caps"),
+            store: Store::new(home.join("caps")),
         }
     }
 
     /// How many blocks of `kind` in a row `session` has now (0 when none
     /// or unreadable).
     pub fn current(&self, session: &str, kind: CapKind) -> u32 {
-        crate::state::read_small(&self.path(session, kind), 32)
+        self.store
+            .read(hex_name(&[session, kind.as_str()]), 32)
             .and_then(|text| text.trim().parse().ok())
             .unwrap_or(0)
     }
@@ -79,13 +82,13 @@ impl Caps {
     /// counter that cannot be written counts nothing, and the block stands
     /// (failing open would be to drop it, which is not ours to decide).
     pub fn count(&self, session: &str, kind: CapKind, blocked: bool) -> Counted {
-        let path = self.path(session, kind);
-        let fresh = !path.exists();
+        let name = hex_name(&[session, kind.as_str()]);
+        let fresh = !self.store.path(&name).exists();
         // Nothing to start again: a call that does not block writes nothing.
         if fresh && !blocked {
             return Counted::Reset;
         }
-        let updated = self.update(&path, |n| match (blocked, n >= kind.limit()) {
+        let updated = self.update(&name, |n| match (blocked, n >= kind.limit()) {
             (false, _) => (0, Counted::Reset),
             (true, true) => (0, Counted::Dropped),
             (true, false) => (n + 1, Counted::Kept(n + 1)),
@@ -104,10 +107,10 @@ impl Caps {
     /// returns the count (1 for the first; 0 when the counter cannot be
     /// written, so the message is not repeated on every call).
     pub fn bump(&self, session: &str, id: &str) -> u32 {
-        let path = self.path_of(&[session, "enforcement", id]);
-        let fresh = !path.exists();
+        let name = hex_name(&[session, "enforcement", id]);
+        let fresh = !self.store.path(&name).exists();
         let counted = self
-            .update(&path, |n| (n.saturating_add(1), n.saturating_add(1)))
+            .update(&name, |n| (n.saturating_add(1), n.saturating_add(1)))
             .unwrap_or(0);
         if fresh {
             self.prune();
@@ -118,44 +121,22 @@ impl Caps {
     /// Starts the count of `kind` again for `session` (a new prompt ends a
     /// run of Stop blocks).
     pub fn reset(&self, session: &str, kind: CapKind) {
-        let path = self.path(session, kind);
-        if path.exists() {
-            let _ = self.update(&path, |_| (0, ()));
+        let name = hex_name(&[session, kind.as_str()]);
+        if self.store.path(&name).exists() {
+            let _ = self.update(&name, |_| (0, ()));
         }
     }
 
-    fn path(&self, session: &str, kind: CapKind) -> PathBuf {
-        self.path_of(&[session, kind.as_str()])
-    }
-
-    /// The counter file of `parts`.
     /// Whether this is the first time `id` is asked of `session`: the
     /// first asker creates its mark, every later one only finds it (one
     /// `open` a call, never a write after the first).
     pub fn first(&self, session: &str, id: &str) -> bool {
-        let path = self.path_of(&[session, "once", id]);
-        let create = |path: &Path| {
-            std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-        };
-        match create(&path) {
-            Ok(_) => true,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                std::fs::create_dir_all(&self.dir).is_ok() && create(&path).is_ok()
-            }
-            Err(_) => false,
-        }
+        self.store.mark(hex_name(&[session, "once", id]))
     }
 
-    fn path_of(&self, parts: &[&str]) -> PathBuf {
-        self.dir.join(crate::state::hex_name(parts))
-    }
-
-    /// Reads the count at `path`, writes `change`'s new count, under `flock`.
-    fn update<T>(&self, path: &Path, change: impl FnOnce(u32) -> (u32, T)) -> std::io::Result<T> {
-        crate::state::update_locked(&self.dir, path, |text| {
+    /// Reads the counter `name`, writes `change`'s new count, under `flock`.
+    fn update<T>(&self, name: &str, change: impl FnOnce(u32) -> (u32, T)) -> std::io::Result<T> {
+        self.store.update(name, |text| {
             let (count, out) = change(text.trim().parse().unwrap_or(0));
             (format!("{count}\n"), out)
         })
@@ -164,7 +145,7 @@ impl Caps {
     /// Removes counters nothing wrote to for [`SESSION_TTL`]; best effort,
     /// and only files with a counter's name.
     fn prune(&self) {
-        for stale in crate::state::stale(&self.dir, SESSION_TTL, false) {
+        for stale in crate::state::stale(self.store.dir(), SESSION_TTL, false) {
             let _ = std::fs::remove_file(stale);
         }
     }
@@ -198,7 +179,7 @@ mod tests {
         assert_eq!(caps.count("s1", CapKind::Stop, true), Kept(1));
         // A session that never blocked has no counter written.
         assert_eq!(caps.count("quiet", CapKind::Post, false), Reset);
-        assert!(!caps.path("quiet", CapKind::Post).exists());
+        assert!(!caps.store.path(hex_name(&["quiet", "post"])).exists());
         // Another session and another kind count apart.
         assert_eq!(caps.count("s2", CapKind::Stop, true), Kept(1));
         assert_eq!(caps.count("s1", CapKind::Post, true), Kept(1));
@@ -226,8 +207,8 @@ mod tests {
     fn a_counter_at_its_largest_stays_there() {
         let home = tempfile::tempdir().unwrap();
         let caps = Caps::new(home.path());
-        std::fs::create_dir_all(&caps.dir).unwrap();
-        let path = caps.path_of(&["s", "enforcement", "e"]);
+        std::fs::create_dir_all(caps.store.dir()).unwrap();
+        let path = caps.store.path(hex_name(&["s", "enforcement", "e"]));
         std::fs::write(&path, format!("{}\n", u32::MAX)).unwrap();
         assert_eq!(caps.bump("s", "e"), u32::MAX);
     }
@@ -239,7 +220,7 @@ mod tests {
         std::fs::create_dir_all(home.path().join("caps")).unwrap();
         let victim = home.path().join("victim");
         std::fs::write(&victim, "keep").unwrap();
-        std::os::unix::fs::symlink(&victim, caps.path("s", CapKind::Post)).unwrap();
+        std::os::unix::fs::symlink(&victim, caps.store.path(hex_name(&["s", "post"]))).unwrap();
         assert_eq!(caps.count("s", CapKind::Post, true), Counted::Kept(1));
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
     }

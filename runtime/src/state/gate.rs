@@ -5,8 +5,10 @@
 //! written by rename, removed when it closes. A file that cannot be read
 //! is a closed gate.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
+
+use crate::state::{hex_name, Store};
 
 /// How long the gate stays open at most.
 pub const OPEN_FOR: Duration = Duration::from_secs(3600);
@@ -14,7 +16,7 @@ pub const OPEN_FOR: Duration = Duration::from_secs(3600);
 /// The gates of one `$HOOKDEX_HOME`.
 #[derive(Clone, Debug)]
 pub struct Gates {
-    dir: PathBuf,
+    store: Store,
 }
 
 /// A session's gate.
@@ -34,38 +36,30 @@ impl Gates {
     /// The gates under `home`.
     pub fn new(home: &Path) -> Gates {
         Gates {
-            dir: home.join("gate"),
+            store: Store::new(home.join("gate")),
         }
-    }
-
-    fn path(&self, session: &str) -> PathBuf {
-        self.dir.join(crate::state::hex_name(&[session]))
     }
 
     /// Opens `session`'s gate now. Best effort: a gate that cannot be
     /// written stays closed, which refuses a change the person asked for,
     /// never allows one they did not.
     pub fn open(&self, session: &str) -> std::io::Result<()> {
-        use std::os::unix::fs::DirBuilderExt;
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&self.dir)?;
-        let mut file = tempfile::NamedTempFile::new_in(&self.dir)?;
-        std::io::Write::write_all(&mut file, format!("{}\n", crate::log::now_ms()).as_bytes())?;
-        file.persist(self.path(session)).map_err(|e| e.error)?;
+        let stamp = format!("{}\n", crate::log::now_ms());
+        self.store.replace(hex_name(&[session]), stamp.as_bytes())?;
         self.prune();
         Ok(())
     }
 
     /// Closes `session`'s gate.
     pub fn close(&self, session: &str) {
-        let _ = std::fs::remove_file(self.path(session));
+        self.store.remove(hex_name(&[session]));
     }
 
     /// The state of `session`'s gate now.
     pub fn state(&self, session: &str) -> GateState {
-        let Some(opened) = crate::state::read_small(&self.path(session), 32)
+        let Some(opened) = self
+            .store
+            .read(hex_name(&[session]), 32)
             .and_then(|text| text.trim().parse::<u64>().ok())
         else {
             return GateState::Closed;
@@ -81,7 +75,7 @@ impl Gates {
 
     /// Removes the files of gates long closed by the hour; best effort.
     fn prune(&self) {
-        for stale in crate::state::stale(&self.dir, OPEN_FOR * 2, false) {
+        for stale in crate::state::stale(self.store.dir(), OPEN_FOR * 2, false) {
             let _ = std::fs::remove_file(stale);
         }
     }
@@ -109,9 +103,17 @@ mod tests {
         let gates = Gates::new(home.path());
         gates.open("s").unwrap();
         let now = crate::log::now_ms();
-        std::fs::write(gates.path("s"), format!("{}\n", now - 3_601_000)).unwrap();
+        std::fs::write(
+            gates.store.path(hex_name(&["s"])),
+            format!("{}\n", now - 3_601_000),
+        )
+        .unwrap();
         assert_eq!(gates.state("s"), GateState::Closed);
-        std::fs::write(gates.path("s"), format!("{}\n", now + 60_000)).unwrap();
+        std::fs::write(
+            gates.store.path(hex_name(&["s"])),
+            format!("{}\n", now + 60_000),
+        )
+        .unwrap();
         assert_eq!(gates.state("s"), GateState::Closed);
     }
 }

@@ -1,11 +1,11 @@
-//! Shared mutable state between hook processes: the one store that the
-//! answer cache, filter round counters, the classifier's breaker, block
-//! caps, the gate, enforcement counters and the output stash will share.
-//! The classifier's answer cache ([`answers`]), the filter round
-//! counters ([`rounds`]), the block caps ([`caps`]), the output stash
-//! ([`stash`]) and the output-filter counters ([`stats`]) live here so far; the features that need state
-//! bring it, and they follow this module's locking story rather than
-//! inventing their own.
+//! Shared mutable state between hook processes: the classifier's answer
+//! cache ([`answers`]), the filter round counters ([`rounds`]), the
+//! classifier's breaker ([`breaker`]), the block caps and enforcement
+//! counters ([`caps`]), the gate ([`gate`]), the output stash ([`stash`])
+//! and the output-filter counters ([`stats`]). Each keeps its records in
+//! one [`Store`], whose methods are the only ways a record is written, so
+//! every kind follows this module's locking story rather than inventing
+//! its own.
 //!
 //! # Locking story
 //!
@@ -47,64 +47,11 @@ pub mod gate;
 pub mod rounds;
 pub mod stash;
 pub mod stats;
+mod store;
 
-use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
-/// `path`'s text when it is a regular file of at most `max` bytes, opened
-/// without blocking, following a link or taking a terminal (a FIFO or a
-/// link planted there reads as nothing, never a hang).
-pub(crate) fn read_small(path: &Path, max: u64) -> Option<String> {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
-        .open(path)
-        .ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
-    let mut text = String::new();
-    file.take(max + 1).read_to_string(&mut text).ok()?;
-    (text.len() as u64 <= max).then_some(text)
-}
-
-/// Reads the small record at `path` (in `dir`, created `0700`), writes
-/// what `change` makes of its text, under `flock` on the file (the locking
-/// story's "must not be lost" case). The file is opened `0600`, never
-/// through a link, and only as a regular file.
-pub(crate) fn update_locked<T>(
-    dir: &Path,
-    path: &Path,
-    change: impl FnOnce(&str) -> (String, T),
-) -> std::io::Result<T> {
-    use std::io::{Seek, Write};
-    use std::os::unix::fs::DirBuilderExt;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)?;
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
-    file.lock()?;
-    let mut text = String::new();
-    (&mut file).take(256).read_to_string(&mut text)?;
-    let (new, out) = change(&text);
-    file.rewind()?;
-    file.set_len(0)?;
-    file.write_all(new.as_bytes())?;
-    file.unlock()?;
-    Ok(out)
-}
+pub use store::Store;
 
 /// 32 hex digits naming `parts` (a session, a key), each length-prefixed
 /// so no two lists of parts name one file by concatenation.

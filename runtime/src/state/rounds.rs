@@ -19,12 +19,10 @@
 //! is first created, the folders of sessions untouched for
 //! [`SESSION_TTL`] are removed, so old sessions do not pile up.
 
-use std::io::Write;
-use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::read_small;
+use super::{hex_name, Store};
 
 /// How long a session's counters are kept after its last write.
 pub const SESSION_TTL: Duration = Duration::from_secs(7 * 24 * 60 * 60);
@@ -38,7 +36,7 @@ const MAX_ENTRY: u64 = 64;
 /// The round counters of one session.
 #[derive(Clone, Debug)]
 pub struct Rounds {
-    dir: PathBuf,
+    store: Store,
 }
 
 impl Rounds {
@@ -46,19 +44,19 @@ impl Rounds {
     /// share one set) under `home` (`$HOOKDEX_HOME`).
     pub fn new(home: &Path, session: Option<&str>) -> Rounds {
         Rounds {
-            dir: root(home).join(super::hex_name(&[session.unwrap_or_default()])),
+            store: Store::new(root(home).join(hex_name(&[session.unwrap_or_default()]))),
         }
     }
 
     /// The file that holds the count of `filter` on `target`.
     pub fn path(&self, filter: &str, target: &str) -> PathBuf {
-        self.dir.join(super::hex_name(&[filter, target]))
+        self.store.path(hex_name(&[filter, target]))
     }
 
     /// How many times `filter` sent `target`'s text back; 0 when no count
     /// is kept, or its file is not one of ours (a link, a FIFO, torn).
     pub fn count(&self, filter: &str, target: &str) -> u32 {
-        let Some(text) = read_small(&self.path(filter, target), MAX_ENTRY) else {
+        let Some(text) = self.store.read(hex_name(&[filter, target]), MAX_ENTRY) else {
             return 0;
         };
         let Some(line) = text.strip_suffix('\n') else {
@@ -76,25 +74,20 @@ impl Rounds {
     ///
     /// When the session folder or the counter cannot be written.
     pub fn set(&self, filter: &str, target: &str, count: u32) -> std::io::Result<()> {
-        if !self.dir.is_dir() {
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(&self.dir)?;
-            prune(self.dir.parent().unwrap_or(&self.dir), &self.dir);
+        let dir = self.store.dir();
+        let fresh = !dir.is_dir();
+        let line = format!("{VERSION} {count}\n");
+        self.store
+            .replace(hex_name(&[filter, target]), line.as_bytes())?;
+        if fresh {
+            prune(dir.parent().unwrap_or(dir), dir);
         }
-        let mut temp = tempfile::Builder::new()
-            .prefix(".tmp")
-            .tempfile_in(&self.dir)?;
-        temp.write_all(format!("{VERSION} {count}\n").as_bytes())?;
-        temp.persist(self.path(filter, target))
-            .map_err(|e| e.error)?;
         Ok(())
     }
 
     /// Forgets the count of `filter` on `target` (a clean pass).
     pub fn reset(&self, filter: &str, target: &str) {
-        let _ = std::fs::remove_file(self.path(filter, target));
+        self.store.remove(hex_name(&[filter, target]));
     }
 }
 

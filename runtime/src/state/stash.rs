@@ -7,10 +7,10 @@
 //! and [`MAX_BYTES`] bytes, the oldest evicted first; a file stashed again
 //! counts as new.
 
-use std::io::{Read, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::SystemTime;
+
+use super::Store;
 
 /// The most originals kept.
 pub const MAX_ENTRIES: usize = 256;
@@ -21,14 +21,14 @@ pub const MAX_BYTES: u64 = 256 << 20;
 /// The stash of one `$HOOKDEX_HOME`.
 #[derive(Clone, Debug)]
 pub struct Stash {
-    dir: PathBuf,
+    store: Store,
 }
 
 impl Stash {
     /// The stash under `home`.
     pub fn new(home: &Path) -> Stash {
         Stash {
-            dir: home.join("stash"),
+            store: Store::new(home.join("stash")),
         }
     }
 
@@ -47,27 +47,17 @@ impl Stash {
     /// output whole, since it could not be recovered).
     pub fn put(&self, key: &str, content: &[u8]) -> std::io::Result<()> {
         debug_assert_eq!(key, Stash::key(content));
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&self.dir)?;
         // A stash folder that is a link would be pruned wherever it points.
-        if std::fs::symlink_metadata(&self.dir)?
-            .file_type()
-            .is_symlink()
-        {
+        if std::fs::symlink_metadata(self.store.dir()).is_ok_and(|m| m.file_type().is_symlink()) {
             return Err(std::io::Error::other("the stash folder is a link"));
         }
-        let path = self.dir.join(key);
         if self.holds(key, content) {
-            let file = std::fs::File::options().append(true).open(&path)?;
+            let file = std::fs::File::options()
+                .append(true)
+                .open(self.store.path(key))?;
             file.set_modified(SystemTime::now())?;
         } else {
-            let mut temp = tempfile::Builder::new()
-                .prefix(".tmp")
-                .tempfile_in(&self.dir)?;
-            temp.write_all(content)?;
-            temp.persist(&path).map_err(|e| e.error)?;
+            self.store.replace(key, content)?;
         }
         self.prune();
         Ok(())
@@ -76,7 +66,7 @@ impl Stash {
     /// Whether `key` holds `content` already (a file of another length is
     /// not read).
     fn holds(&self, key: &str, content: &[u8]) -> bool {
-        let same_length = std::fs::symlink_metadata(self.dir.join(key))
+        let same_length = std::fs::symlink_metadata(self.store.path(key))
             .is_ok_and(|meta| meta.is_file() && meta.len() == content.len() as u64);
         same_length && self.get(key).as_deref() == Some(content)
     }
@@ -87,24 +77,13 @@ impl Stash {
         if key.len() != 16 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
-            .open(self.dir.join(key))
-            .ok()?;
-        let meta = file.metadata().ok()?;
-        if !meta.is_file() || meta.len() > MAX_BYTES {
-            return None;
-        }
-        let mut content = Vec::with_capacity(meta.len() as usize);
-        file.take(MAX_BYTES).read_to_end(&mut content).ok()?;
-        Some(content)
+        self.store.read_bytes(key, MAX_BYTES)
     }
 
     /// Evicts the oldest originals past the bounds, and temporary files
     /// left by a writer that died. Best effort, as the answer cache's.
     fn prune(&self) {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+        let Ok(entries) = std::fs::read_dir(self.store.dir()) else {
             return;
         };
         let now = SystemTime::now();
@@ -113,7 +92,10 @@ impl Stash {
             let Ok(meta) = entry.metadata() else { continue };
             let written = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
             let name = entry.file_name();
-            if name.to_string_lossy().starts_with(".tmp") {
+            if name
+                .to_string_lossy()
+                .starts_with(hookdex_index::TEMP_PREFIX)
+            {
                 let age = now.duration_since(written).unwrap_or_default();
                 if age.as_secs() > 600 {
                     let _ = std::fs::remove_file(entry.path());
@@ -155,7 +137,7 @@ mod tests {
         let key = keep(&stash, original);
         assert_eq!(stash.get(&key).as_deref(), Some(&original[..]));
         assert_eq!(keep(&stash, original), key, "one file per content");
-        assert_eq!(std::fs::read_dir(&stash.dir).unwrap().count(), 1);
+        assert_eq!(std::fs::read_dir(stash.store.dir()).unwrap().count(), 1);
         for bad in [
             "../../etc/passwd",
             "",
@@ -191,8 +173,8 @@ mod tests {
     fn only_stash_entries_are_pruned_and_a_linked_folder_is_refused() {
         let home = tempfile::tempdir().unwrap();
         let stash = Stash::new(home.path());
-        std::fs::create_dir_all(&stash.dir).unwrap();
-        let mine = stash.dir.join("notes.txt");
+        std::fs::create_dir_all(stash.store.dir()).unwrap();
+        let mine = stash.store.path("notes.txt");
         std::fs::write(&mine, "not an original").unwrap();
         let long_ago = SystemTime::now() - std::time::Duration::from_secs(3600);
         std::fs::File::options()

@@ -14,11 +14,18 @@
 //! file and renamed, so a reader sees the old file or the new.
 
 use std::collections::{BTreeMap, HashSet};
-use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
+
+use super::Store;
+
+/// The counters' file in the stats folder.
+const FILE: &str = "outfilters.jsonl";
+
+/// The file whose `flock` orders appends (shared) and a compaction
+/// (exclusive).
+const LOCK: &str = ".compact.lock";
 
 /// The misses ledger's bound, in distinct selectors.
 pub const MISSES: usize = 200;
@@ -37,7 +44,7 @@ pub fn tokens(bytes: u64) -> u64 {
 /// The counters of one `$HOOKDEX_HOME`.
 #[derive(Clone, Debug)]
 pub struct Stats {
-    file: PathBuf,
+    store: Store,
 }
 
 /// One filter's (or one family's) totals.
@@ -90,8 +97,13 @@ impl Stats {
     /// The counters under `home`.
     pub fn new(home: &Path) -> Stats {
         Stats {
-            file: home.join("stats").join("outfilters.jsonl"),
+            store: Store::new(home.join("stats")),
         }
+    }
+
+    /// The counters' file.
+    fn file(&self) -> PathBuf {
+        self.store.path(FILE)
     }
 
     /// Counts an act of `filter`: `bytes_in` became `bytes_out`, the
@@ -114,37 +126,21 @@ impl Stats {
     }
 
     fn append(&self, record: &Value) {
-        let Some(dir) = self.file.parent() else {
-            return;
-        };
-        if std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-            .is_err()
-        {
-            return;
-        }
         let mut line = record.to_string();
         line.push('\n');
         let full = {
             // Shared with other appenders, never with a compaction: a line
             // written between its read and its rename would be lost.
-            let Some(lock) = compaction_lock(dir) else {
+            let Ok(lock) = self.store.lock_file(LOCK) else {
                 return;
             };
             if lock.lock_shared().is_err() {
                 return;
             }
-            let open = std::fs::OpenOptions::new()
-                .append(true)
-                .create(true)
-                .mode(0o600)
-                .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
-                .open(&self.file);
-            let Ok(mut file) = open else { return };
-            let _ = file.write_all(line.as_bytes());
-            file.metadata().is_ok_and(|m| m.len() > MAX_BYTES)
+            let Ok(len) = self.store.append(FILE, line.as_bytes()) else {
+                return;
+            };
+            len > MAX_BYTES
         };
         if full {
             self.compact();
@@ -153,7 +149,7 @@ impl Stats {
 
     /// What the counters say now.
     pub fn report(&self) -> Report {
-        let text = std::fs::read(&self.file).unwrap_or_default();
+        let text = std::fs::read(self.file()).unwrap_or_default();
         let mut report = Report::default();
         let mut misses: BTreeMap<String, u64> = BTreeMap::new();
         for line in text.split(|b| *b == b'\n') {
@@ -209,15 +205,11 @@ impl Stats {
         report
     }
 
-    /// Rewrites the file as its totals, under an exclusive lock so two
-    /// writers never compact at once (the second finds it small again).
-    /// Rewrites the log as its totals, holding the compaction lock
-    /// exclusively (appenders wait for it).
+    /// Rewrites the file as its totals, holding the compaction lock
+    /// exclusively (appenders wait for it, and a second compaction finds the
+    /// file small again).
     fn compact(&self) {
-        let Some(dir) = self.file.parent() else {
-            return;
-        };
-        let Some(lock) = compaction_lock(dir) else {
+        let Ok(lock) = self.store.lock_file(LOCK) else {
             return;
         };
         // Dropped with `lock` at the end of this call, or by the kernel if
@@ -225,13 +217,10 @@ impl Stats {
         if lock.lock().is_err() {
             return;
         }
-        if std::fs::metadata(&self.file).map_or(true, |m| m.len() <= MAX_BYTES) {
+        if std::fs::metadata(self.file()).map_or(true, |m| m.len() <= MAX_BYTES) {
             return;
         }
         let report = self.report();
-        let Ok(mut temp) = tempfile::Builder::new().prefix(".tmp").tempfile_in(dir) else {
-            return;
-        };
         let mut text = String::new();
         for (name, totals) in &report.filters {
             let seen: Vec<&String> = totals.seen.iter().take(SEEN).collect();
@@ -246,28 +235,14 @@ impl Stats {
             text.push_str(&json!({"miss": selector, "count": count}).to_string());
             text.push('\n');
         }
-        if temp.write_all(text.as_bytes()).is_ok() {
-            let _ = temp.persist(&self.file);
-        }
+        let _ = self.store.replace(FILE, text.as_bytes());
     }
-}
-
-/// The file whose `flock` orders appends (shared) and a compaction
-/// (exclusive), in the stats folder `dir`.
-fn compaction_lock(dir: &Path) -> Option<std::fs::File> {
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(dir.join(".compact.lock"))
-        .ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
 
     #[test]
     fn totals_add_up_per_filter_and_family_and_unique_by_content() {
@@ -305,7 +280,7 @@ mod tests {
         let before = stats.report();
         std::fs::OpenOptions::new()
             .append(true)
-            .open(&stats.file)
+            .open(stats.file())
             .unwrap()
             .set_len(MAX_BYTES + 1)
             .unwrap();
@@ -331,11 +306,11 @@ mod tests {
         let stats = Stats::new(home.path());
         stats.act("make", 500, 50, "first");
         // A filler line to just short of the bound: the next appends compact.
-        let len = std::fs::metadata(&stats.file).unwrap().len();
+        let len = std::fs::metadata(stats.file()).unwrap().len();
         let filler = format!("{}\n", "x".repeat((MAX_BYTES - len - 10) as usize));
         std::fs::OpenOptions::new()
             .append(true)
-            .open(&stats.file)
+            .open(stats.file())
             .unwrap()
             .write_all(filler.as_bytes())
             .unwrap();

@@ -3,7 +3,6 @@
 //! (comments and layout kept, via `toml_edit`), and write it back atomically
 //! only when its text changed.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
@@ -121,26 +120,16 @@ fn save(path: &Path, original: Option<&[u8]>, text: &[u8]) -> Result<Saved, Stri
     Ok(Saved::Wrote)
 }
 
-/// Replaces the file at `path` with `bytes` through a temporary file in the
-/// same directory and a rename, so a harness reading it concurrently sees the
-/// old text or the new, never a part.
+/// Replaces the file at `path` with `bytes` atomically, so a harness reading
+/// it concurrently sees the old text or the new, never a part.
 fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
     // Write through a symlink (dotfile managers link settings files) rather
     // than replacing the link with a plain file.
     let dest = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let dir = dest.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    // Keep the mode of a file that is there; a new one is readable like any config.
-    let mode = std::fs::metadata(&dest).map_or(0o644, |m| m.permissions().mode());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".hookdex-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    tmp.as_file()
-        .set_permissions(std::fs::Permissions::from_mode(mode))?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(&dest).map_err(|e| e.error)?;
-    Ok(())
+    // Keep the mode of a file that is there; a new one is readable like any
+    // config. A person's file is flushed before it replaces the old one.
+    hookdex_index::AtomicWrite::new()
+        .keep_mode(0o644)
+        .sync(true)
+        .write(&dest, bytes)
 }
