@@ -452,12 +452,11 @@ fn loader_program(argv: &[String]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::PermissionsExt;
+    use hookdex_test_support::write_executable;
 
     fn stub(dir: &Path, name: &str, body: &str) -> PathBuf {
         let path = dir.join(name);
-        std::fs::write(&path, body).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        write_executable(&path, body);
         path
     }
 

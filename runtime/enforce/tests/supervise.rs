@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use hookdex_enforce::{ExecCall, Guard, Judge, Verdict, WriteCall, WriteKind};
+use hookdex_test_support::write_executable;
 
 /// Denies `kubectl delete`, and writes under `protected` while it is set.
 struct Readonly {
@@ -72,14 +73,10 @@ impl Tree {
         let root = dir.path().canonicalize().unwrap();
         let bin = root.join("bin");
         std::fs::create_dir(&bin).unwrap();
-        let stub = bin.join("kubectl");
-        std::fs::write(
-            &stub,
+        write_executable(
+            &bin.join("kubectl"),
             "#!/bin/sh\necho \"$*\" >> \"$KUBECTL_LOG\"\necho \"kubectl-stub $*\"\n",
-        )
-        .unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
+        );
         Tree {
             _dir: dir,
             root,

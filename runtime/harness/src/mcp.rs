@@ -181,38 +181,20 @@ mod tests {
     use super::*;
     use crate::{harness, Payload};
     use hookdex_model::Target;
-
-    /// A scratch directory removed on drop.
-    struct Dir(PathBuf);
-
-    impl Dir {
-        fn new(name: &str) -> Dir {
-            let dir = std::env::temp_dir().join(format!("hookdex-{name}-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::create_dir_all(&dir).unwrap();
-            Dir(dir)
-        }
-
-        fn write(&self, rel: &str, text: &str) {
-            let path = self.0.join(rel);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-    }
-
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
+    use hookdex_test_support::ScratchDir;
 
     /// The normalized name of `payload` (a Gemini/Copilot/Cursor pre) with
     /// `home` as HOME and `home/repo` as the session's directory.
-    fn resolved(target: Target, payload: &str, event: Option<&str>, home: &Dir) -> Option<String> {
+    fn resolved(
+        target: Target,
+        payload: &str,
+        event: Option<&str>,
+        home: &ScratchDir,
+    ) -> Option<String> {
         let payload = Payload::parse(target, payload.as_bytes(), event).unwrap();
-        let root = home.0.clone();
+        let root = home.path().to_path_buf();
         let var = move |name: &str| (name == "HOME").then(|| root.clone().into_os_string());
-        let cwd = home.0.join("repo");
+        let cwd = home.path().join("repo");
         let trusted = || !cwd.join("untrusted").exists();
         let scope = McpScope {
             cwd: &cwd,
@@ -226,7 +208,7 @@ mod tests {
 
     #[test]
     fn gemini_names_resolve_against_its_settings() {
-        let home = Dir::new("gemini-mcp");
+        let home = ScratchDir::new("harness-gemini-mcp");
         home.write(
             ".gemini/settings.json",
             "{\n  // user\n  \"mcpServers\": {\"srv\": {\"command\": \"a\"}, \"srv_a\": {\"command\": \"b\"}}\n}",
@@ -290,7 +272,7 @@ mod tests {
 
     #[test]
     fn copilot_names_resolve_against_its_servers() {
-        let home = Dir::new("copilot-mcp");
+        let home = ScratchDir::new("harness-copilot-mcp");
         home.write(
             ".copilot/mcp-config.json",
             r#"{"mcpServers": {"srv": {}, "srv-a": {}, "my-srv.v2": {}}}"#,
@@ -353,7 +335,7 @@ mod tests {
 
     #[test]
     fn cursor_servers_come_from_the_endpoint() {
-        let home = Dir::new("cursor-mcp");
+        let home = ScratchDir::new("harness-cursor-mcp");
         home.write(
             ".cursor/mcp.json",
             r#"{"mcpServers": {"web": {"url": "https://mcp.example/sse"}, "local": {"command": "npx", "args": ["-y", "srv"]}}}"#,

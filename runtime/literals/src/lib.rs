@@ -4,10 +4,11 @@
 //!
 //! A fragment is what an edit writes: often a piece of a file that starts or
 //! ends mid-construct. Each language family has a careful hand-written lexer
-//! (`python.rs`, `script.rs`, `markup.rs`) that never panics, never loops,
-//! never reports a comment, and misses a literal rather than invent one from
-//! a quote in a comment or a regex; `fragment.rs` rereads a fragment that
-//! seems to start inside a string or a comment.
+//! (`python.rs`, `script.rs`, `markup.rs`, each over the shared skeleton of
+//! `cursor.rs`) that never panics, never loops, never reports a comment, and
+//! misses a literal rather than invent one from a quote in a comment or a
+//! regex; `fragment.rs` rereads a fragment that seems to start inside a
+//! string or a comment.
 //!
 //! ```
 //! use hookdex_literals::{explanation_tail, string_literals, Language, LiteralKind};
@@ -94,6 +95,7 @@
 #![deny(missing_docs)]
 
 mod attributes;
+mod cursor;
 mod fragment;
 mod markup;
 mod python;

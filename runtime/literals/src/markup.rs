@@ -10,7 +10,8 @@
 //! script block then wins.
 
 use crate::attributes::Tag;
-use crate::fragment::{self, line_break, trim, ByteSet, Log};
+use crate::cursor::Cursor;
+use crate::fragment::{self, line_break, trim, ByteSet};
 use crate::{script, LiteralKind};
 
 /// The template syntax on top of HTML.
@@ -43,11 +44,8 @@ const STARTS: [Start; 5] = [
 pub(crate) fn literals(text: &str, flavor: Flavor) -> Vec<crate::Literal> {
     fragment::read(&STARTS, |start, log| {
         let mut markup = Markup {
-            text,
-            bytes: text.as_bytes(),
-            pos: 0,
+            cur: Cursor::new(text, 0, text.len(), log),
             flavor,
-            log,
         };
         match start {
             Start::Text => {}
@@ -81,26 +79,19 @@ pub(crate) fn closes_entity(bytes: &[u8], at: usize) -> bool {
 }
 
 struct Markup<'t, 'l, 'p> {
-    text: &'t str,
-    bytes: &'t [u8],
-    pos: usize,
+    cur: Cursor<'t, 'l, 'p>,
     flavor: Flavor,
-    log: &'l mut Log<'p>,
 }
 
 impl<'t> Markup<'t, '_, '_> {
-    fn peek(&self, ahead: usize) -> Option<u8> {
-        self.bytes.get(self.pos + ahead).copied()
-    }
-
     /// Skips past the next `needle`; without one, to the end (an error: the
     /// construct is unclosed, or the reading started in the wrong place).
     fn skip_past(&mut self, needle: &str) {
-        self.pos = match self.text[self.pos..].find(needle) {
-            Some(at) => self.pos + at + needle.len(),
+        self.cur.pos = match self.cur.text[self.cur.pos..].find(needle) {
+            Some(at) => self.cur.pos + at + needle.len(),
             None => {
-                self.log.error(self.pos);
-                self.text.len()
+                self.cur.log.error(self.cur.pos);
+                self.cur.text.len()
             }
         };
     }
@@ -108,74 +99,76 @@ impl<'t> Markup<'t, '_, '_> {
     /// Skips the rest of a tag the fragment starts in; a `<` before its `>`
     /// means the fragment did not (an error).
     fn rest_of_tag(&mut self) {
-        let before = self.text.find('>').unwrap_or(self.text.len());
-        if self.text[..before].contains('<') {
-            self.log.error(0);
+        let before = self.cur.text.find('>').unwrap_or(self.cur.text.len());
+        if self.cur.text[..before].contains('<') {
+            self.cur.log.error(0);
         }
         self.skip_past(">");
     }
 
     /// Reads text, tags and interpolations to the end.
     fn text(&mut self) {
-        while !self.log.mark(self.pos, 0) {
+        while !self.cur.log.mark(self.cur.pos, 0) {
             const SPECIAL: ByteSet = ByteSet::of(b"<{>\n\r");
-            let start = self.pos;
+            let start = self.cur.pos;
             loop {
-                self.pos = SPECIAL.find(self.bytes, self.pos, self.bytes.len());
-                let Some(byte) = self.peek(0) else {
+                self.cur.pos = SPECIAL.find(self.cur.bytes, self.cur.pos, self.cur.bytes.len());
+                let Some(byte) = self.cur.peek(0) else {
                     self.code_like(start);
                     break;
                 };
                 let opens_tag = byte == b'<'
                     && self
+                        .cur
                         .peek(1)
                         .is_some_and(|b| b.is_ascii_alphabetic() || b"/!?".contains(&b));
                 let opens_expression = match self.flavor {
                     Flavor::Html => false,
-                    Flavor::Vue => byte == b'{' && self.peek(1) == Some(b'{'),
+                    Flavor::Vue => byte == b'{' && self.cur.peek(1) == Some(b'{'),
                     Flavor::Svelte => byte == b'{',
                 };
                 if opens_tag || opens_expression {
                     break;
                 }
                 if byte == b'>' {
-                    self.log.error(self.pos);
+                    self.cur.log.error(self.cur.pos);
                 }
-                let newline = line_break(self.bytes, self.pos);
+                let newline = line_break(self.cur.bytes, self.cur.pos);
                 if newline > 0 {
                     self.code_like(start);
                 }
-                self.pos += newline.max(1);
+                self.cur.pos += newline.max(1);
             }
-            let (text_start, text_end) = trim(self.text, start, self.pos);
-            self.log
-                .literal(self.text, text_start, text_end, LiteralKind::TextNode);
-            if self.pos >= self.bytes.len() {
+            let (text_start, text_end) = trim(self.cur.text, start, self.cur.pos);
+            self.cur
+                .log
+                .literal(self.cur.text, text_start, text_end, LiteralKind::TextNode);
+            if self.cur.pos >= self.cur.bytes.len() {
                 return;
             }
-            match (self.bytes[self.pos], self.peek(1)) {
-                (b'<', Some(b'!')) if self.text[self.pos..].starts_with("<!--") => {
+            match (self.cur.bytes[self.cur.pos], self.cur.peek(1)) {
+                (b'<', Some(b'!')) if self.cur.text[self.cur.pos..].starts_with("<!--") => {
                     self.skip_past("-->")
                 }
                 (b'<', Some(b'!' | b'?')) => self.skip_past(">"),
                 (b'<', Some(b'/')) => {
-                    let name = &self.bytes[self.pos + 2..];
+                    let name = &self.cur.bytes[self.cur.pos + 2..];
                     let named =
                         |n: &[u8]| name.len() >= n.len() && name[..n.len()].eq_ignore_ascii_case(n);
                     if named(b"script") || named(b"style") {
-                        self.log.error(self.pos);
+                        self.cur.log.error(self.cur.pos);
                     }
                     self.skip_past(">");
                 }
                 (b'<', _) => self.tag(),
                 (b'{', _) => {
-                    self.pos += if self.flavor == Flavor::Vue { 2 } else { 1 };
+                    self.cur.pos += if self.flavor == Flavor::Vue { 2 } else { 1 };
                     self.interpolation();
-                    if self.flavor == Flavor::Vue && self.peek(0) == Some(b'}') {
-                        self.pos += 1;
+                    if self.flavor == Flavor::Vue && self.cur.peek(0) == Some(b'}') {
+                        self.cur.pos += 1;
                     }
                 }
-                _ => self.pos += 1,
+                _ => self.cur.pos += 1,
             }
         }
     }
@@ -183,88 +176,95 @@ impl<'t> Markup<'t, '_, '_> {
     /// A text line (ending at `pos`, in a run from `start`) whose last byte
     /// is a `;` (not an entity's) or a `{` reads as code: an error.
     fn code_like(&mut self, start: usize) {
-        let line = &self.bytes[start..self.pos];
+        let line = &self.cur.bytes[start..self.cur.pos];
         let Some(at) = line.iter().rposition(|&b| b != b' ' && b != b'\t') else {
             return;
         };
         let code = match line[at] {
-            b';' => !closes_entity(self.bytes, start + at),
+            b';' => !closes_entity(self.cur.bytes, start + at),
             b'{' => true,
             _ => false,
         };
         if code {
-            self.log.error(start + at);
+            self.cur.log.error(start + at);
         }
     }
 
     /// Lexes an interpolation after its `{` up to and past its `}`; a Svelte
     /// block closer (`{/if}`) has no expression.
     fn interpolation(&mut self) {
-        if self.peek(0) == Some(b'/') {
+        if self.cur.peek(0) == Some(b'/') {
             return self.skip_past("}");
         }
-        self.pos = script::expression(self.text, self.pos, self.bytes.len(), self.log);
-        if self.peek(0) == Some(b'}') {
-            self.pos += 1;
+        self.cur.pos = script::expression(
+            self.cur.text,
+            self.cur.pos,
+            self.cur.bytes.len(),
+            self.cur.log,
+        );
+        if self.cur.peek(0) == Some(b'}') {
+            self.cur.pos += 1;
         }
     }
 
     /// Lexes an opening tag at its `<`, and the raw text of a script or style element.
     fn tag(&mut self) {
-        self.pos += 1;
-        let name_start = self.pos;
+        self.cur.pos += 1;
+        let name_start = self.cur.pos;
         while self
+            .cur
             .peek(0)
             .is_some_and(|b| !b.is_ascii_whitespace() && b != b'/' && b != b'>')
         {
-            self.pos += 1;
+            self.cur.pos += 1;
         }
-        let bytes = self.bytes;
-        let element = &bytes[name_start..self.pos];
+        let bytes = self.cur.bytes;
+        let element = &bytes[name_start..self.cur.pos];
         let mut tag = Tag::new(element);
         let mut typescript = false;
         let open = loop {
-            while self.peek(0).is_some_and(|b| b.is_ascii_whitespace()) {
-                self.pos += 1;
+            while self.cur.peek(0).is_some_and(|b| b.is_ascii_whitespace()) {
+                self.cur.pos += 1;
             }
-            match (self.peek(0), self.peek(1)) {
+            match (self.cur.peek(0), self.cur.peek(1)) {
                 (None, _) => {
-                    self.log.error(self.pos);
+                    self.cur.log.error(self.cur.pos);
                     break false;
                 }
                 (Some(b'>'), _) => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     break true;
                 }
                 (Some(b'/'), Some(b'>')) => {
-                    self.pos += 2;
+                    self.cur.pos += 2;
                     break false;
                 }
                 (Some(b'{'), _) if self.flavor == Flavor::Svelte => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.interpolation();
                 }
                 _ => {
-                    let name_start = self.pos;
+                    let name_start = self.cur.pos;
                     while self
+                        .cur
                         .peek(0)
                         .is_some_and(|b| !b.is_ascii_whitespace() && b != b'=' && b != b'>')
-                        && !(self.peek(0) == Some(b'/') && self.peek(1) == Some(b'>'))
+                        && !(self.cur.peek(0) == Some(b'/') && self.cur.peek(1) == Some(b'>'))
                     {
-                        self.pos += 1;
+                        self.cur.pos += 1;
                     }
-                    if self.pos == name_start {
-                        self.pos += 1;
+                    if self.cur.pos == name_start {
+                        self.cur.pos += 1;
                         continue;
                     }
-                    let name = &bytes[name_start..self.pos];
-                    while self.peek(0).is_some_and(|b| b.is_ascii_whitespace()) {
-                        self.pos += 1;
+                    let name = &bytes[name_start..self.cur.pos];
+                    while self.cur.peek(0).is_some_and(|b| b.is_ascii_whitespace()) {
+                        self.cur.pos += 1;
                     }
-                    if self.peek(0) == Some(b'=') {
-                        self.pos += 1;
-                        while self.peek(0).is_some_and(|b| b.is_ascii_whitespace()) {
-                            self.pos += 1;
+                    if self.cur.peek(0) == Some(b'=') {
+                        self.cur.pos += 1;
+                        while self.cur.peek(0).is_some_and(|b| b.is_ascii_whitespace()) {
+                            self.cur.pos += 1;
                         }
                         if let Some((start, end)) = self.value(&mut tag, name) {
                             if name.eq_ignore_ascii_case(b"lang") {
@@ -276,8 +276,9 @@ impl<'t> Markup<'t, '_, '_> {
             }
         };
         if let Some((start, end)) = tag.finish() {
-            self.log
-                .literal(self.text, start, end, LiteralKind::Attribute);
+            self.cur
+                .log
+                .literal(self.cur.text, start, end, LiteralKind::Attribute);
         }
         if open && element.eq_ignore_ascii_case(b"script") {
             self.raw_text("script", Some(!typescript));
@@ -288,41 +289,42 @@ impl<'t> Markup<'t, '_, '_> {
 
     /// Lexes an attribute's value; returns the span of a static value.
     fn value(&mut self, tag: &mut Tag<'t>, name: &[u8]) -> Option<(usize, usize)> {
-        let bytes = self.bytes;
-        let (start, end) = match self.peek(0)? {
+        let bytes = self.cur.bytes;
+        let (start, end) = match self.cur.peek(0)? {
             quote @ (b'"' | b'\'') => {
-                let start = self.pos + 1;
+                let start = self.cur.pos + 1;
                 let Some(at) = bytes[start..].iter().position(|&b| b == quote) else {
-                    self.log.error(self.pos);
-                    self.pos = bytes.len();
+                    self.cur.log.error(self.cur.pos);
+                    self.cur.pos = bytes.len();
                     return None;
                 };
-                self.pos = start + at + 1;
+                self.cur.pos = start + at + 1;
                 (start, start + at)
             }
             b'{' if self.flavor == Flavor::Svelte => {
-                self.pos += 1;
+                self.cur.pos += 1;
                 self.interpolation();
                 return None;
             }
             _ => {
-                let start = self.pos;
+                let start = self.cur.pos;
                 while self
+                    .cur
                     .peek(0)
                     .is_some_and(|b| !b.is_ascii_whitespace() && b != b'>')
                 {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                 }
-                (start, self.pos)
+                (start, self.cur.pos)
             }
         };
         let bound = self.flavor == Flavor::Vue
             && (matches!(name.first(), Some(b':' | b'@' | b'#')) || name.starts_with(b"v-"));
         if bound {
-            script::expression(self.text, start, end, self.log);
+            script::expression(self.cur.text, start, end, self.cur.log);
             return None;
         }
-        let span = trim(self.text, start, end);
+        let span = trim(self.cur.text, start, end);
         if !tag.readable(name, span, &bytes[start..end]) {
             // A Svelte value's `{…}` parts are script even when its text is not read.
             if self.flavor == Flavor::Svelte {
@@ -333,8 +335,9 @@ impl<'t> Markup<'t, '_, '_> {
         if self.flavor == Flavor::Svelte {
             self.pieces(start, end, true);
         } else {
-            self.log
-                .literal(self.text, span.0, span.1, LiteralKind::Attribute);
+            self.cur
+                .log
+                .literal(self.cur.text, span.0, span.1, LiteralKind::Attribute);
         }
         Some((start, end))
     }
@@ -345,21 +348,25 @@ impl<'t> Markup<'t, '_, '_> {
         let mut from = start;
         let mut at = start;
         while at < end {
-            if self.bytes[at] != b'{' {
+            if self.cur.bytes[at] != b'{' {
                 at += 1;
                 continue;
             }
             if read {
-                let (s, e) = trim(self.text, from, at);
-                self.log.literal(self.text, s, e, LiteralKind::Attribute);
+                let (s, e) = trim(self.cur.text, from, at);
+                self.cur
+                    .log
+                    .literal(self.cur.text, s, e, LiteralKind::Attribute);
             }
-            at = script::expression(self.text, at + 1, end, self.log);
+            at = script::expression(self.cur.text, at + 1, end, self.cur.log);
             at = (at + 1).min(end);
             from = at;
         }
         if read {
-            let (s, e) = trim(self.text, from, end);
-            self.log.literal(self.text, s, e, LiteralKind::Attribute);
+            let (s, e) = trim(self.cur.text, from, end);
+            self.cur
+                .log
+                .literal(self.cur.text, s, e, LiteralKind::Attribute);
         }
     }
 
@@ -368,19 +375,19 @@ impl<'t> Markup<'t, '_, '_> {
     fn raw_text(&mut self, element: &str, script: Option<bool>) {
         let close = self.closing(element);
         if let Some(jsx) = script {
-            script::program(self.text, self.pos, close, jsx, self.log);
+            script::program(self.cur.text, self.cur.pos, close, jsx, self.cur.log);
         }
-        self.pos = close;
-        if close < self.bytes.len() {
+        self.cur.pos = close;
+        if close < self.cur.bytes.len() {
             self.skip_past(">");
         }
     }
 
     /// Where the next `</element` is (any case), or the end.
     fn closing(&self, element: &str) -> usize {
-        let mut from = self.pos;
-        while let Some(at) = self.text[from..].find("</") {
-            let name = &self.bytes[from + at + 2..];
+        let mut from = self.cur.pos;
+        while let Some(at) = self.cur.text[from..].find("</") {
+            let name = &self.cur.bytes[from + at + 2..];
             if name.len() >= element.len()
                 && name[..element.len()].eq_ignore_ascii_case(element.as_bytes())
             {
@@ -388,6 +395,6 @@ impl<'t> Markup<'t, '_, '_> {
             }
             from += at + 2;
         }
-        self.bytes.len()
+        self.cur.bytes.len()
     }
 }

@@ -7,7 +7,8 @@
 //! documentation; dict keys (`{"k": v}`) and whole subscripts (`row["k"]`)
 //! are names. Strings inside replacement fields belong to their f-string.
 
-use crate::fragment::{self, is_word, line_break, ByteSet, Log, LINE_BREAKS, MAX_DEPTH};
+use crate::cursor::Cursor;
+use crate::fragment::{self, is_word, line_break, ByteSet, Log, MAX_DEPTH};
 use crate::LiteralKind;
 
 /// Where a reading starts: in code, or inside a construct the fragment cut.
@@ -45,7 +46,7 @@ pub(crate) fn literals(text: &str) -> Vec<crate::Literal> {
         let mut lexer = Lexer::new(text, 0, text.len(), log);
         match start {
             Start::Code => {}
-            Start::Comment => lexer.comment(),
+            Start::Comment => lexer.cur.line_comment(),
             Start::Inside { quote, triple } => {
                 lexer.nest = 1;
                 lexer.body(quote, triple, NO_PREFIX);
@@ -76,22 +77,22 @@ pub(crate) fn pieces(text: &str, start: usize, end: usize) -> Vec<(usize, usize)
     lexer.nest = 1;
     let mut pieces = Vec::new();
     let mut from = start;
-    while lexer.pos < end {
-        let at = lexer.pos;
+    while lexer.cur.pos < end {
+        let at = lexer.cur.pos;
         match (bytes[at], bytes.get(at + 1)) {
             (b'\\', Some(b'N')) if !raw && bytes.get(at + 2) == Some(&b'{') => {
-                lexer.skip_past(b'}')
+                lexer.cur.skip_past_byte(b'}')
             }
-            (b'\\', Some(b'{')) => lexer.pos += 1,
-            (b'\\', _) => lexer.pos += 2,
-            (b'{', Some(b'{')) => lexer.pos += 2,
+            (b'\\', Some(b'{')) => lexer.cur.pos += 1,
+            (b'\\', _) => lexer.cur.pos += 2,
+            (b'{', Some(b'{')) => lexer.cur.pos += 2,
             (b'{', _) => {
                 pieces.push((from, at));
-                lexer.pos += 1;
+                lexer.cur.pos += 1;
                 lexer.field();
-                from = lexer.pos.min(end);
+                from = lexer.cur.pos.min(end);
             }
-            _ => lexer.pos += 1,
+            _ => lexer.cur.pos += 1,
         }
     }
     pieces.push((from, end));
@@ -162,11 +163,7 @@ enum Tok {
 }
 
 struct Lexer<'t, 'l, 'p> {
-    text: &'t str,
-    bytes: &'t [u8],
-    pos: usize,
-    end: usize,
-    log: &'l mut Log<'p>,
+    cur: Cursor<'t, 'l, 'p>,
     /// Strings we are inside (replacement fields nest them); only the outermost is reported.
     nest: u32,
     /// Replacement fields we are inside.
@@ -178,24 +175,14 @@ struct Lexer<'t, 'l, 'p> {
 
 impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     fn new(text: &'t str, pos: usize, end: usize, log: &'l mut Log<'p>) -> Self {
-        let bytes = text.as_bytes();
         Lexer {
-            text,
-            bytes,
-            pos,
-            end,
-            log,
+            cur: Cursor::new(text, pos, end, log),
             nest: 0,
             depth: 0,
             brackets: 0,
             prev: Tok::Statement,
             prev2: Tok::Statement,
         }
-    }
-
-    fn peek(&self, ahead: usize) -> Option<u8> {
-        let at = self.pos + ahead;
-        (at < self.end).then(|| self.bytes[at])
     }
 
     fn tok(&mut self, tok: Tok) {
@@ -207,36 +194,38 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     /// `!` or `:` (left unread).
     fn code(&mut self, field: bool) {
         let mut brackets = 0u32;
-        while self.pos < self.end {
-            let byte = self.bytes[self.pos];
-            let newline = line_break(self.bytes, self.pos);
+        while self.cur.pos < self.cur.end {
+            let byte = self.cur.bytes[self.cur.pos];
+            let newline = line_break(self.cur.bytes, self.cur.pos);
             if newline > 0 {
-                self.pos += newline;
+                self.cur.pos += newline;
                 if !field {
                     if self.brackets == 0 {
                         self.tok(Tok::Statement);
                     }
-                    if self.log.mark(self.pos, 0) {
+                    if self.cur.log.mark(self.cur.pos, 0) {
                         return;
                     }
                 }
                 continue;
             }
             match byte {
-                b' ' | b'\t' | b'\x0c' => self.pos += 1,
-                b'#' => self.comment(),
-                b'\\' => self.pos += 1 + line_break(self.bytes, self.pos + 1),
+                b' ' | b'\t' | b'\x0c' => self.cur.pos += 1,
+                b'#' => self.cur.line_comment(),
+                b'\\' => self.cur.pos += 1 + line_break(self.cur.bytes, self.cur.pos + 1),
                 b'"' | b'\'' => self.string(NO_PREFIX),
                 b'0'..=b'9' => {
-                    self.word();
+                    self.cur.word();
                     self.tok(Tok::Value);
                 }
                 _ if is_word(byte) => {
-                    let start = self.pos;
-                    self.word();
-                    match self.peek(0) {
-                        Some(b'"' | b'\'') => self.string(Prefix::of(&self.bytes[start..self.pos])),
-                        _ => self.tok(if is_keyword(&self.bytes[start..self.pos]) {
+                    let start = self.cur.pos;
+                    self.cur.word();
+                    match self.cur.peek(0) {
+                        Some(b'"' | b'\'') => {
+                            self.string(Prefix::of(&self.cur.bytes[start..self.cur.pos]))
+                        }
+                        _ => self.tok(if is_keyword(&self.cur.bytes[start..self.cur.pos]) {
                             Tok::Other
                         } else {
                             Tok::Value
@@ -249,7 +238,7 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
                     } else {
                         self.brackets += 1;
                     }
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.tok(Tok::Open(byte));
                 }
                 b'}' if field && brackets == 0 => return,
@@ -259,45 +248,34 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
                     } else {
                         self.brackets = self.brackets.saturating_sub(1);
                     }
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.tok(Tok::Value);
                 }
                 b':' if field && brackets == 0 => return,
-                b'!' if field && brackets == 0 && self.peek(1) != Some(b'=') => return,
+                b'!' if field && brackets == 0 && self.cur.peek(1) != Some(b'=') => return,
                 b',' => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.tok(Tok::Comma);
                 }
                 b';' => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.tok(Tok::Statement);
                 }
                 _ => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.tok(Tok::Other);
                 }
             }
         }
     }
 
-    fn word(&mut self) {
-        while self.peek(0).is_some_and(is_word) {
-            self.pos += 1;
-        }
-    }
-
-    /// Skips a comment up to its line break.
-    fn comment(&mut self) {
-        self.pos = LINE_BREAKS.find(self.bytes, self.pos, self.end);
-    }
-
     /// Lexes a string whose quote is at `pos`, and reports it when it is the
     /// outermost, terminated (or cut by the fragment's end) and user-facing.
     fn string(&mut self, prefix: Prefix) {
-        let quote = self.bytes[self.pos];
-        let triple = self.peek(1) == Some(quote) && self.peek(2) == Some(quote);
-        self.pos += if triple { 3 } else { 1 };
-        let start = self.pos;
+        let quote = self.cur.bytes[self.cur.pos];
+        let triple = self.cur.peek(1) == Some(quote) && self.cur.peek(2) == Some(quote);
+        self.cur.pos += if triple { 3 } else { 1 };
+        let start = self.cur.pos;
         self.nest += 1;
         let closed = self.body(quote, triple, prefix);
         self.nest -= 1;
@@ -305,15 +283,15 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
         self.tok(Tok::Value);
         let end = match closed {
             Some(end) => end,
-            None if self.pos >= self.end && self.end == self.text.len() => self.end,
+            None if self.cur.pos >= self.cur.end && self.cur.end == self.cur.text.len() => {
+                self.cur.end
+            }
             None => return,
         };
         if self.nest > 0 || !prefix.shown {
             return;
         }
-        let next = self.bytes[self.pos..self.end]
-            .iter()
-            .find(|&&b| b != b' ' && b != b'\t');
+        let next = self.cur.next_after_blanks();
         let key = matches!(prev, Tok::Open(b'{') | Tok::Comma) && next == Some(&b':');
         let subscript = prev == Tok::Open(b'[') && prev2 == Tok::Value && next == Some(&b']');
         let statement =
@@ -324,7 +302,7 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
             } else {
                 LiteralKind::String
             };
-            self.log.literal(self.text, start, end, kind);
+            self.cur.log.literal(self.cur.text, start, end, kind);
         }
     }
 
@@ -334,48 +312,48 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     /// which may mean the fragment started inside one.
     fn body(&mut self, quote: u8, triple: bool, prefix: Prefix) -> Option<usize> {
         const SPECIAL: ByteSet = ByteSet::of(b"\\\"'\n\r{");
-        while self.pos < self.end {
-            self.pos = SPECIAL.find(self.bytes, self.pos, self.end);
-            let at = self.pos;
-            if at == self.end {
+        while self.cur.pos < self.cur.end {
+            self.cur.pos = SPECIAL.find(self.cur.bytes, self.cur.pos, self.cur.end);
+            let at = self.cur.pos;
+            if at == self.cur.end {
                 break;
             }
-            match self.bytes[at] {
+            match self.cur.bytes[at] {
                 b'\\'
                     if prefix.format
                         && !prefix.raw
-                        && self.peek(1) == Some(b'N')
-                        && self.peek(2) == Some(b'{') =>
+                        && self.cur.peek(1) == Some(b'N')
+                        && self.cur.peek(2) == Some(b'{') =>
                 {
-                    self.skip_past(b'}');
+                    self.cur.skip_past_byte(b'}');
                 }
                 // Raw strings too: a backslash keeps the next quote or line break in the
                 // string; in an f-string it does not escape a `{`, which still opens a field.
-                b'\\' if prefix.format && self.peek(1) == Some(b'{') => self.pos += 1,
-                b'\\' => self.pos += 1 + line_break(self.bytes, at + 1).max(1),
+                b'\\' if prefix.format && self.cur.peek(1) == Some(b'{') => self.cur.pos += 1,
+                b'\\' => self.cur.pos += 1 + line_break(self.cur.bytes, at + 1).max(1),
                 byte if byte == quote => {
                     if !triple {
-                        self.pos += 1;
+                        self.cur.pos += 1;
                         return Some(at);
                     }
-                    if self.peek(1) == Some(quote) && self.peek(2) == Some(quote) {
-                        self.pos += 3;
+                    if self.cur.peek(1) == Some(quote) && self.cur.peek(2) == Some(quote) {
+                        self.cur.pos += 3;
                         return Some(at);
                     }
-                    self.pos += 1;
+                    self.cur.pos += 1;
                 }
                 b'\n' | b'\r' if !triple => break,
-                b'{' if prefix.format && self.peek(1) == Some(b'{') => self.pos += 2,
+                b'{' if prefix.format && self.cur.peek(1) == Some(b'{') => self.cur.pos += 2,
                 b'{' if prefix.format => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.field();
                 }
-                _ => self.pos += 1,
+                _ => self.cur.pos += 1,
             }
         }
-        self.pos = self.pos.min(self.end);
-        if triple || self.pos < self.end {
-            self.log.error(self.pos);
+        self.cur.pos = self.cur.pos.min(self.cur.end);
+        if triple || self.cur.pos < self.cur.end {
+            self.cur.log.error(self.cur.pos);
         }
         None
     }
@@ -385,44 +363,33 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     fn field(&mut self) {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            self.log.error(self.pos);
-            self.pos = self.end;
+            self.cur.log.error(self.cur.pos);
+            self.cur.pos = self.cur.end;
             return;
         }
         let (prev, prev2, brackets) = (self.prev, self.prev2, self.brackets);
         self.code(true);
-        if self.peek(0) == Some(b'!') {
-            self.pos += 1;
-            self.word();
+        if self.cur.peek(0) == Some(b'!') {
+            self.cur.pos += 1;
+            self.cur.word();
         }
-        if self.peek(0) == Some(b':') {
-            while let Some(byte) = self.peek(0) {
+        if self.cur.peek(0) == Some(b':') {
+            while let Some(byte) = self.cur.peek(0) {
                 match byte {
                     b'{' => {
-                        self.pos += 1;
+                        self.cur.pos += 1;
                         self.field();
                     }
                     b'}' | b'"' | b'\'' | b'\n' | b'\r' => break,
-                    _ => self.pos += 1,
+                    _ => self.cur.pos += 1,
                 }
             }
         }
-        if self.peek(0) == Some(b'}') {
-            self.pos += 1;
+        if self.cur.peek(0) == Some(b'}') {
+            self.cur.pos += 1;
         }
         (self.prev, self.prev2, self.brackets) = (prev, prev2, brackets);
         self.depth -= 1;
-    }
-
-    /// Skips past the next `byte` (or to the end).
-    fn skip_past(&mut self, byte: u8) {
-        match self.bytes[self.pos..self.end]
-            .iter()
-            .position(|&b| b == byte)
-        {
-            Some(at) => self.pos += at + 1,
-            None => self.pos = self.end,
-        }
     }
 }
 

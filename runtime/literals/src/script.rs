@@ -12,7 +12,8 @@
 //! holes belong to the template.
 
 use crate::attributes::Tag;
-use crate::fragment::{self, is_word, line_break, trim, ByteSet, Log, LINE_BREAKS, MAX_DEPTH};
+use crate::cursor::Cursor;
+use crate::fragment::{self, is_word, line_break, trim, ByteSet, Log, MAX_DEPTH};
 use crate::LiteralKind;
 
 /// Where a reading starts: in code, or inside a construct the fragment cut.
@@ -41,7 +42,7 @@ pub(crate) fn literals(text: &str, jsx: bool) -> Vec<crate::Literal> {
         lexer.nest = 1;
         match start {
             Start::Code => {}
-            Start::LineComment => lexer.line_comment(),
+            Start::LineComment => lexer.cur.line_comment(),
             Start::BlockComment => lexer.block_comment(0),
             Start::Inside(b'`') => {
                 lexer.template_body();
@@ -67,7 +68,7 @@ pub(crate) fn expression(text: &str, start: usize, end: usize, log: &mut Log<'_>
     let mut lexer = Lexer::new(text, start, end, false, log);
     lexer.prev = Tok::Open(b'(');
     lexer.code(true);
-    lexer.pos.min(end)
+    lexer.cur.pos.min(end)
 }
 
 /// The text pieces of the template literal whose content is `start..end`:
@@ -78,17 +79,17 @@ pub(crate) fn pieces(text: &str, start: usize, end: usize) -> Vec<(usize, usize)
     lexer.nest = 1;
     let mut pieces = Vec::new();
     let mut from = start;
-    while lexer.pos < end {
-        let at = lexer.pos;
-        match lexer.bytes[at] {
-            b'\\' => lexer.pos += 2,
-            b'$' if lexer.peek(1) == Some(b'{') => {
+    while lexer.cur.pos < end {
+        let at = lexer.cur.pos;
+        match lexer.cur.bytes[at] {
+            b'\\' => lexer.cur.pos += 2,
+            b'$' if lexer.cur.peek(1) == Some(b'{') => {
                 pieces.push((from, at));
-                lexer.pos += 2;
+                lexer.cur.pos += 2;
                 lexer.hole();
-                from = lexer.pos.min(end);
+                from = lexer.cur.pos.min(end);
             }
-            _ => lexer.pos += 1,
+            _ => lexer.cur.pos += 1,
         }
     }
     pieces.push((from, end));
@@ -112,12 +113,8 @@ enum Tok {
 }
 
 struct Lexer<'t, 'l, 'p> {
-    bytes: &'t [u8],
-    text: &'t str,
-    pos: usize,
-    end: usize,
+    cur: Cursor<'t, 'l, 'p>,
     jsx: bool,
-    log: &'l mut Log<'p>,
     /// Whether top-level line breaks are marks (the fragment's own reading).
     marks: bool,
     /// Templates we are inside; only the outermost literal is reported.
@@ -130,14 +127,9 @@ struct Lexer<'t, 'l, 'p> {
 
 impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     fn new(text: &'t str, pos: usize, end: usize, jsx: bool, log: &'l mut Log<'p>) -> Self {
-        let bytes = text.as_bytes();
         Lexer {
-            bytes,
-            text,
-            pos,
-            end,
+            cur: Cursor::new(text, pos, end, log),
             jsx,
-            log,
             marks: false,
             nest: 0,
             depth: 0,
@@ -146,18 +138,13 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
         }
     }
 
-    fn peek(&self, ahead: usize) -> Option<u8> {
-        let at = self.pos + ahead;
-        (at < self.end).then(|| self.bytes[at])
-    }
-
     fn tok(&mut self, tok: Tok) {
         self.prev2 = self.prev;
         self.prev = tok;
     }
 
     fn word_is(&self, tok: Tok, words: &[&[u8]]) -> bool {
-        matches!(tok, Tok::Word(s, e) if words.contains(&&self.bytes[s..e]))
+        matches!(tok, Tok::Word(s, e) if words.contains(&&self.cur.bytes[s..e]))
     }
 
     /// Whether an expression may start here, so `/` opens a regex and `<` an element.
@@ -172,23 +159,26 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     /// Lexes code up to the end, or with `hole` up to an unmatched `}` (left unread).
     fn code(&mut self, hole: bool) {
         let mut braces = 0u32;
-        while self.pos < self.end {
-            let byte = self.bytes[self.pos];
-            let newline = line_break(self.bytes, self.pos);
+        while self.cur.pos < self.cur.end {
+            let byte = self.cur.bytes[self.cur.pos];
+            let newline = line_break(self.cur.bytes, self.cur.pos);
             if newline > 0 {
-                self.pos += newline;
+                self.cur.pos += newline;
                 if self.marks
                     && self.depth == 0
-                    && self.log.mark(self.pos, self.expression_may_start().into())
+                    && self
+                        .cur
+                        .log
+                        .mark(self.cur.pos, self.expression_may_start().into())
                 {
                     return;
                 }
                 continue;
             }
             match byte {
-                b' ' | b'\t' | b'\x0b' | b'\x0c' => self.pos += 1,
-                b'/' if self.peek(1) == Some(b'/') => self.line_comment(),
-                b'/' if self.peek(1) == Some(b'*') => self.block_comment(2),
+                b' ' | b'\t' | b'\x0b' | b'\x0c' => self.cur.pos += 1,
+                b'/' if self.cur.peek(1) == Some(b'/') => self.cur.line_comment(),
+                b'/' if self.cur.peek(1) == Some(b'*') => self.block_comment(2),
                 b'/' if self.expression_may_start() => self.regex(),
                 b'"' | b'\'' => self.string(),
                 b'`' => self.template(),
@@ -196,71 +186,63 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
                     self.element()
                 }
                 b'0'..=b'9' => {
-                    self.word();
+                    self.cur.word();
                     self.tok(Tok::Value);
                 }
-                b'.' if self.peek(1).is_some_and(|b| b.is_ascii_digit()) => {
-                    self.pos += 1;
-                    self.word();
+                b'.' if self.cur.peek(1).is_some_and(|b| b.is_ascii_digit()) => {
+                    self.cur.pos += 1;
+                    self.cur.word();
                     self.tok(Tok::Value);
                 }
                 _ if is_word(byte) => {
-                    let start = self.pos;
-                    self.word();
-                    self.tok(Tok::Word(start, self.pos));
+                    let start = self.cur.pos;
+                    self.cur.word();
+                    self.tok(Tok::Word(start, self.cur.pos));
                 }
                 b'{' => {
                     braces += 1;
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.tok(Tok::Open(b'{'));
                 }
                 b'}' if hole && braces == 0 => return,
                 b'}' => {
                     braces = braces.saturating_sub(1);
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.tok(Tok::Close(b'}'));
                 }
                 b'(' | b'[' => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.tok(Tok::Open(byte));
                 }
                 b')' | b']' => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.tok(Tok::Close(byte));
                 }
                 b',' => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.tok(Tok::Comma);
                 }
                 b';' => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.tok(Tok::Statement);
                 }
                 _ => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.tok(Tok::Other);
                 }
             }
         }
     }
 
-    fn word(&mut self) {
-        while self.peek(0).is_some_and(is_word) {
-            self.pos += 1;
-        }
-    }
-
-    fn line_comment(&mut self) {
-        self.pos = LINE_BREAKS.find(self.bytes, self.pos, self.end);
-    }
-
     /// Skips a block comment whose body starts `skip` bytes on.
     fn block_comment(&mut self, skip: usize) {
-        match self.text[self.pos + skip.min(self.end - self.pos)..self.end].find("*/") {
-            Some(at) => self.pos += skip + at + 2,
+        match self.cur.text[self.cur.pos + skip.min(self.cur.end - self.cur.pos)..self.cur.end]
+            .find("*/")
+        {
+            Some(at) => self.cur.pos += skip + at + 2,
             None => {
-                self.log.error(self.pos);
-                self.pos = self.end;
+                self.cur.log.error(self.cur.pos);
+                self.cur.pos = self.cur.end;
             }
         }
     }
@@ -269,8 +251,8 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     fn enter(&mut self) -> bool {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            self.log.error(self.pos);
-            self.pos = self.end;
+            self.cur.log.error(self.cur.pos);
+            self.cur.pos = self.cur.end;
             return false;
         }
         true
@@ -278,37 +260,37 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
 
     /// Lexes a `/…/flags` literal; a `/` whose line ends first was division.
     fn regex(&mut self) {
-        let start = self.pos;
-        self.pos += 1;
+        let start = self.cur.pos;
+        self.cur.pos += 1;
         let mut class = false;
-        while let Some(byte) = self.peek(0) {
+        while let Some(byte) = self.cur.peek(0) {
             match byte {
-                b'\\' => self.pos += 2,
+                b'\\' => self.cur.pos += 2,
                 b'\n' | b'\r' => break,
                 b'[' => class = true,
                 b']' => class = false,
                 b'/' if !class => {
-                    self.pos += 1;
-                    self.word();
+                    self.cur.pos += 1;
+                    self.cur.word();
                     self.tok(Tok::Value);
                     return;
                 }
                 _ => {}
             }
             if byte != b'\\' {
-                self.pos += 1;
+                self.cur.pos += 1;
             }
         }
-        self.log.error(start);
-        self.pos = start + 1;
+        self.cur.log.error(start);
+        self.cur.pos = start + 1;
         self.tok(Tok::Other);
     }
 
     /// Lexes a quoted string at `pos` and reports it when user-facing.
     fn string(&mut self) {
-        let quote = self.bytes[self.pos];
-        self.pos += 1;
-        let start = self.pos;
+        let quote = self.cur.bytes[self.cur.pos];
+        self.cur.pos += 1;
+        let start = self.cur.pos;
         let Some(end) = self.string_body(quote) else {
             return self.tok(Tok::Value);
         };
@@ -317,9 +299,7 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
         if self.nest > 0 {
             return;
         }
-        let next = self.bytes[self.pos..self.end]
-            .iter()
-            .find(|&&b| b != b' ' && b != b'\t');
+        let next = self.cur.next_after_blanks();
         let module = self.word_is(prev, &[b"from", b"import", b"module"])
             || (prev == Tok::Open(b'(') && self.word_is(prev2, &[b"import", b"require"]));
         let key = (matches!(prev, Tok::Open(b'{') | Tok::Comma) || self.word_is(prev, &[b"case"]))
@@ -331,7 +311,9 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
         let directive = matches!(prev, Tok::Statement | Tok::Open(b'{') | Tok::Close(b'}'))
             && matches!(next, None | Some(b';' | b'\n' | b'\r'));
         if !(module || key || subscript || directive) {
-            self.log.literal(self.text, start, end, LiteralKind::String);
+            self.cur
+                .log
+                .literal(self.cur.text, start, end, LiteralKind::String);
         }
     }
 
@@ -341,19 +323,19 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     fn string_body(&mut self, quote: u8) -> Option<usize> {
         const SPECIAL: ByteSet = ByteSet::of(b"\\\"'\n\r");
         loop {
-            self.pos = SPECIAL.find(self.bytes, self.pos, self.end);
-            let Some(byte) = self.peek(0) else { break };
+            self.cur.pos = SPECIAL.find(self.cur.bytes, self.cur.pos, self.cur.end);
+            let Some(byte) = self.cur.peek(0) else { break };
             match byte {
-                b'\\' => self.pos += 1 + line_break(self.bytes, self.pos + 1).max(1),
+                b'\\' => self.cur.pos += 1 + line_break(self.cur.bytes, self.cur.pos + 1).max(1),
                 b'\n' | b'\r' => {
-                    self.log.error(self.pos);
+                    self.cur.log.error(self.cur.pos);
                     return None;
                 }
                 _ if byte == quote => {
-                    self.pos += 1;
-                    return Some(self.pos - 1);
+                    self.cur.pos += 1;
+                    return Some(self.cur.pos - 1);
                 }
-                _ => self.pos += 1,
+                _ => self.cur.pos += 1,
             }
         }
         self.cut_off(false)
@@ -363,11 +345,11 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     /// is the fragment's own end. Cutting a template is an error, since the
     /// fragment may have started inside one.
     fn cut_off(&mut self, template: bool) -> Option<usize> {
-        self.pos = self.end;
+        self.cur.pos = self.cur.end;
         if template {
-            self.log.error(self.end);
+            self.cur.log.error(self.cur.end);
         }
-        (self.end == self.text.len()).then_some(self.end)
+        (self.cur.end == self.cur.text.len()).then_some(self.cur.end)
     }
 
     /// Lexes a template literal at `pos` and reports it when user-facing.
@@ -378,16 +360,17 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
             _ => false,
         };
         let lit_html = self.word_is(self.prev, &[b"html"]);
-        self.pos += 1;
-        let start = self.pos;
+        self.cur.pos += 1;
+        let start = self.cur.pos;
         self.nest += 1;
         let end = self.template_body();
         self.nest -= 1;
         self.tok(Tok::Value);
         if let Some(end) = end {
             if self.nest == 0 && (!tagged || lit_html) {
-                self.log
-                    .literal(self.text, start, end, LiteralKind::Template);
+                self.cur
+                    .log
+                    .literal(self.cur.text, start, end, LiteralKind::Template);
             }
         }
     }
@@ -396,19 +379,19 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     fn template_body(&mut self) -> Option<usize> {
         const SPECIAL: ByteSet = ByteSet::of(b"\\`$");
         loop {
-            self.pos = SPECIAL.find(self.bytes, self.pos, self.end);
-            let Some(byte) = self.peek(0) else { break };
+            self.cur.pos = SPECIAL.find(self.cur.bytes, self.cur.pos, self.cur.end);
+            let Some(byte) = self.cur.peek(0) else { break };
             match byte {
-                b'\\' => self.pos += 2,
+                b'\\' => self.cur.pos += 2,
                 b'`' => {
-                    self.pos += 1;
-                    return Some(self.pos - 1);
+                    self.cur.pos += 1;
+                    return Some(self.cur.pos - 1);
                 }
-                b'$' if self.peek(1) == Some(b'{') => {
-                    self.pos += 2;
+                b'$' if self.cur.peek(1) == Some(b'{') => {
+                    self.cur.pos += 2;
                     self.hole();
                 }
-                _ => self.pos += 1,
+                _ => self.cur.pos += 1,
             }
         }
         self.cut_off(true)
@@ -423,10 +406,10 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
         let (prev, prev2) = (self.prev, self.prev2);
         self.prev = Tok::Open(b'{');
         self.code(true);
-        if self.peek(0) == Some(b'}') {
-            self.pos += 1;
+        if self.cur.peek(0) == Some(b'}') {
+            self.cur.pos += 1;
         } else {
-            self.log.error(self.pos);
+            self.cur.log.error(self.cur.pos);
         }
         (self.prev, self.prev2) = (prev, prev2);
         self.depth -= 1;
@@ -435,7 +418,7 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     /// Whether the `<` at `pos` opens an element: `<>` or `<Name`, but not a
     /// generic's `<T,>`, `<T = U>` or `<T extends U>`.
     fn element_starts(&self) -> bool {
-        let rest = &self.bytes[self.pos + 1..self.end];
+        let rest = &self.cur.bytes[self.cur.pos + 1..self.cur.end];
         match rest.first() {
             Some(b'>') => true,
             Some(&b) if b.is_ascii_alphabetic() || b == b'_' || b == b'$' => {
@@ -461,15 +444,16 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
         if !self.enter() {
             return;
         }
-        self.pos += 1;
-        let name_start = self.pos;
+        self.cur.pos += 1;
+        let name_start = self.cur.pos;
         while self
+            .cur
             .peek(0)
             .is_some_and(|b| is_word(b) || b == b'.' || b == b'-' || b == b':')
         {
-            self.pos += 1;
+            self.cur.pos += 1;
         }
-        let name = name_start..self.pos;
+        let name = name_start..self.cur.pos;
         if self.attributes(name) {
             self.children();
         }
@@ -480,56 +464,58 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     /// Lexes an opening tag's attributes through its `>`; false when the tag
     /// closed itself (`/>`) or the range ended.
     fn attributes(&mut self, element: std::ops::Range<usize>) -> bool {
-        let bytes = self.bytes;
+        let bytes = self.cur.bytes;
         let mut tag = Tag::new(&bytes[element]);
         let open = loop {
-            while self.peek(0).is_some_and(|b| b.is_ascii_whitespace()) {
-                self.pos += 1;
+            while self.cur.peek(0).is_some_and(|b| b.is_ascii_whitespace()) {
+                self.cur.pos += 1;
             }
-            let Some(byte) = self.peek(0) else {
-                self.log.error(self.pos);
+            let Some(byte) = self.cur.peek(0) else {
+                self.cur.log.error(self.cur.pos);
                 break false;
             };
             match byte {
                 b'>' => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     break true;
                 }
-                b'/' if self.peek(1) == Some(b'>') => {
-                    self.pos += 2;
+                b'/' if self.cur.peek(1) == Some(b'>') => {
+                    self.cur.pos += 2;
                     break false;
                 }
-                b'/' if self.peek(1) == Some(b'*') => self.block_comment(2),
+                b'/' if self.cur.peek(1) == Some(b'*') => self.block_comment(2),
                 b'{' => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.hole();
                 }
                 _ if is_word(byte) => {
-                    let name_start = self.pos;
+                    let name_start = self.cur.pos;
                     while self
+                        .cur
                         .peek(0)
                         .is_some_and(|b| is_word(b) || b == b'-' || b == b':' || b == b'.')
                     {
-                        self.pos += 1;
+                        self.cur.pos += 1;
                     }
-                    let name = &bytes[name_start..self.pos];
-                    while self.peek(0).is_some_and(|b| b.is_ascii_whitespace()) {
-                        self.pos += 1;
+                    let name = &bytes[name_start..self.cur.pos];
+                    while self.cur.peek(0).is_some_and(|b| b.is_ascii_whitespace()) {
+                        self.cur.pos += 1;
                     }
-                    if self.peek(0) == Some(b'=') {
-                        self.pos += 1;
-                        while self.peek(0).is_some_and(|b| b.is_ascii_whitespace()) {
-                            self.pos += 1;
+                    if self.cur.peek(0) == Some(b'=') {
+                        self.cur.pos += 1;
+                        while self.cur.peek(0).is_some_and(|b| b.is_ascii_whitespace()) {
+                            self.cur.pos += 1;
                         }
                         self.value(&mut tag, name);
                     }
                 }
-                _ => self.pos += 1,
+                _ => self.cur.pos += 1,
             }
         };
         if let Some((start, end)) = tag.finish().filter(|_| self.nest == 0) {
-            self.log
-                .literal(self.text, start, end, LiteralKind::Attribute);
+            self.cur
+                .log
+                .literal(self.cur.text, start, end, LiteralKind::Attribute);
         }
         open
     }
@@ -537,29 +523,36 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     /// Lexes an attribute's value: a string (no escapes in JSX), an
     /// expression container or an element.
     fn value(&mut self, tag: &mut Tag<'t>, name: &[u8]) {
-        match self.peek(0) {
+        match self.cur.peek(0) {
             Some(quote @ (b'"' | b'\'')) => {
-                self.pos += 1;
-                let start = self.pos;
-                match self.bytes[start..self.end].iter().position(|&b| b == quote) {
+                self.cur.pos += 1;
+                let start = self.cur.pos;
+                match self.cur.bytes[start..self.cur.end]
+                    .iter()
+                    .position(|&b| b == quote)
+                {
                     Some(at) => {
-                        self.pos = start + at + 1;
-                        let span = trim(self.text, start, start + at);
-                        if tag.readable(name, span, &self.bytes[start..start + at])
+                        self.cur.pos = start + at + 1;
+                        let span = trim(self.cur.text, start, start + at);
+                        if tag.readable(name, span, &self.cur.bytes[start..start + at])
                             && self.nest == 0
                         {
-                            self.log
-                                .literal(self.text, span.0, span.1, LiteralKind::Attribute);
+                            self.cur.log.literal(
+                                self.cur.text,
+                                span.0,
+                                span.1,
+                                LiteralKind::Attribute,
+                            );
                         }
                     }
                     None => {
-                        self.log.error(start);
-                        self.pos = self.end;
+                        self.cur.log.error(start);
+                        self.cur.pos = self.cur.end;
                     }
                 }
             }
             Some(b'{') => {
-                self.pos += 1;
+                self.cur.pos += 1;
                 self.hole();
             }
             Some(b'<') => self.element(),
@@ -571,31 +564,32 @@ impl<'t, 'l, 'p> Lexer<'t, 'l, 'p> {
     fn children(&mut self) {
         loop {
             const SPECIAL: ByteSet = ByteSet::of(b"<{");
-            let start = self.pos;
-            self.pos = SPECIAL.find(self.bytes, self.pos, self.end);
+            let start = self.cur.pos;
+            self.cur.pos = SPECIAL.find(self.cur.bytes, self.cur.pos, self.cur.end);
             if self.nest == 0 {
-                let (start, end) = trim(self.text, start, self.pos);
-                self.log
-                    .literal(self.text, start, end, LiteralKind::JsxText);
+                let (start, end) = trim(self.cur.text, start, self.cur.pos);
+                self.cur
+                    .log
+                    .literal(self.cur.text, start, end, LiteralKind::JsxText);
             }
-            match self.peek(0) {
+            match self.cur.peek(0) {
                 None => {
-                    self.log.error(self.pos);
+                    self.cur.log.error(self.cur.pos);
                     return;
                 }
                 Some(b'{') => {
-                    self.pos += 1;
+                    self.cur.pos += 1;
                     self.hole();
                 }
-                Some(_) if self.peek(1) == Some(b'/') => {
-                    match self.bytes[self.pos..self.end]
+                Some(_) if self.cur.peek(1) == Some(b'/') => {
+                    match self.cur.bytes[self.cur.pos..self.cur.end]
                         .iter()
                         .position(|&b| b == b'>')
                     {
-                        Some(at) => self.pos += at + 1,
+                        Some(at) => self.cur.pos += at + 1,
                         None => {
-                            self.log.error(self.pos);
-                            self.pos = self.end;
+                            self.cur.log.error(self.cur.pos);
+                            self.cur.pos = self.cur.end;
                         }
                     }
                     return;

@@ -762,7 +762,7 @@ fn deep_nesting() {
     let runners = format!("{}kubectl", "nice ".repeat(100_000));
     assert_eq!(split(&runners).dynamic[0].reason, Reason::TooDeep);
     let braces = format!("{}x", "{a,b}".repeat(100));
-    assert_eq!(programs(&braces).len(), crate::MAX_BRACE_WORDS);
+    assert_eq!(programs(&braces).len(), crate::braces::MAX_BRACE_WORDS);
     let long = format!("{}x", "{a,b}".repeat(100_000));
     assert_eq!(split(&long).dynamic[0].reason, Reason::Glob);
     // Shallow nesting is still searched.

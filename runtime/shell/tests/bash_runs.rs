@@ -9,11 +9,11 @@
 //! benign (`echo`, `cat`, `xargs`, `find`, …) and runners missing on this machine are
 //! left out. Without bash the test says so and passes.
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use hookdex_shell::{commands, quote, split};
+use hookdex_test_support::{has_bash, write_executable, ScratchDir};
 
 const LINES: usize = 2_000;
 const WORKERS: usize = 8;
@@ -168,42 +168,41 @@ impl Gen {
 
 /// A scratch tree: `bin/` with the stubs, `work/` to run in.
 struct Scratch {
-    root: PathBuf,
+    dir: ScratchDir,
 }
 
 impl Scratch {
     fn new() -> Scratch {
-        let root = std::env::temp_dir().join(format!("hookdex-bash-runs-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let dir = ScratchDir::new("shell-bash-runs");
+        let root = dir.path();
         std::fs::create_dir_all(root.join("bin")).unwrap();
         std::fs::create_dir_all(root.join("work")).unwrap();
         std::fs::create_dir_all(root.join("marks")).unwrap();
         for stub in STUBS {
-            let path = root.join("bin").join(stub);
-            std::fs::write(&path, format!("#!/bin/sh\necho {stub} >> \"$MARK\"\n")).unwrap();
-            make_executable(&path);
+            let body = format!("#!/bin/sh\necho {stub} >> \"$MARK\"\n");
+            write_executable(&root.join("bin").join(stub), &body);
         }
         for file in ["f1", "f2", "lock"] {
             std::fs::write(root.join("work").join(file), "").unwrap();
         }
-        Scratch { root }
+        Scratch { dir }
     }
 
     /// Runs `line` with bash; the stubs that ran, or `None` when it timed out.
     fn run(&self, line: &str, n: usize) -> Option<Vec<String>> {
-        let mark = self.root.join("marks").join(n.to_string());
+        let mark = self.dir.path().join("marks").join(n.to_string());
         let path = format!(
             "{}:/usr/local/bin:/usr/bin:/bin",
-            self.root.join("bin").display()
+            self.dir.path().join("bin").display()
         );
         let mut child = Command::new("bash")
             .arg("-c")
             .arg(line)
             .env_clear()
             .env("PATH", path)
-            .env("HOME", self.root.join("work"))
+            .env("HOME", self.dir.path().join("work"))
             .env("MARK", &mark)
-            .current_dir(self.root.join("work"))
+            .current_dir(self.dir.path().join("work"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -221,29 +220,6 @@ impl Scratch {
         let ran = std::fs::read_to_string(&mark).unwrap_or_default();
         Some(ran.lines().map(str::to_owned).collect())
     }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
-}
-
-#[cfg(unix)]
-fn make_executable(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
-#[cfg(not(unix))]
-fn make_executable(_: &Path) {}
-
-fn has_bash() -> bool {
-    Command::new("bash")
-        .args(["-c", "true"])
-        .stdin(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 /// The outcome of one line.

@@ -7,10 +7,10 @@
 //! is measured by `benches/splitter.rs` (`cargo bench -p hookdex-benches --bench
 //! splitter`), not asserted here.
 
-use std::path::Path;
 use std::process::{Command, Stdio};
 
 use hookdex_shell::{commands, split};
+use hookdex_test_support::{has_bash, write_executable, ScratchDir};
 
 /// How the 1 MB line must come out.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -252,22 +252,19 @@ fn check_all(runs: impl Fn(&str) -> bool) {
 
 /// Real bash with a stub kubectl first on `PATH`.
 struct Bash {
-    dir: tempdir::Dir,
+    dir: ScratchDir,
 }
 
 impl Bash {
     fn new() -> Option<Self> {
-        let ok = Command::new("bash")
-            .args(["-c", "true"])
-            .status()
-            .is_ok_and(|s| s.success());
-        if !ok {
+        if !has_bash() {
             return None;
         }
-        let dir = tempdir::Dir::new("linear");
-        let stub = dir.path().join("kubectl");
-        std::fs::write(&stub, "#!/bin/sh\necho ran >> \"$MARK\"\n").unwrap();
-        make_executable(&stub);
+        let dir = ScratchDir::new("shell-linear");
+        write_executable(
+            &dir.path().join("kubectl"),
+            "#!/bin/sh\necho ran >> \"$MARK\"\n",
+        );
         Some(Bash { dir })
     }
 
@@ -292,44 +289,6 @@ impl Bash {
             .stderr(Stdio::null())
             .status();
         mark.exists()
-    }
-}
-
-#[cfg(unix)]
-fn make_executable(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
-#[cfg(not(unix))]
-fn make_executable(_: &Path) {}
-
-/// A scratch directory removed on drop (the crate has no dev-dependency for one).
-mod tempdir {
-    use std::path::{Path, PathBuf};
-
-    pub struct Dir(PathBuf);
-
-    impl Dir {
-        pub fn new(name: &str) -> Self {
-            let path = std::env::temp_dir().join(format!(
-                "hookdex-shell-{name}-{}-{:?}",
-                std::process::id(),
-                std::thread::current().id()
-            ));
-            std::fs::create_dir_all(&path).unwrap();
-            Dir(path)
-        }
-
-        pub fn path(&self) -> &Path {
-            &self.0
-        }
-    }
-
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
     }
 }
 

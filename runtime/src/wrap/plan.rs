@@ -274,13 +274,10 @@ mod tests {
         // `--`, and says what it was given in the environment.
         let dir = tempfile::tempdir().unwrap();
         let stand_in = dir.path().join("wrapper");
-        std::fs::write(
+        hookdex_test_support::write_executable(
             &stand_in,
             "#!/bin/sh\nwhile [ \"$1\" != -- ]; do shift; done; shift; exec \"$@\"\n",
-        )
-        .unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&stand_in, std::fs::Permissions::from_mode(0o755)).unwrap();
+        );
         let sub = dir.path().join("sub dir");
         std::fs::create_dir(&sub).unwrap();
         let env = [("HOOKDEX_HOME".to_string(), "/a b".to_string())];
