@@ -401,7 +401,7 @@ fn run() -> c_int {
             default_target(target),
             session.as_deref(),
             step,
-            tool.map(|tool| cmd::CallArgs {
+            tool.map(|tool| hookdex_runtime::report::CallSpec {
                 tool,
                 command,
                 path,
@@ -422,7 +422,7 @@ fn run() -> c_int {
         } => cmd::explain::run(
             default_target(target),
             session.as_deref(),
-            cmd::CallArgs {
+            hookdex_runtime::report::CallSpec {
                 tool,
                 command,
                 path,

@@ -11,9 +11,10 @@ use std::time::Instant;
 use hookdex_compiler::View;
 use hookdex_index::{Index, IndexFile};
 use hookdex_model::Target;
+use hookdex_runtime::report::{InvalidEntry, WarningEntry};
 use serde_json::json;
 
-use super::{current_settings, invalid_json, print_json, warnings_json, CmdResult};
+use super::{current_settings, print_json, CmdResult};
 
 /// What to compile.
 pub struct CompileArgs {
@@ -101,12 +102,12 @@ fn compile_view(view: &View, check: bool, json: bool) -> CmdResult {
             "layers": data.layers.iter().map(|l| json!({
                 "label": l.label, "dir": l.dir, "count": l.count,
             })).collect::<Vec<_>>(),
-            "invalid": invalid.iter().map(|i| invalid_json(&i.file, &i.reason, i.at)).collect::<Vec<_>>(),
+            "invalid": invalid.iter().map(InvalidEntry::from).collect::<Vec<_>>(),
             "paths": data.paths.len(),
             "elapsed_ms": elapsed_ms,
         });
         if check {
-            out["warnings"] = warnings_json(&warnings);
+            out["warnings"] = json!(warnings.iter().map(WarningEntry::from).collect::<Vec<_>>());
         }
         print_json(&out);
     } else {
