@@ -15,6 +15,7 @@ use hookdex_runtime::report::{InvalidEntry, WarningEntry};
 use serde_json::json;
 
 use super::{current_settings, print_json, CmdResult};
+use crate::error::CmdError;
 
 /// What to compile.
 pub struct CompileArgs {
@@ -38,16 +39,16 @@ pub fn run(args: CompileArgs) -> CmdResult {
         let mut view = current_settings(args.target.unwrap_or(Target::Claude)).view;
         if let Some(bundle) = args.bundle {
             if !bundle.is_dir() {
-                return Err(format!("--bundle {}: not a directory", bundle.display()));
+                return Err(format!("--bundle {}: not a directory", bundle.display()).into());
             }
             view.bundle_override = Some(std::path::absolute(&bundle).unwrap_or(bundle));
         }
         return compile_view(&view, args.check, args.json);
     }
     if args.bundle.is_some() {
-        return Err(
+        return Err(CmdError::Failed(
             "--managed compiles the managed directory alone: --bundle does not apply".into(),
-        );
+        ));
     }
     let targets = match args.target {
         Some(target) => vec![target],
@@ -129,7 +130,7 @@ fn compile_view(view: &View, check: bool, json: bool) -> CmdResult {
         }
     }
     if let Some(Err(err)) = written {
-        return Err(format!("writing the index: {err}"));
+        return Err(format!("writing the index: {err}").into());
     }
     Ok(if check && !invalid.is_empty() { 1 } else { 0 })
 }

@@ -12,8 +12,7 @@ use super::{context, current_settings, print_json, CmdResult};
 pub fn run(target: Target, session: Option<&str>, args: CallSpec, json: bool) -> CmdResult {
     let settings = current_settings(target);
     // Finder scripts run for --input; nothing they start outlives explain.
-    let explained = super::supervised(|| report::explain(&context(&settings, session), &args))
-        .map_err(|e| e.to_string())?;
+    let explained = super::supervised(|| report::explain(&context(&settings, session), &args))?;
     if json {
         print_json(&explained);
     } else {

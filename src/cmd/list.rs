@@ -15,8 +15,7 @@ pub fn run(
     json: bool,
 ) -> CmdResult {
     let settings = current_settings(target);
-    let listed = report::list(&context(&settings, session), step, call.as_ref())
-        .map_err(|e| e.to_string())?;
+    let listed = report::list(&context(&settings, session), step, call.as_ref())?;
     if json {
         print_json(&listed);
     } else {

@@ -17,8 +17,8 @@ use hookdex_runtime::report::Context;
 use hookdex_runtime::settings::Settings;
 use serde::Serialize;
 
-/// What a subcommand returns: its exit code, or one line for stderr (exit 1).
-pub type CmdResult = Result<i32, String>;
+/// What a subcommand returns: its exit code, or why it failed.
+pub type CmdResult = Result<i32, crate::error::CmdError>;
 
 /// The settings of the current directory.
 pub fn current_settings(target: Target) -> Settings {

@@ -11,7 +11,7 @@ use super::{context, current_settings, CmdResult};
 /// Prints the file of the one active rule `name` designates.
 pub fn run(target: Target, name: &str) -> CmdResult {
     let settings = current_settings(target);
-    let body = report::show(&context(&settings, None), name).map_err(|e| e.to_string())?;
+    let body = report::show(&context(&settings, None), name)?;
     let _ = std::io::stdout().write_all(&body);
     Ok(0)
 }
