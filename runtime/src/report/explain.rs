@@ -13,7 +13,6 @@ use serde_json::json;
 use super::status::{EnforcementStatus, GateStatus};
 use super::{verdicts, CallSpec, Context, Error};
 use crate::filters::trace::{trace, FilterTrace};
-use crate::gate::sources::RuleSources;
 use crate::load::{self, Verify};
 
 /// What `hookdex explain` shows.
@@ -197,7 +196,7 @@ pub fn explain(cx: &Context<'_>, spec: &CallSpec) -> Result<ExplainReport, Error
         settings.switches(),
     )?;
     // What the gate, which comes before every rule, says of the call.
-    let sources = RuleSources::with_wiring(&settings.view);
+    let sources = crate::gate::rule_sources(&settings.view);
     let changes_rules = crate::gate::changes_rules(
         &spec.tool,
         &input,
