@@ -11,6 +11,8 @@ use hookdex_runtime::report;
 pub enum CmdError {
     /// `list`, `explain` or `show` could not make its report.
     Report(report::Error),
+    /// The MCP server stopped before its client left.
+    Mcp(hookdex_mcp::ServeError),
     /// Another subcommand's failure, as the line it prints.
     Failed(String),
 }
@@ -26,6 +28,7 @@ impl fmt::Display for CmdError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CmdError::Report(e) => e.fmt(f),
+            CmdError::Mcp(e) => e.fmt(f),
             CmdError::Failed(line) => f.write_str(line),
         }
     }

@@ -448,7 +448,7 @@ fn run() -> c_int {
         }
         Command::Mcp { target } => hookdex_mcp::serve(default_target(target))
             .map(|()| 0)
-            .map_err(error::CmdError::Failed),
+            .map_err(error::CmdError::Mcp),
         Command::Test { files, json } => cmd::test::run(&files, json),
         Command::Exec(args) => cmd::outputs::exec(&args),
         Command::Expand { key } => cmd::outputs::expand(&key),
