@@ -18,6 +18,7 @@
 #![deny(unsafe_code)]
 
 mod cmd;
+mod error;
 
 use std::ffi::{c_char, c_int, OsString};
 use std::path::PathBuf;
@@ -401,7 +402,7 @@ fn run() -> c_int {
             default_target(target),
             session.as_deref(),
             step,
-            tool.map(|tool| cmd::CallArgs {
+            tool.map(|tool| hookdex_runtime::report::CallSpec {
                 tool,
                 command,
                 path,
@@ -422,7 +423,7 @@ fn run() -> c_int {
         } => cmd::explain::run(
             default_target(target),
             session.as_deref(),
-            cmd::CallArgs {
+            hookdex_runtime::report::CallSpec {
                 tool,
                 command,
                 path,
@@ -445,7 +446,9 @@ fn run() -> c_int {
             };
             cmd::trust::run(action, path, json)
         }
-        Command::Mcp { target } => hookdex_mcp::serve(default_target(target)).map(|()| 0),
+        Command::Mcp { target } => hookdex_mcp::serve(default_target(target))
+            .map(|()| 0)
+            .map_err(error::CmdError::Mcp),
         Command::Test { files, json } => cmd::test::run(&files, json),
         Command::Exec(args) => cmd::outputs::exec(&args),
         Command::Expand { key } => cmd::outputs::expand(&key),
@@ -473,9 +476,9 @@ fn run() -> c_int {
 fn exit_code(result: cmd::CmdResult) -> c_int {
     match result {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("hookdex: {message}");
-            1
+        Err(error) => {
+            eprintln!("hookdex: {error}");
+            error.exit_code()
         }
     }
 }

@@ -7,8 +7,8 @@
 //! outliving the hook ([`procs`]), reading their answers
 //! ([`outcome`]) and merging them ([`merge`]), the filters that run after
 //! the conditions ([`filters`], copied out of the index with the rest of
-//! what fires by [`fired`]), `explain` and `list` as
-//! data with `list`'s warnings ([`lint`]), shared state ([`state`]) and the
+//! what fires by [`fired`]), `list`, `explain` and `show` as
+//! data ([`report`]) with `list`'s warnings ([`lint`]), shared state ([`state`]) and the
 //! hook log ([`log`]).
 //!
 //! The flow is one way: sources → compiler → index file → this engine →
@@ -23,14 +23,12 @@ pub mod call;
 pub mod contract;
 mod error;
 pub mod exec;
-pub mod explain;
 pub mod filters;
 pub mod fired;
 pub mod gate;
 pub mod hook;
 pub mod hooks;
 pub mod lint;
-pub mod list;
 pub mod load;
 pub mod log;
 pub mod lookup;
@@ -38,6 +36,7 @@ pub mod merge;
 pub mod outcome;
 pub mod outfilters;
 pub mod procs;
+pub mod report;
 pub mod settings;
 pub mod state;
 pub mod wrap;

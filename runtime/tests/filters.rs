@@ -9,7 +9,7 @@ use hookdex_index::{Finder, IndexFile, Query};
 use hookdex_model::{
     FilterAction, FilterField, FilterMode, Step, Switches, Target, ToolName, Trust,
 };
-use hookdex_runtime::explain::explain;
+use hookdex_runtime::report::verdicts;
 
 const UI_SLOP: &str = r#"
 paths: ['**/*.tsx', '**/components/**', 'scripts/swarm/capacity.py']
@@ -109,12 +109,12 @@ fn explain_narrows_filters_by_paths() {
         any_program: false,
     };
     let verdict = |path: Option<&str>| {
-        let (verdicts, _) = explain(
+        let (verdicts, _) = verdicts(
             &index,
             None,
             &query,
             &[path],
-            &hookdex_runtime::explain::HookProbe {
+            &hookdex_runtime::report::HookProbe {
                 event: Step::Pre.event(),
                 tool_input: &serde_json::Value::Null,
                 breakers: hookdex_runtime::state::breaker::Breakers::new(

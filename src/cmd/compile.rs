@@ -11,9 +11,11 @@ use std::time::Instant;
 use hookdex_compiler::View;
 use hookdex_index::{Index, IndexFile};
 use hookdex_model::Target;
+use hookdex_runtime::report::{InvalidEntry, WarningEntry};
 use serde_json::json;
 
-use super::{current_settings, invalid_json, print_json, warnings_json, CmdResult};
+use super::{current_settings, print_json, CmdResult};
+use crate::error::CmdError;
 
 /// What to compile.
 pub struct CompileArgs {
@@ -37,16 +39,16 @@ pub fn run(args: CompileArgs) -> CmdResult {
         let mut view = current_settings(args.target.unwrap_or(Target::Claude)).view;
         if let Some(bundle) = args.bundle {
             if !bundle.is_dir() {
-                return Err(format!("--bundle {}: not a directory", bundle.display()));
+                return Err(format!("--bundle {}: not a directory", bundle.display()).into());
             }
             view.bundle_override = Some(std::path::absolute(&bundle).unwrap_or(bundle));
         }
         return compile_view(&view, args.check, args.json);
     }
     if args.bundle.is_some() {
-        return Err(
+        return Err(CmdError::Failed(
             "--managed compiles the managed directory alone: --bundle does not apply".into(),
-        );
+        ));
     }
     let targets = match args.target {
         Some(target) => vec![target],
@@ -101,12 +103,12 @@ fn compile_view(view: &View, check: bool, json: bool) -> CmdResult {
             "layers": data.layers.iter().map(|l| json!({
                 "label": l.label, "dir": l.dir, "count": l.count,
             })).collect::<Vec<_>>(),
-            "invalid": invalid.iter().map(|i| invalid_json(&i.file, &i.reason, i.at)).collect::<Vec<_>>(),
+            "invalid": invalid.iter().map(InvalidEntry::from).collect::<Vec<_>>(),
             "paths": data.paths.len(),
             "elapsed_ms": elapsed_ms,
         });
         if check {
-            out["warnings"] = warnings_json(&warnings);
+            out["warnings"] = json!(warnings.iter().map(WarningEntry::from).collect::<Vec<_>>());
         }
         print_json(&out);
     } else {
@@ -128,7 +130,7 @@ fn compile_view(view: &View, check: bool, json: bool) -> CmdResult {
         }
     }
     if let Some(Err(err)) = written {
-        return Err(format!("writing the index: {err}"));
+        return Err(format!("writing the index: {err}").into());
     }
     Ok(if check && !invalid.is_empty() { 1 } else { 0 })
 }

@@ -1,229 +1,115 @@
 //! `hookdex explain --tool N [--command C] [--path P] [--input JSON] [--step S] [--json]`:
-//! read top to bottom by someone asking "why didn't my hook fire?".
+//! prints [`report::explain`], read top to bottom by someone asking "why
+//! didn't my hook fire?".
 
-use hookdex_model::{LayerKind, RuleKind, Target};
-use hookdex_runtime::explain::explain;
-use hookdex_runtime::filters::trace::{trace, FilterTrace};
-use hookdex_runtime::load::{self, Verify};
-use serde_json::json;
+use hookdex_model::Target;
+use hookdex_runtime::filters::trace::FilterTrace;
+use hookdex_runtime::report::{self, CallSpec, ExplainReport};
 
-use super::{current_settings, open, print_json, CallArgs, CmdResult};
+use super::{context, current_settings, print_json, CmdResult};
 
 /// Explains every rule's verdict for one call.
-pub fn run(target: Target, session: Option<&str>, args: CallArgs, json: bool) -> CmdResult {
+pub fn run(target: Target, session: Option<&str>, args: CallSpec, json: bool) -> CmdResult {
+    let settings = current_settings(target);
     // Finder scripts run for --input; nothing they start outlives explain.
-    super::supervised(|| explain_call(target, session, args, json))
+    let explained = super::supervised(|| report::explain(&context(&settings, session), &args))?;
+    if json {
+        print_json(&explained);
+    } else {
+        print_text(&explained, settings.shell_strict);
+    }
+    Ok(0)
 }
 
-fn explain_call(target: Target, session: Option<&str>, args: CallArgs, json: bool) -> CmdResult {
-    let settings = current_settings(target);
-    let call = args.call(&settings)?;
-    let (file, state) = open(&settings);
-    let err = |e: hookdex_index::Error| e.to_string();
-    let index = file.index().map_err(err)?;
-    let meta = index.meta().map_err(err)?;
-    let trust = settings.trust(&meta);
-    let managed = settings
-        .managed_view()
-        .map(|view| load::load(&view, Verify::Full));
-    let managed_index = match &managed {
-        Some((file, _)) => Some(file.index().map_err(err)?),
-        None => None,
-    };
-    let landing = args.landing(&call)?;
-    let paths: Vec<Option<&str>> = landing.iter().map(Option::as_deref).collect();
-    let input = args.input()?;
-    let (verdicts, lookup_ns) = explain(
-        &index,
-        managed_index.as_ref(),
-        &call.query(settings.shell_strict),
-        &paths,
-        &args.probe(&settings, &input),
-        &trust,
-        settings.switches(),
-    )
-    .map_err(err)?;
-    // What the gate, which comes before every rule, says of the call.
-    let mut gate = super::gate_json(&settings, session);
-    let sources = hookdex_runtime::gate::sources::RuleSources::with_wiring(&settings.view);
-    let changes = hookdex_runtime::gate::changes_rules(
-        &args.tool,
-        &input,
-        &call,
-        &settings.exec.cwd,
-        &sources,
-        &|name| std::env::var_os(name),
-    );
-    gate["changes_rules"] = json!(changes);
-    // With --input, what each firing filter's finders flag in it.
-    let mut traces = Vec::with_capacity(verdicts.len());
-    for v in &verdicts {
-        let traced = match (&args.input, v.fires, v.rule.kind) {
-            (Some(_), true, RuleKind::Filter) => {
-                let from = match &managed_index {
-                    Some(managed) if v.layer.kind == LayerKind::Managed => managed,
-                    _ => &index,
-                };
-                let name = v.rule.file_name();
-                let tool = &call.tool.name;
-                trace(
-                    from,
-                    v.rule.id,
-                    name,
-                    tool,
-                    &input,
-                    &trust,
-                    settings.switches(),
-                    &settings,
-                )
-                .map_err(err)?
-            }
-            _ => None,
-        };
-        traces.push(traced);
-    }
-
-    if json {
-        print_json(&json!({
-            "fires": verdicts.iter().zip(&traces).filter(|(v, _)| v.fires).map(|(v, t)| {
-                let mut fired = json!({"file": v.rule.file, "layer": v.layer.label, "why": v.why});
-                if let Some(t) = t {
-                    fired["filter"] = trace_json(t);
-                }
-                if let Ok(Some(e)) = index.enforcement(v.rule.id) {
-                    fired["enforcement"] = json!({"id": e.id, "cadence": e.cadence});
-                }
-                fired
-            }).collect::<Vec<_>>(),
-            "skipped": verdicts.iter().filter(|v| !v.fires).map(|v| json!({
-                "file": v.rule.file, "layer": v.layer.label, "reason": v.why,
-            })).collect::<Vec<_>>(),
-            "programs": call.programs,
-            "dynamic": call.dynamic.iter().map(|d| json!({
-                "reason": d.reason.as_str(), "text": d.text,
-            })).collect::<Vec<_>>(),
-            "shell_strict": settings.shell_strict,
-            "tool": call.tool.name.as_str(),
-            "step": call.step.as_str(),
-            "target": target.as_str(),
-            "trust": trust.to_string(),
-            "trust_kind": trust.kind(),
-            "gate": gate,
-            "enforcement": super::enforcement_json(&settings, session),
-            "index": {
-                "fresh": state.is_fresh(),
-                "state": state.describe(),
-                "path": file.path(),
-                "lookup_ns": lookup_ns,
-            },
-            "managed_index": managed.as_ref().map(|(file, state)| json!({
-                "fresh": state.is_fresh(),
-                "state": state.describe(),
-                "path": file.path(),
-            })),
-        }));
-        return Ok(0);
-    }
-
+/// The verdicts as text: the call, the gate, the guard and the indexes,
+/// then one line per rule.
+fn print_text(e: &ExplainReport, shell_strict: bool) {
+    let head = &e.header;
     println!(
-        "tool      {} -> {} (target {target}, via {})",
-        call.raw_tool, call.tool.name, call.tool.via
+        "tool      {} -> {} (target {}, via {})",
+        head.raw_tool, e.tool, e.target, head.via
     );
-    if let Some(command) = &call.command {
+    if let Some(command) = &head.command {
         println!("command   {command}");
     }
-    if let Some(path) = &args.path {
+    if let Some(path) = &head.path {
         println!("path      {path}");
     }
-    if call.tool.name.is_bash() {
-        let programs = if call.programs.is_empty() {
+    if head.is_bash {
+        let programs = if e.programs.is_empty() {
             "(none)".to_string()
         } else {
-            call.programs.join(", ")
+            e.programs.join(", ")
         };
         println!("programs  {programs}");
-        if !call.dynamic.is_empty() {
-            let dynamic: Vec<String> = call.dynamic.iter().map(ToString::to_string).collect();
-            let strict = if settings.shell_strict {
+        if !head.dynamic.is_empty() {
+            let strict = if shell_strict {
                 "every bash.<cli> rule matches (HOOKDEX_SHELL_STRICT)"
             } else {
                 "HOOKDEX_SHELL_STRICT=1 would match every bash.<cli> rule"
             };
-            println!("dynamic   {} · {strict}", dynamic.join(", "));
+            println!("dynamic   {} · {strict}", head.dynamic.join(", "));
         }
     }
-    println!(
-        "step      {} ({})",
-        call.step.as_str(),
-        call.step.event().as_str()
-    );
-    let changes = match gate["changes_rules"].as_str() {
+    println!("step      {} ({})", e.step, head.event);
+    let changes = match &e.gate.changes_rules {
         Some(why) => {
             format!(" · this call changes rule sources ({why}): denied while the gate is closed")
         }
         None => String::new(),
     };
-    println!("gate      {}{changes}", super::gate_line(&gate));
-    println!(
-        "enforce   {}",
-        super::enforcement_json(&settings, session)["why"]
-            .as_str()
-            .unwrap_or_default()
-    );
+    println!("gate      {}{changes}", e.gate.status.line());
+    println!("enforce   {}", e.enforcement.why);
     println!(
         "index     {} · lookup {:.1} µs",
-        state.describe(),
-        lookup_ns as f64 / 1000.0
+        e.index.state,
+        e.index.lookup_ns as f64 / 1000.0
     );
-    if let Some((file, state)) = &managed {
+    if let Some(managed) = &e.managed_index {
         println!(
             "managed   {} · {} (the administrator's)",
-            file.path().display(),
-            state.describe()
+            managed.path.display(),
+            managed.state
         );
     }
-    if meta.repo_root.is_some() {
-        println!("repo      {} · {trust}", meta.repo_root.unwrap_or_default());
+    if let Some(repo) = &head.repo_root {
+        println!("repo      {repo} · {}", e.trust);
     }
-    if index.invalid_count() > 0 {
+    if head.invalid_count > 0 {
         println!(
             "invalid   {} file(s) not loaded; `hookdex list` shows why",
-            index.invalid_count()
+            head.invalid_count
         );
     }
     println!();
-    if verdicts.is_empty() {
+    if e.fires.is_empty() && e.skipped.is_empty() {
         println!("no rules in any layer");
     }
-    let name_width = verdicts
-        .iter()
-        .map(|v| v.rule.file_name().len())
-        .max()
-        .unwrap_or(0);
-    let layer_width = verdicts
-        .iter()
-        .map(|v| v.layer.label.len())
-        .max()
-        .unwrap_or(0);
-    for (v, t) in verdicts.iter().zip(&traces) {
+    let names = e.fires.iter().map(|f| (&f.name, &f.layer));
+    let names = names.chain(e.skipped.iter().map(|s| (&s.name, &s.layer)));
+    let name_width = names.clone().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let layer_width = names.map(|(_, l)| l.len()).max().unwrap_or(0);
+    for fired in &e.fires {
         println!(
-            "{}  {:<name_width$}  {:<layer_width$}  {}",
-            if v.fires { "FIRES" } else { "skip " },
-            v.rule.file_name(),
-            v.layer.label,
-            v.why,
+            "FIRES  {:<name_width$}  {:<layer_width$}  {}",
+            fired.name, fired.layer, fired.why,
         );
-        if let Some(t) = t {
+        if let Some(t) = &fired.trace {
             print_trace(t);
         }
-        if let (true, Ok(Some(e))) = (v.fires, index.enforcement(v.rule.id)) {
+        if let Some(enforcement) = &fired.enforcement {
             println!(
                 "       enforcement {}: context on matching call 1 of a session and on every multiple of {} (the session's count decides)",
-                e.id, e.cadence
+                enforcement.id, enforcement.cadence
             );
         }
     }
-    Ok(0)
+    for skipped in &e.skipped {
+        println!(
+            "skip   {:<name_width$}  {:<layer_width$}  {}",
+            skipped.name, skipped.layer, skipped.reason,
+        );
+    }
 }
 
 /// A traced filter under its verdict line: each finder and its spans,
@@ -256,20 +142,4 @@ fn print_trace(t: &FilterTrace) {
         ),
         None => println!("{PAD}mode finders: every finding stands, no classifier"),
     }
-}
-
-/// A traced filter as `explain --json` adds it to a firing filter's entry.
-fn trace_json(t: &FilterTrace) -> serde_json::Value {
-    json!({
-        "mode": t.mode.as_str(),
-        "texts": t.units,
-        "finders": t.finders.iter().map(|f| json!({
-            "finder": f.name,
-            "failed": f.failed,
-            "spans": f.spans.iter().map(|s| json!({
-                "path": s.path, "start": s.start, "end": s.end, "text": s.text, "reason": s.reason,
-            })).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "would_ask": t.would_ask,
-    })
 }

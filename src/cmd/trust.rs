@@ -42,7 +42,7 @@ pub fn run(action: Action, path: Option<PathBuf>, json: bool) -> CmdResult {
     };
     // A typo must not fall through to the repository around it.
     if !asked.is_dir() {
-        return Err(format!("`{}` is not a directory", asked.display()));
+        return Err(format!("`{}` is not a directory", asked.display()).into());
     }
     let root = root_of(&asked, &store)?;
     let (ids, shown, seen) = seen_now(&root, &view.git_user);

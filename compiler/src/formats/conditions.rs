@@ -17,9 +17,7 @@ use crate::sources::confine::{self, Place};
 use crate::sources::package;
 use crate::sources::RuleDir;
 
-/// The largest rule file whose contents are read (a filter's YAML); a
-/// larger one is refused, so a huge file costs a compile one `fstat`.
-pub const MAX_RULE_BYTES: u64 = 1 << 20;
+pub use crate::formats::source::MAX_RULE_BYTES;
 
 /// How much of a folder a compile reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,8 @@ use serde::Deserialize;
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::filename::RuleName;
 use crate::formats::matcher::MatcherError;
-use crate::formats::{matcher, read_source, RuleSpec};
+use crate::formats::source::read_source;
+use crate::formats::{matcher, RuleSpec};
 
 /// The file name, in each source's folder.
 pub const FILE: &str = "enforcements.json";

@@ -18,7 +18,8 @@ use serde::Deserialize;
 
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::filename::RuleName;
-use crate::formats::{read_source, HookRule, NameMatcher, RuleSpec};
+use crate::formats::source::read_source;
+use crate::formats::{HookRule, NameMatcher, RuleSpec};
 
 /// The file name in each hook's folder.
 pub const FILE: &str = "HOOK.md";

@@ -21,7 +21,8 @@ use serde_saphyr::Spanned;
 use crate::automata::{self, AutomatonError};
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::filename::RuleName;
-use crate::formats::{read_source, HookRule, NameMatcher, RuleSpec};
+use crate::formats::source::read_source;
+use crate::formats::{HookRule, NameMatcher, RuleSpec};
 
 /// The file name, in each source's folder.
 pub const FILE: &str = "hooks.yaml";

@@ -137,10 +137,12 @@ pub fn scan_file(path: &Path, root: &Path) -> Scanned {
 }
 
 impl Scanned {
-    /// Reads one file on disk ([`super::read_source`]) and parses it.
+    /// Reads one file on disk ([`super::source::read_source`]) and parses it.
     fn file(&mut self, path: &Path, root: &Path) {
         let shown = path.display().to_string();
-        if let Some(text) = super::read_source(path, root, &mut self.stamps, &mut self.invalid) {
+        if let Some(text) =
+            super::source::read_source(path, root, &mut self.stamps, &mut self.invalid)
+        {
             self.text(&shown, &text);
         }
     }

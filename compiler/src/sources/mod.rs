@@ -9,6 +9,7 @@ pub mod confine;
 pub mod git;
 pub mod owner;
 pub mod package;
+pub mod rule_sources;
 pub mod state;
 pub mod trust;
 pub mod trust_store;

@@ -77,7 +77,7 @@ pub fn codex_trust_entries(
 pub fn record_codex_trust(
     config: &mut DocumentMut,
     entries: &[TrustEntry],
-) -> Result<bool, String> {
+) -> Result<bool, NotATable> {
     let before = config.to_string();
     let state = implicit_table(config.as_table_mut(), "hooks")?;
     let state = implicit_table(state, "state")?;
@@ -91,15 +91,30 @@ pub fn record_codex_trust(
 
 /// The sub-table `key` of `table`, created (implicit, so it prints no
 /// header of its own) when missing.
-fn implicit_table<'t>(table: &'t mut Table, key: &str) -> Result<&'t mut Table, String> {
+fn implicit_table<'t>(table: &'t mut Table, key: &str) -> Result<&'t mut Table, NotATable> {
     let item = table.entry(key).or_insert_with(|| {
         let mut t = Table::new();
         t.set_implicit(true);
         Item::Table(t)
     });
     item.as_table_mut()
-        .ok_or_else(|| format!("\"{key}\" is not a table"))
+        .ok_or_else(|| NotATable { key: key.into() })
 }
+
+/// A key of `config.toml` that must hold a table holds something else.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotATable {
+    /// The key.
+    pub key: String,
+}
+
+impl std::fmt::Display for NotATable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "\"{}\" is not a table", self.key)
+    }
+}
+
+impl std::error::Error for NotATable {}
 
 /// `PreToolUse` → `pre_tool_use`.
 fn snake_case(event: &str) -> String {

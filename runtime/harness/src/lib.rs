@@ -38,7 +38,7 @@ mod tools;
 use hookdex_model::{Event, Target, ToolName};
 
 pub use crate::answer::Answer;
-pub use crate::codex_trust::{codex_trust_entries, record_codex_trust, TrustEntry};
+pub use crate::codex_trust::{codex_trust_entries, record_codex_trust, NotATable, TrustEntry};
 pub use crate::mcp::McpScope;
 pub use crate::payload::{Payload, PayloadError, Shape};
 pub use crate::reply::{

@@ -120,23 +120,47 @@ impl ServerHandler for ConditionServer {
     }
 }
 
+/// Why the server stopped before its client left.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The async runtime could not start.
+    Runtime(std::io::Error),
+    /// The client's handshake failed.
+    Start(Box<rmcp::service::ServerInitializeError>),
+    /// The transport broke while serving.
+    Transport(tokio::task::JoinError),
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServeError::Runtime(e) => e.fmt(f),
+            ServeError::Start(e) => e.fmt(f),
+            ServeError::Transport(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
 /// Serves `target`'s tools on stdin and stdout until the client leaves.
 ///
 /// # Errors
 ///
 /// When the runtime cannot start or the transport breaks.
-pub fn serve(target: Target) -> Result<(), String> {
+pub fn serve(target: Target) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
         .build()
-        .map_err(|e| e.to_string())?;
+        .map_err(ServeError::Runtime)?;
     runtime.block_on(async move {
         let service = ConditionServer::new(target)
             .serve(rmcp::transport::stdio())
             .await
-            .map_err(|e| e.to_string())?;
-        service.waiting().await.map_err(|e| e.to_string())?;
+            .map_err(|e| ServeError::Start(Box::new(e)))?;
+        service.waiting().await.map_err(ServeError::Transport)?;
         Ok(())
     })
 }

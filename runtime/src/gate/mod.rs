@@ -23,7 +23,7 @@
 
 pub mod phrase;
 pub mod shell;
-pub mod sources;
+pub use hookdex_compiler::sources::rule_sources as sources;
 
 use std::borrow::Cow;
 use std::ffi::OsString;
@@ -75,7 +75,7 @@ pub fn on_event(
             None
         }
         Event::PreToolUse => {
-            let sources = RuleSources::with_wiring(&settings.view);
+            let sources = rule_sources(&settings.view);
             let cwd = &settings.exec.cwd;
             let why = calls.iter().find_map(|(single, call)| {
                 changes_rules(
@@ -334,6 +334,29 @@ pub(crate) fn patch_paths(input: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The rule sources of `view` with what wires them
+/// ([`RuleSources::with_wiring`]), the harnesses' own settings files
+/// among it: each harness's settings file that `hookdex init` writes
+/// (where hooks are wired and MCP servers registered), at its default
+/// places.
+pub fn rule_sources(view: &hookdex_compiler::View) -> RuleSources {
+    let mut harness_files = Vec::new();
+    for target in hookdex_model::Target::ALL {
+        let wiring = hookdex_harness::harness(target).settings();
+        if let Some(repo) = &view.repo_root {
+            harness_files.push(repo.join(wiring.project));
+            if let Some(project) = wiring.mcp.project {
+                harness_files.push(repo.join(project));
+            }
+        }
+        if let Some(home) = &view.git_user.home {
+            harness_files.push(home.join(wiring.user_dir).join(wiring.user_file));
+            harness_files.push(home.join(wiring.mcp.user));
+        }
+    }
+    RuleSources::with_wiring(view, &harness_files)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -383,7 +406,7 @@ mod tests {
             "j": "~user/q",
         });
         let view = hookdex_compiler::View::from_vars(hookdex_model::Target::Claude, cwd, |_| None);
-        let sources = RuleSources::with_wiring(&view);
+        let sources = rule_sources(&view);
         let found: Vec<String> = mcp_paths(&input, cwd, Some(home), &sources)
             .map(|p| p.lexical.display().to_string())
             .collect();

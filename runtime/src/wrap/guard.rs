@@ -168,7 +168,7 @@ pub fn run(
         session,
         var,
         managed: &watched.managed,
-        sources: RuleSources::with_wiring(&settings.view),
+        sources: crate::gate::rule_sources(&settings.view),
     };
     match guard.run(argv, &judge, started) {
         Ok(status) => super::exit_code(status),

@@ -14,7 +14,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use hookdex_compiler::View;
+use super::View;
 
 /// The rule sources of one view.
 #[derive(Debug)]
@@ -89,7 +89,9 @@ impl RuleSources {
     /// settings files where a harness reads hooks or a switch that turns
     /// them off (Copilot's `.github/copilot/settings*.json` and
     /// `~/.copilot/settings.json`, Codex's project `config.toml`).
-    pub fn with_wiring(view: &View) -> RuleSources {
+    /// `harness_files` are the harnesses' own settings files; the compiler
+    /// knows no harness, so the engine names them.
+    pub fn with_wiring(view: &View, harness_files: &[PathBuf]) -> RuleSources {
         let mut sources = RuleSources::of(view);
         // The git configuration that decides a repository's origin, and so
         // its trust: the user's global files too (`url.<x>.insteadOf`).
@@ -112,19 +114,7 @@ impl RuleSources {
         if let Some(home) = &view.git_user.home {
             more.push(home.join(".copilot/settings.json"));
         }
-        for target in hookdex_model::Target::ALL {
-            let wiring = hookdex_harness::harness(target).settings();
-            if let Some(repo) = &view.repo_root {
-                more.push(repo.join(wiring.project));
-                if let Some(project) = wiring.mcp.project {
-                    more.push(repo.join(project));
-                }
-            }
-            if let Some(home) = &view.git_user.home {
-                more.push(home.join(wiring.user_dir).join(wiring.user_file));
-                more.push(home.join(wiring.mcp.user));
-            }
-        }
+        more.extend(harness_files.iter().cloned());
         sources.roots.extend(more.iter().map(|r| lexical(r)));
         sources
     }
@@ -400,7 +390,7 @@ mod tests {
             _ => None,
         };
         let view = View::from_vars(hookdex_model::Target::Claude, &cwd, vars);
-        let sources = RuleSources::with_wiring(&view);
+        let sources = RuleSources::with_wiring(&view, &[]);
         let screen = sources.screen(&cwd);
         let hh = format!("{}/hh/x", root.display());
         let cases: &[(&str, bool)] = &[

@@ -38,7 +38,7 @@ pub struct Listing<'a> {
 /// # Errors
 ///
 /// When the index is damaged.
-pub fn list<'a>(
+pub fn listing<'a>(
     index: &Index<'a>,
     settings: &Settings,
     step: Option<Step>,

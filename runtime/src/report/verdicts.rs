@@ -57,7 +57,7 @@ pub struct Verdict<'a> {
 /// # Errors
 ///
 /// When an index is damaged.
-pub fn explain<'a>(
+pub fn verdicts<'a>(
     index: &Index<'a>,
     managed: Option<&Index<'a>>,
     query: &Query<'_>,
@@ -84,7 +84,7 @@ pub fn explain<'a>(
     Ok((verdicts, lookup_ns))
 }
 
-/// [`explain`] for one index: firing rules first in execution order, then
+/// [`verdicts`] for one index: firing rules first in execution order, then
 /// the others in id order.
 fn explain_one<'a>(
     index: &Index<'a>,
