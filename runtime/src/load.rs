@@ -106,6 +106,7 @@ pub fn with_index<T>(
     read: impl Fn(&Index<'_>) -> Result<T, hookdex_index::Error>,
 ) -> Result<T, Error> {
     let path = view.index_path();
+    READS.with(|reads| reads.borrow_mut().push(path.clone()));
     let opened = match verify {
         Verify::Rebuild => Err("a rule file it names vanished".to_string()),
         _ => IndexFile::open(&path, owner_of(view)).map_err(|e| e.to_string()),
@@ -127,6 +128,20 @@ pub fn with_index<T>(
     let (file, _) = recompile(view, why);
     let index = file.index()?;
     Ok(read(&index)?)
+}
+
+thread_local! {
+    /// The index files [`with_index`] read on this thread, one entry a read.
+    static READS: std::cell::RefCell<Vec<std::path::PathBuf>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The index files [`with_index`] read on this thread since the last call,
+/// one entry a read (each a lookup, its own opening and checks of the
+/// file): what the test that holds the hook to one lookup per index per
+/// stage counts.
+pub fn take_reads() -> Vec<std::path::PathBuf> {
+    READS.with(|reads| std::mem::take(&mut *reads.borrow_mut()))
 }
 
 /// Verifies `index` as asked and stats its recorded paths: `Ok(paths
