@@ -7,7 +7,7 @@
 //! outliving the hook ([`procs`]), reading their answers
 //! ([`outcome`]) and merging them ([`merge`]), the filters that run after
 //! the conditions ([`filters`], copied out of the index with the rest of
-//! what fires by [`fired`]), `explain` and `list` as
+//! what fires by [`rules`] as [`fired`]), `explain` and `list` as
 //! data with `list`'s warnings ([`lint`]), shared state ([`state`]) and the
 //! hook log ([`log`]).
 //!
@@ -38,6 +38,7 @@ pub mod merge;
 pub mod outcome;
 pub mod outfilters;
 pub mod procs;
+pub mod rules;
 pub mod settings;
 pub mod state;
 pub mod wrap;

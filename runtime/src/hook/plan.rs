@@ -13,8 +13,9 @@ use hookdex_model::{Event, RuleKind};
 use serde_json::Value;
 
 use crate::call::Call;
-use crate::fired::{self, Fired};
+use crate::fired::Fired;
 use crate::load::{self, Verify};
+use crate::rules;
 use crate::settings::{Enforce, Settings};
 
 /// One call and the rules that fire for it, in execution order.
@@ -170,17 +171,17 @@ where
 {
     let mut fired = vec![Vec::new(); calls.len()];
     let mut named = false;
-    for source in fired::sources(settings) {
+    for source in rules::sources(settings) {
         let (more, names) = load::with_index(&source.view, verify, |index| {
-            let more = fired::read(index, settings, calls, source.switches)?;
+            let more = rules::read(index, settings, calls, source.switches)?;
             let names = match programs {
-                true => !fired::guarded_programs(index, settings, source.switches)?.is_empty(),
+                true => !rules::guarded_programs(index, settings, source.switches)?.is_empty(),
                 false => false,
             };
             Ok((more, names))
         })
         .map_err(|e| e.to_string())?;
-        fired::join(&mut fired, more, &source);
+        rules::join(&mut fired, more, &source);
         named |= names;
     }
     Ok((fired, named))

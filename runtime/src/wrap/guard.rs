@@ -20,10 +20,11 @@ use serde_json::json;
 
 use crate::call::Call;
 use crate::exec::{Deadline, Stdin};
-use crate::fired::{fired_rules, Fired};
+use crate::fired::Fired;
 use crate::gate::sources::{Named, RuleSources};
 use crate::hook::conditions::{run_rules, Judge as RuleJudge, Ran};
 use crate::load::Verify;
+use crate::rules::fired_rules;
 use crate::settings::{Enforce, Settings};
 use crate::state::gate::{GateState, Gates};
 
@@ -65,9 +66,9 @@ impl Watched {
 /// Why the index could not be read, in one line.
 pub fn watched(settings: &Settings, session: Option<&str>) -> Result<Watched, String> {
     let mut found = Vec::new();
-    for source in crate::fired::sources(settings) {
+    for source in crate::rules::sources(settings) {
         let programs = crate::load::with_index(&source.view, Verify::Lazy, |index| {
-            crate::fired::guarded_programs(index, settings, source.switches)
+            crate::rules::guarded_programs(index, settings, source.switches)
         })
         .map_err(|e| e.to_string())?;
         found.extend(programs);
@@ -77,7 +78,7 @@ pub fn watched(settings: &Settings, session: Option<&str>) -> Result<Watched, St
 
 impl Watched {
     /// What the guard watches: the programs `found` (each with whether a
-    /// managed rule names it, [`crate::fired::guarded_programs`]), and the
+    /// managed rule names it, [`crate::rules::guarded_programs`]), and the
     /// write gate when `write_gate`.
     pub fn of(found: Vec<(String, bool)>, write_gate: bool) -> Watched {
         let mut watched = Watched {
