@@ -38,6 +38,7 @@ pub struct Index<'a> {
     pub(crate) enforcements: Section<'a>,
     pub(crate) hooks: Section<'a>,
     pub(crate) pattern_sets: Section<'a>,
+    pub(crate) hook_strings: Section<'a>,
     /// DFAs validated so far, by offset in the DFA section.
     pub(crate) dfas: RefCell<HashMap<usize, Dfa>>,
 }
@@ -91,6 +92,7 @@ impl<'a> Index<'a> {
             enforcements: next()?,
             hooks: next()?,
             pattern_sets: next()?,
+            hook_strings: next()?,
             dfas: RefCell::new(HashMap::new()),
         };
         for small in [&index.meta, &index.paths, &index.layers, &index.steps] {
@@ -181,6 +183,7 @@ impl<'a> Index<'a> {
             &self.enforcements,
             &self.hooks,
             &self.pattern_sets,
+            &self.hook_strings,
         ] {
             section.verify_all()?;
         }
