@@ -1,7 +1,8 @@
 //! `Outcome → Answer`: every outcome of the call merged into one answer,
 //! and the answer held to the session's block caps ([`Caps`]).
 
-use hookdex_harness::{Answer, Payload};
+use hookdex_harness::Payload;
+use hookdex_model::Answer;
 use hookdex_model::Event;
 
 use super::conditions::Ran;

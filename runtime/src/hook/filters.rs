@@ -4,7 +4,8 @@
 //! the re-judge shares), since a rewrite may move the text to a path
 //! another filter's `paths` admit.
 
-use hookdex_harness::{Answer, McpScope};
+use hookdex_harness::McpScope;
+use hookdex_model::Answer;
 use hookdex_model::Permission;
 
 use super::conditions::{Judge, Ran};

@@ -3,7 +3,8 @@
 
 use std::ffi::OsString;
 
-use hookdex_harness::{reply, Answer, Payload, Reply};
+use hookdex_harness::{reply, Payload, Reply};
+use hookdex_model::Answer;
 use hookdex_model::Permission;
 
 use super::log::Log;

@@ -4,7 +4,8 @@
 
 use std::ffi::OsString;
 
-use hookdex_harness::{Answer, Payload};
+use hookdex_harness::Payload;
+use hookdex_model::Answer;
 use hookdex_model::Permission;
 
 use super::plan::Plan;

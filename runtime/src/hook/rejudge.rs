@@ -2,7 +2,8 @@
 //! rewritten input only, the lookup the filters stage may have made
 //! already), so no rule can rewrite a call past another's guard.
 
-use hookdex_harness::{Answer, McpScope};
+use hookdex_harness::McpScope;
+use hookdex_model::Answer;
 use serde_json::Value;
 
 use super::conditions::{Judge, Ran};
