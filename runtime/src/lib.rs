@@ -43,4 +43,4 @@ pub mod settings;
 pub mod state;
 pub mod wrap;
 
-pub use crate::error::Error;
+pub use crate::error::{Error, ErrorKind};

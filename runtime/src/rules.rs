@@ -68,12 +68,12 @@ pub fn join(into: &mut [Vec<Fired>], from: Vec<Vec<Fired>>, source: &Source) {
 ///
 /// # Errors
 ///
-/// Why an index could not be read, in one line.
+/// Which index could not be read, and why.
 pub fn fired_rules<P, C>(
     settings: &Settings,
     calls: &[(P, C)],
     verify: Verify,
-) -> Result<Vec<Vec<Fired>>, String>
+) -> Result<Vec<Vec<Fired>>, crate::Error>
 where
     P: std::borrow::Borrow<Payload>,
     C: std::borrow::Borrow<Call>,
@@ -82,8 +82,7 @@ where
     for source in sources(settings) {
         let more = load::with_index(&source.view, verify, |index| {
             read(index, settings, calls, source.switches)
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         join(&mut fired, more, &source);
     }
     Ok(fired)

@@ -84,7 +84,7 @@ pub fn hook(
             let message = format!(
                 "hookdex could not look up its rules ({reason}); no rule ran for this call"
             );
-            log.write(&[], None, &[reason]);
+            log.write(&[], None, &[reason.to_string()]);
             return notice(target, &message);
         }
     };

@@ -70,7 +70,7 @@ pub(super) struct Plan {
     /// where it may wrap the call.
     pub(super) watching: bool,
     /// The rewritten input last looked up, and what fires for it.
-    rewritten: Option<(Value, Result<Planned, String>)>,
+    rewritten: Option<(Value, Result<Planned, crate::Error>)>,
 }
 
 impl Plan {
@@ -83,7 +83,7 @@ impl Plan {
         settings: &Settings,
         payload: &Payload,
         calls: Vec<(Payload, Call)>,
-    ) -> Result<Plan, String> {
+    ) -> Result<Plan, crate::Error> {
         let session = payload.session_id.as_deref();
         let guarded = may_be_guarded(settings, payload, &calls);
         let gate_closed = guarded && crate::wrap::guard::gate_closed(settings, session);
@@ -137,7 +137,7 @@ impl Plan {
 
     /// The rewritten call last looked up ([`Plan::look_up_rewrite`]), or
     /// why it could not be.
-    pub(super) fn rewritten(&self) -> Option<&Result<Planned, String>> {
+    pub(super) fn rewritten(&self) -> Option<&Result<Planned, crate::Error>> {
         self.rewritten.as_ref().map(|(_, planned)| planned)
     }
 }
@@ -147,12 +147,12 @@ impl Plan {
 ///
 /// # Errors
 ///
-/// Why an index could not be read, in one line.
+/// Which index could not be read, and why.
 pub(super) fn again(
     settings: &Settings,
     payload: &Payload,
     call: &Call,
-) -> Result<Vec<Fired>, String> {
+) -> Result<Vec<Fired>, crate::Error> {
     let (mut fired, _) = look_up(settings, &[(payload, call)], Verify::Rebuild, false)?;
     Ok(fired.pop().unwrap_or_default())
 }
@@ -164,7 +164,7 @@ fn look_up<P, C>(
     calls: &[(P, C)],
     verify: Verify,
     programs: bool,
-) -> Result<(Vec<Vec<Fired>>, bool), String>
+) -> Result<(Vec<Vec<Fired>>, bool), crate::Error>
 where
     P: std::borrow::Borrow<Payload>,
     C: std::borrow::Borrow<Call>,
@@ -179,8 +179,7 @@ where
                 false => false,
             };
             Ok((more, names))
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         rules::join(&mut fired, more, &source);
         named |= names;
     }

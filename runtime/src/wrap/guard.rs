@@ -63,14 +63,13 @@ impl Watched {
 ///
 /// # Errors
 ///
-/// Why the index could not be read, in one line.
-pub fn watched(settings: &Settings, session: Option<&str>) -> Result<Watched, String> {
+/// Which index could not be read, and why.
+pub fn watched(settings: &Settings, session: Option<&str>) -> Result<Watched, crate::Error> {
     let mut found = Vec::new();
     for source in crate::rules::sources(settings) {
         let programs = crate::load::with_index(&source.view, Verify::Lazy, |index| {
             crate::rules::guarded_programs(index, settings, source.switches)
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         found.extend(programs);
     }
     Ok(Watched::of(found, gate_closed(settings, session)))
@@ -268,7 +267,7 @@ impl ExecJudge<'_> {
             Ok(mut fired) => fired.pop().unwrap_or_default(),
             Err(reason) => {
                 return match managed {
-                    true => self.unjudged(&reason),
+                    true => self.unjudged(&reason.to_string()),
                     false => Verdict::Continue,
                 }
             }
