@@ -79,7 +79,7 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
             if let Some(hook) = r.rule.hook {
                 hooks.push(HookData {
                     rule: id as u32,
-                    spec: serde_json::to_string(&hook.spec).expect("a spec serializes"),
+                    spec: hook.spec,
                     input: hook.input_dfa,
                 });
             }

@@ -7,7 +7,7 @@
 //! outliving the hook ([`procs`]), reading their answers
 //! ([`outcome`]) and merging them ([`merge`]), the filters that run after
 //! the conditions ([`filters`], copied out of the index with the rest of
-//! what fires by [`fired`]), `list`, `explain` and `show` as
+//! what fires by [`rules`] as [`fired`]), `list`, `explain` and `show` as
 //! data ([`report`]) with `list`'s warnings ([`lint`]), shared state ([`state`]) and the
 //! hook log ([`log`]).
 //!
@@ -37,8 +37,9 @@ pub mod outcome;
 pub mod outfilters;
 pub mod procs;
 pub mod report;
+pub mod rules;
 pub mod settings;
 pub mod state;
 pub mod wrap;
 
-pub use crate::error::Error;
+pub use crate::error::{Error, ErrorKind};

@@ -82,8 +82,8 @@ pub fn load(view: &View, verify: Verify) -> (IndexFile, IndexState) {
     let why = match IndexFile::open(&path, owner_of(view)) {
         Err(err) => err.to_string(),
         Ok(file) => match file.index().and_then(|index| check(&index, view, verify)) {
-            Ok(Ok(checked)) => return (file, IndexState::Fresh { checked }),
-            Ok(Err(stale)) => stale,
+            Ok(Checked::Fresh { checked }) => return (file, IndexState::Fresh { checked }),
+            Ok(Checked::Stale(why)) => why,
             Err(err) => err.to_string(),
         },
     };
@@ -106,6 +106,7 @@ pub fn with_index<T>(
     read: impl Fn(&Index<'_>) -> Result<T, hookdex_index::Error>,
 ) -> Result<T, Error> {
     let path = view.index_path();
+    READS.with(|reads| reads.borrow_mut().push(path.clone()));
     let opened = match verify {
         Verify::Rebuild => Err("a rule file it names vanished".to_string()),
         _ => IndexFile::open(&path, owner_of(view)).map_err(|e| e.to_string()),
@@ -116,41 +117,64 @@ pub fn with_index<T>(
             Err(err) => err.to_string(),
             Ok(index) => match check(&index, view, verify) {
                 Err(err) => err.to_string(),
-                Ok(Err(stale)) => stale,
-                Ok(Ok(_)) => match read(&index) {
+                Ok(Checked::Stale(why)) => why,
+                Ok(Checked::Fresh { .. }) => match read(&index) {
                     Err(err) if err.is_damage() => err.to_string(),
-                    answer => return answer.map_err(Error::Index),
+                    answer => return answer.map_err(|err| Error::index(&path, err)),
                 },
             },
         },
     };
     let (file, _) = recompile(view, why);
-    let index = file.index()?;
-    Ok(read(&index)?)
+    let index = file.index().map_err(|err| Error::index(&path, err))?;
+    read(&index).map_err(|err| Error::index(&path, err))
 }
 
-/// Verifies `index` as asked and stats its recorded paths: `Ok(paths
-/// checked)` when fresh, `Err(what changed)` when stale.
-fn check(
-    index: &Index<'_>,
-    view: &View,
-    verify: Verify,
-) -> Result<Result<usize, String>, hookdex_index::Error> {
+thread_local! {
+    /// The index files [`with_index`] read on this thread, one entry a read.
+    static READS: std::cell::RefCell<Vec<std::path::PathBuf>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The index files [`with_index`] read on this thread since the last call,
+/// one entry a read (each a lookup, its own opening and checks of the
+/// file): what the test that holds the hook to one lookup per index per
+/// stage counts.
+pub fn take_reads() -> Vec<std::path::PathBuf> {
+    READS.with(|reads| std::mem::take(&mut *reads.borrow_mut()))
+}
+
+/// What checking an index on disk found.
+enum Checked {
+    /// Every recorded path stats the same.
+    Fresh {
+        /// Paths checked.
+        checked: usize,
+    },
+    /// It is out of date, and why (the recorded path that changed, or the
+    /// view it was built for).
+    Stale(String),
+}
+
+/// Verifies `index` as asked and stats its recorded paths.
+fn check(index: &Index<'_>, view: &View, verify: Verify) -> Result<Checked, hookdex_index::Error> {
     if verify == Verify::Full {
         index.verify_all()?;
     }
     let meta = index.meta()?;
     if let Some(other) = built_for_another_view(&meta, view) {
-        return Ok(Err(format!("index was built for another view ({other})")));
+        return Ok(Checked::Stale(format!(
+            "index was built for another view ({other})"
+        )));
     }
     if withheld_from_a_trusted_repository(&meta, view) {
-        return Ok(Err(
+        return Ok(Checked::Stale(
             "the repository is trusted now, and its rule files were listed by name only".into(),
         ));
     }
     Ok(match index.freshness()? {
-        Freshness::Fresh { checked } => Ok(checked),
-        Freshness::Stale { path, was, now } => Err(format!(
+        Freshness::Fresh { checked } => Checked::Fresh { checked },
+        Freshness::Stale { path, was, now } => Checked::Stale(format!(
             "{} changed: {} -> {}",
             path.display(),
             was.describe(),

@@ -5,7 +5,7 @@
 //! allow`. A rewrite is applied only together with a permission decision,
 //! and never widens permissions unless a rule says `allow`.
 
-use hookdex_harness::Answer;
+use hookdex_model::Answer;
 use hookdex_model::{Permission, Step};
 use serde_json::{Map, Value};
 

@@ -9,11 +9,11 @@
 use hookdex_model::{Event, Permission, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
 
-use crate::answer::Answer;
 use crate::payload::Payload;
 use crate::reply::{output_text, Capabilities, Reply};
 use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, Shape};
+use hookdex_model::Answer;
 
 /// Claude Code.
 pub(crate) struct Claude;

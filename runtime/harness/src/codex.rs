@@ -4,12 +4,12 @@
 
 use hookdex_model::{Event, Target, ToolName};
 
-use crate::answer::Answer;
 use crate::claude::{render, BareAllow};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
 use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, Shape};
+use hookdex_model::Answer;
 
 /// OpenAI Codex CLI.
 pub(crate) struct Codex;

@@ -11,13 +11,13 @@ use std::path::PathBuf;
 use hookdex_model::{Event, Permission, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
 
-use crate::answer::Answer;
 use crate::claude::{self, BareAllow};
 use crate::mcp::{first_tier, McpScope};
 use crate::payload::Payload;
 use crate::reply::{output_text, Ask, Capabilities, Reply};
 use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, Shape};
+use hookdex_model::Answer;
 
 /// GitHub Copilot CLI and coding agent.
 pub(crate) struct Copilot;

@@ -8,12 +8,12 @@ use std::path::PathBuf;
 use hookdex_model::{Event, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
 
-use crate::answer::Answer;
 use crate::mcp::{first_tier, McpScope, Server};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
 use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, Shape};
+use hookdex_model::Answer;
 
 /// Cursor.
 pub(crate) struct Cursor;

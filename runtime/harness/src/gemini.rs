@@ -13,12 +13,12 @@ use std::path::PathBuf;
 use hookdex_model::{Event, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
 
-use crate::answer::Answer;
 use crate::mcp::{first_tier, McpScope};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
 use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, Shape};
+use hookdex_model::Answer;
 
 /// Google Gemini CLI.
 pub(crate) struct Gemini;

@@ -21,7 +21,6 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-mod answer;
 mod claude;
 mod codex;
 mod codex_trust;
@@ -35,9 +34,8 @@ mod reply;
 mod settings;
 mod tools;
 
-use hookdex_model::{Event, Target, ToolName};
+use hookdex_model::{Answer, Event, Target, ToolName};
 
-pub use crate::answer::Answer;
 pub use crate::codex_trust::{codex_trust_entries, record_codex_trust, NotATable, TrustEntry};
 pub use crate::mcp::McpScope;
 pub use crate::payload::{Payload, PayloadError, Shape};

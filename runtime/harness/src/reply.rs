@@ -8,9 +8,9 @@
 use hookdex_model::{Event, Permission, Step, Target, ToolName};
 use serde_json::Value;
 
-use crate::answer::Answer;
 use crate::harness;
 use crate::payload::{Payload, Shape};
+use hookdex_model::Answer;
 
 /// What the hook process prints and exits with.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

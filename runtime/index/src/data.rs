@@ -109,10 +109,12 @@ impl IndexData {
         for entry in &self.enforcements {
             enforcements.extend_from_slice(entry.record(&mut pool).as_bytes());
         }
-        let mut hooks = Vec::new();
+        let (mut hooks, mut hook_strings) = (Vec::new(), Vec::new());
         for hook in &self.hooks {
-            hooks.extend_from_slice(hook.record(&mut pool, &mut dfas).as_bytes());
+            let record = hook.record(&mut pool, &mut hook_strings, &mut dfas);
+            hooks.extend_from_slice(record.as_bytes());
         }
+        let hook_strings = hook_strings.as_bytes();
         header::assemble(&[
             (SectionId::Meta, &meta),
             (SectionId::Strings, &pool.bytes),
@@ -134,6 +136,7 @@ impl IndexData {
             (SectionId::Enforcements, &enforcements),
             (SectionId::Hooks, &hooks),
             (SectionId::PatternSets, &pattern_sets),
+            (SectionId::HookStrings, hook_strings),
         ])
     }
 }

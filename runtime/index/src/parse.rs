@@ -55,6 +55,7 @@ impl<'a> Index<'a> {
             enforcements: next()?,
             hooks: next()?,
             pattern_sets: next()?,
+            hook_strings: next()?,
             dfas: RefCell::new(HashMap::new()),
         };
         for small in [&index.meta, &index.paths, &index.layers, &index.steps] {
@@ -145,6 +146,7 @@ impl<'a> Index<'a> {
             &self.enforcements,
             &self.hooks,
             &self.pattern_sets,
+            &self.hook_strings,
         ] {
             section.verify_all()?;
         }

@@ -55,11 +55,13 @@ pub enum SectionId {
     Hooks = 19,
     /// The regex matcher sets of every step's `hooks.yaml` groups.
     PatternSets = 20,
+    /// The string lists of hook records (each a run of string references).
+    HookStrings = 21,
 }
 
 impl SectionId {
     /// Every section, in file order.
-    pub const ALL: [SectionId; 20] = [
+    pub const ALL: [SectionId; 21] = [
         SectionId::Meta,
         SectionId::Strings,
         SectionId::Paths,
@@ -80,6 +82,7 @@ impl SectionId {
         SectionId::Enforcements,
         SectionId::Hooks,
         SectionId::PatternSets,
+        SectionId::HookStrings,
     ];
 }
 

@@ -696,7 +696,7 @@ fn hook_matchers_find_names_exactly_and_by_pattern_and_inputs_search() {
         .unwrap();
     data.hooks = vec![HookData {
         rule: 2,
-        spec: "{}".into(),
+        spec: full_spec(),
         input: serialized(&input),
     }];
     let file = aligned(&data.to_bytes());
@@ -727,6 +727,8 @@ fn hook_matchers_find_names_exactly_and_by_pattern_and_inputs_search() {
         .iter()
         .any(|(_, v)| *v == Via::Pattern));
     let hook = index.hook(2).unwrap().unwrap();
+    // The spec reads back field by field, as it was written.
+    assert_eq!(hook.spec, full_spec());
     let matcher = hook.input.unwrap();
     assert!(matcher.is_match(0, "sudo rm  -rf /").unwrap());
     assert!(!matcher.is_match(0, "ls").unwrap());
@@ -751,4 +753,39 @@ fn hook_matchers_find_names_exactly_and_by_pattern_and_inputs_search() {
         .unwrap()
         .iter()
         .any(|h| h.via == Via::Pattern));
+}
+
+/// A hook spec with every field set, lists of several entries and absent
+/// options among them.
+fn full_spec() -> hookdex_model::HookSpec {
+    use hookdex_model::{HookAction, HookSpec, InputPattern, Requires};
+    HookSpec {
+        label: "PreToolUse[0].hooks[1]".into(),
+        line: 7,
+        events: vec!["PreToolUse".into(), "PermissionRequest".into()],
+        source_event: "BeforeToolCall".into(),
+        action: HookAction::Prompt {
+            prompt: "no secrets\nin commits".into(),
+            model: Some("haiku".into()),
+        },
+        timeout_ms: 1 << 40,
+        cwd: Some("/hooks/x".into()),
+        env: vec![("A".into(), "1\n2".into()), ("B".into(), String::new())],
+        matcher: None,
+        input: vec![
+            InputPattern {
+                field: None,
+                regex: "rm +-rf".into(),
+            },
+            InputPattern {
+                field: Some("params.path".into()),
+                regex: "^/etc/".into(),
+            },
+        ],
+        requires: Requires {
+            os: vec!["linux".into()],
+            bins: vec!["git".into(), "jq".into()],
+            env: Vec::new(),
+        },
+    }
 }

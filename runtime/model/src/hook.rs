@@ -1,15 +1,16 @@
 //! What a `hooks.yaml` or `HOOK.md` hook is once compiled: the part of it
 //! the hook reads only when the rule fires (its command or prompt, its
 //! timeout, the events it answers, its input matcher's texts and its
-//! requirements). The compiler writes it into the index as JSON beside the
-//! rule; the matchers themselves are automata in the index.
-
-use serde::{Deserialize, Serialize};
+//! requirements). The compiler writes it into the index as a record beside
+//! the rule (`hookdex_index::HookData`), read back field by field with no
+//! parsing: it has no serialized form on purpose, so the hook path cannot
+//! parse a hook's meaning; the matchers themselves are automata in the
+//! index.
 
 use crate::Event;
 
 /// A hook of a `hooks.yaml` group or a `HOOK.md` folder.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HookSpec {
     /// How `list`, `explain` and the log name it: `PreToolUse[0].hooks[1]`
     /// for a `hooks.yaml` hook, the front matter's `name` for `HOOK.md`.
@@ -41,8 +42,7 @@ pub struct HookSpec {
 }
 
 /// What a hook runs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HookAction {
     /// `sh -c <command>`.
     Command {
@@ -69,7 +69,7 @@ impl Default for HookAction {
 /// One `input_matcher` entry: a regex searched in the tool input's JSON
 /// text, or in one field of it. Its automaton is pattern `n` of the rule's
 /// input DFA, `n` its position here.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputPattern {
     /// The dotted field path (`params.path`, `edits.0.new_string`); `None`
     /// searches the whole input.
@@ -79,7 +79,7 @@ pub struct InputPattern {
 }
 
 /// A `HOOK.md` hook's `[requires]`: it runs only where every one holds.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Requires {
     /// Operating systems, in Rust's names (`linux`, `macos`); empty is any.
     pub os: Vec<String>,
@@ -93,5 +93,27 @@ impl HookSpec {
     /// Whether it answers `event`.
     pub fn answers(&self, event: Event) -> bool {
         self.events.iter().any(|e| e == event.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HookSpec;
+
+    /// Resolves only when `T` has no serialized form: were it
+    /// `Deserialize` (or `Serialize`), both impls would apply and the
+    /// call below would not compile.
+    trait NoSerializedForm<Marker> {
+        fn check() {}
+    }
+    impl<T> NoSerializedForm<()> for T {}
+    struct Readable;
+    impl<T: serde::de::DeserializeOwned> NoSerializedForm<Readable> for T {}
+    struct Writable;
+    impl<T: serde::Serialize> NoSerializedForm<Writable> for T {}
+
+    #[test]
+    fn a_hook_spec_cannot_be_parsed_only_read_from_its_record() {
+        <HookSpec as NoSerializedForm<_>>::check();
     }
 }

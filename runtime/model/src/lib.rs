@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 mod alternative;
+mod answer;
 mod error;
 mod event;
 mod hook;
@@ -30,6 +31,7 @@ mod tool;
 mod trust;
 
 pub use crate::alternative::Alternative;
+pub use crate::answer::Answer;
 pub use crate::error::{Error, ErrorKind};
 pub use crate::event::{Event, Step};
 pub use crate::hook::{HookAction, HookSpec, InputPattern, Requires};

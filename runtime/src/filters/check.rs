@@ -13,9 +13,9 @@ use serde_json::{json, Value};
 use super::actions::{self, Strip};
 use super::{run, Call, Filter};
 use crate::exec::Deadline;
-use crate::fired::fired_rules;
 use crate::load::Verify;
 use crate::log;
+use crate::rules::fired_rules;
 use crate::settings::Settings;
 
 /// What a check answers the call site.

@@ -179,28 +179,56 @@ fn from_stdout(event: Event, stdout: &str, bypass: bool) -> Outcome {
     if let Some(rewrite) = rewrite {
         match replacement(event, rewrite) {
             Ok(input) => offer(&mut outcome, input, bypass),
-            Err(why) => outcome.ignored.push(why),
+            Err(why) => outcome.ignored.push(why.message("updatedInput")),
         }
     }
     outcome
 }
 
-/// `value` as a full replacement of the tool input at `event`, or why not.
-pub fn replacement(event: Event, value: &Value) -> Result<Value, String> {
+/// Why a hook's rewrite of the tool input is not taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Refused {
+    /// It came on an event other than PreToolUse.
+    NotPreToolUse(Event),
+    /// It is not a JSON object of tool arguments.
+    NotAnObject,
+    /// It is this many bytes, over [`MAX_REPLACEMENT`].
+    TooLarge(usize),
+}
+
+impl Refused {
+    /// The line for the hook log, naming the hook's `key` for the rewrite
+    /// (`updatedInput` in `hooks.yaml`, `modify` in `HOOK.md`).
+    pub fn message(&self, key: &str) -> String {
+        match self {
+            Refused::NotPreToolUse(event) => format!(
+                "{key}: it is only honoured on PreToolUse (ignored on {})",
+                event.as_str()
+            ),
+            Refused::NotAnObject => format!("{key}: it must be a JSON object of tool arguments"),
+            Refused::TooLarge(size) => format!(
+                "{key}: {size} bytes, over the {MAX_REPLACEMENT}-byte limit; rewrite ignored"
+            ),
+        }
+    }
+}
+
+/// `value` as a full replacement of the tool input at `event`.
+///
+/// # Errors
+///
+/// Why it is not taken ([`Refused`]).
+pub fn replacement(event: Event, value: &Value) -> Result<Value, Refused> {
     if event != Event::PreToolUse {
-        return Err(format!(
-            "updatedInput: it is only honoured on PreToolUse (ignored on {})",
-            event.as_str()
-        ));
+        return Err(Refused::NotPreToolUse(event));
     }
     if !value.is_object() {
-        return Err("updatedInput: it must be a JSON object of tool arguments".into());
+        return Err(Refused::NotAnObject);
     }
     let size = value.to_string().len();
     if size > MAX_REPLACEMENT {
-        return Err(format!(
-            "updatedInput: {size} bytes, over the {MAX_REPLACEMENT}-byte limit; rewrite ignored"
-        ));
+        return Err(Refused::TooLarge(size));
     }
     Ok(value.clone())
 }

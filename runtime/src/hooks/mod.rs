@@ -39,12 +39,13 @@ pub fn fires(
     event: Event,
     tool_input: &Value,
 ) -> Result<Result<HookSpec, (HookSpec, String)>, hookdex_index::Error> {
-    let spec = spec(index, rule)?;
+    let hook = record(index, rule)?;
+    let spec = hook.spec;
     if !spec.answers(event) {
         let why = format!("answers {} only", spec.events.join(", "));
         return Ok(Err((spec, why)));
     }
-    if let Some(matcher) = &index.hook(rule)?.and_then(|h| h.input) {
+    if let Some(matcher) = &hook.input {
         if !input::matches(&spec.input, matcher, tool_input) {
             let entries: Vec<String> = spec
                 .input
@@ -61,19 +62,20 @@ pub fn fires(
     Ok(Ok(spec))
 }
 
-/// The spec of hook rule `rule`.
+/// The spec of hook rule `rule`, read from its record (no parsing).
 ///
 /// # Errors
 ///
-/// When its record is missing, damaged or does not parse.
+/// When its record is missing or damaged.
 pub fn spec(index: &Index<'_>, rule: u32) -> Result<HookSpec, hookdex_index::Error> {
-    let Some(hook) = index.hook(rule)? else {
-        return Err(hookdex_index::Error::corrupt(format!(
-            "hook rule {rule} has no hook record"
-        )));
-    };
-    serde_json::from_str(hook.spec)
-        .map_err(|e| hookdex_index::Error::corrupt(format!("hook rule {rule}: {e}")))
+    Ok(record(index, rule)?.spec)
+}
+
+/// The hook record of rule `rule`.
+fn record(index: &Index<'_>, rule: u32) -> Result<hookdex_index::Hook, hookdex_index::Error> {
+    index.hook(rule)?.ok_or_else(|| {
+        hookdex_index::Error::corrupt(format!("hook rule {rule} has no hook record"))
+    })
 }
 
 /// Why a `HOOK.md` hook that fires would be skipped now: a requirement

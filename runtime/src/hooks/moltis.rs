@@ -145,9 +145,7 @@ fn from_stdout(event: Event, stdout: &[u8], bypass: bool) -> Outcome {
     let mut outcome = Outcome::default();
     match claude::replacement(event, data) {
         Ok(input) => claude::offer(&mut outcome, input, bypass),
-        Err(why) => outcome
-            .ignored
-            .push(why.replacen("updatedInput", "modify", 1)),
+        Err(why) => outcome.ignored.push(why.message("modify")),
     }
     outcome
 }

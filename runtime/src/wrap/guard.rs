@@ -15,14 +15,16 @@ use std::time::Instant;
 
 use hookdex_enforce::{ExecCall, Judge, Verdict, View, WriteCall, WriteKind};
 use hookdex_harness::Payload;
-use hookdex_model::{LayerKind, Permission, RuleKind, Step, Target, ToolName};
+use hookdex_model::{LayerKind, Permission, RuleKind, Step, Target};
 use serde_json::json;
 
 use crate::call::Call;
 use crate::exec::{Deadline, Stdin};
-use crate::fired::{fired_rules, Fired};
+use crate::fired::Fired;
 use crate::gate::sources::{Named, RuleSources};
+use crate::hook::conditions::{run_rules, Judge as RuleJudge, Ran};
 use crate::load::Verify;
+use crate::rules::fired_rules;
 use crate::settings::{Enforce, Settings};
 use crate::state::gate::{GateState, Gates};
 
@@ -61,77 +63,47 @@ impl Watched {
 ///
 /// # Errors
 ///
-/// Why the index could not be read, in one line.
-pub fn watched(settings: &Settings, session: Option<&str>) -> Result<Watched, String> {
-    let mut watched = Watched::default();
-    let mut views = vec![(settings.view.clone(), settings.switches())];
-    if let Some(managed) = settings.managed_view() {
-        let switches = hookdex_model::Switches {
-            managed_apart: false,
-            ..settings.switches()
-        };
-        views.push((managed, switches));
+/// Which index could not be read, and why.
+pub fn watched(settings: &Settings, session: Option<&str>) -> Result<Watched, crate::Error> {
+    let mut found = Vec::new();
+    for source in crate::rules::sources(settings) {
+        let programs = crate::load::with_index(&source.view, Verify::Lazy, |index| {
+            crate::rules::guarded_programs(index, settings, source.switches)
+        })?;
+        found.extend(programs);
     }
-    let bash = ToolName::new("bash");
-    for (view, switches) in views {
-        let found = crate::load::with_index(&view, Verify::Lazy, |index| {
-            let trust = settings.trust(&index.meta()?);
-            let query = hookdex_index::Query {
-                step: Step::Pre,
-                tool: &bash,
-                raw_tool: "Bash",
-                programs: &[],
-                any_program: true,
-            };
-            let mut found = Vec::new();
-            for hit in crate::lookup::fires(index, &query, &trust, switches)? {
-                let hookdex_index::Via::AnyProgram(cli) = hit.via else {
-                    continue;
-                };
-                let rule = index.rule(hit.rule)?;
-                if rule.kind != RuleKind::Condition {
-                    continue;
-                }
-                let layer = index.layer(usize::from(rule.layer))?.kind;
-                found.push((cli.to_ascii_lowercase(), layer == LayerKind::Managed));
-            }
-            Ok(found)
-        })
-        .map_err(|e| e.to_string())?;
+    Ok(Watched::of(found, gate_closed(settings, session)))
+}
+
+impl Watched {
+    /// What the guard watches: the programs `found` (each with whether a
+    /// managed rule names it, [`crate::rules::guarded_programs`]), and the
+    /// write gate when `write_gate`.
+    pub fn of(found: Vec<(String, bool)>, write_gate: bool) -> Watched {
+        let mut watched = Watched {
+            write_gate,
+            ..Watched::default()
+        };
         for (cli, managed) in found {
             if managed {
                 watched.managed.push(cli.clone());
             }
             watched.programs.push(cli);
         }
+        // A rule per program is a few; a tree may have a thousand.
+        for list in [&mut watched.programs, &mut watched.managed] {
+            list.sort();
+            list.dedup();
+        }
+        watched
     }
-    // A rule per program is a few; a tree may have a thousand.
-    for list in [&mut watched.programs, &mut watched.managed] {
-        list.sort();
-        list.dedup();
-    }
-    watched.write_gate = gate_closed(settings, session);
-    Ok(watched)
 }
 
 /// Whether the write gate is on for `session`: the gate is enabled and
 /// closed.
-fn gate_closed(settings: &Settings, session: Option<&str>) -> bool {
+pub(crate) fn gate_closed(settings: &Settings, session: Option<&str>) -> bool {
     settings.gate_enabled
         && Gates::new(&settings.view.home).state(session.unwrap_or_default()) == GateState::Closed
-}
-
-/// Whether the guard has anything to watch for `session`, read no further
-/// than it takes to know: a closed gate says so before the index is read.
-///
-/// # Errors
-///
-/// Why the index could not be read, in one line.
-pub fn matters(settings: &Settings, session: Option<&str>) -> Result<bool, String> {
-    if gate_closed(settings, session) {
-        return Ok(true);
-    }
-    Ok(watched(settings, session)?.matters())
 }
 
 /// Runs `argv` under the guard for `session` and returns the exit code a
@@ -295,7 +267,7 @@ impl ExecJudge<'_> {
             Ok(mut fired) => fired.pop().unwrap_or_default(),
             Err(reason) => {
                 return match managed {
-                    true => self.unjudged(&reason),
+                    true => self.unjudged(&reason.to_string()),
                     false => Verdict::Continue,
                 }
             }
@@ -307,7 +279,7 @@ impl ExecJudge<'_> {
         if rules.is_empty() {
             return Verdict::Continue;
         }
-        let judge = crate::hook::Judge {
+        let judge = RuleJudge {
             target: self.session.target,
             settings: &settings,
             deadline: Deadline::after(started, settings.exec.hook_timeout),
@@ -318,8 +290,8 @@ impl ExecJudge<'_> {
                 .to_string()
                 .into_bytes(),
         );
-        let mut ran = crate::hook::Ran::default();
-        let done = crate::hook::run_rules(&judge, &payload, &call, &rules, &stdin, &mut ran);
+        let mut ran = Ran::default();
+        let done = run_rules(&judge, &payload, &call, &rules, &stdin, &mut ran);
         let mut verdict = Verdict::Continue;
         for (rule, outcome) in &done {
             let denied = outcome.decision == Some(Permission::Deny);

@@ -121,14 +121,16 @@ pub enum Plan {
 
 /// Whether, and how, the shell call `call` of `payload` runs under the
 /// guard, given the decision the rules gave and the input they left
-/// (`decision`, `input`); `wrapper` says how the wrapper starts, asked only
-/// once the call is to be wrapped.
+/// (`decision`, `input`), and whether the guard has anything to watch for
+/// the session (`watching`: [`Watched::matters`]); `wrapper` says how the
+/// wrapper starts, asked only once the call is to be wrapped.
 pub fn plan(
     settings: &Settings,
     payload: &Payload,
     call: &Call,
     decision: Option<Permission>,
     input: &Value,
+    watching: bool,
     wrapper: &dyn Fn() -> Option<Wrapper>,
 ) -> Plan {
     if settings.enforce == Enforce::Off
@@ -147,7 +149,7 @@ pub fn plan(
         return Plan::ByHarness;
     }
     let session = payload.session_id.as_deref();
-    if !super::guard::matters(settings, session).unwrap_or(false) {
+    if !watching {
         return Plan::AsIs;
     }
     let refuse = |why: String| match settings.enforce {

@@ -1,8 +1,15 @@
-//! The merged answer for one call, as the engine's merge leaves it and a
-//! harness shapes it into its reply.
+//! The merged answer for one call (`Outcome → Answer → Reply`): the engine
+//! fills it (its merge, caps and guard), and a harness shapes it into its
+//! reply, fitting it to what the harness can carry. It lives here, in the
+//! shared vocabulary, rather than in the engine: the harness's rendering
+//! degrades the answer in place (an `ask` a harness cannot put becomes a
+//! `deny`, a rewrite it cannot carry is dropped, with a log line), so a
+//! read-only view in the harness would need a second answer type and a copy
+//! back; here the engine and the harness both name one type and the
+//! crossings between them go one way, engine → harness.
 
-use hookdex_model::text::{cut, MAX_TEXT};
-use hookdex_model::Permission;
+use crate::text::{cut, MAX_TEXT};
+use crate::Permission;
 use serde_json::Value;
 
 /// The merged answer for one call, before a harness shapes it.
