@@ -5,7 +5,7 @@
 use hookdex_model::{Alternative, RuleKind, Step};
 
 use crate::error::RuleErrorKind;
-use crate::formats::matcher;
+use crate::formats::matcher::{self, MatcherError};
 
 /// What a file in a conditions directory is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,53 +56,91 @@ pub fn classify(file_name: &str) -> FileClass {
     }
     match parse(file_name) {
         Ok(name) => FileClass::Rule(name),
-        Err(reason) => FileClass::Invalid(RuleErrorKind::Name(reason)),
+        Err(reason) => FileClass::Invalid(RuleErrorKind::Name(reason.to_string())),
     }
 }
 
 const GRAMMAR: &str = "expected `<step>-<matcher>-<name>[.async].<ext>`";
 
-fn parse(file_name: &str) -> Result<RuleName, String> {
+/// Why a file name is not a rule's.
+#[derive(Debug)]
+enum NameError {
+    NoDash,
+    Step(hookdex_model::Error),
+    NoMatcher,
+    TakesNoMatcher(Step),
+    Matcher(MatcherError),
+    EmptyName,
+    NoExtension,
+    EmptyExtensionPart,
+    AsyncFilter,
+    FilterNotPre(Step),
+}
+
+impl std::fmt::Display for NameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NameError::NoDash => write!(f, "no `-` in the name: {GRAMMAR}"),
+            NameError::Step(e) => write!(f, "{e}"),
+            NameError::NoMatcher => write!(f, "no matcher: {GRAMMAR}"),
+            NameError::TakesNoMatcher(step) => write!(
+                f,
+                "`{step}` takes no matcher: expected `{step}-<name>.<ext>`",
+                step = step.as_str()
+            ),
+            NameError::Matcher(e) => write!(f, "{e}"),
+            NameError::EmptyName => write!(f, "empty name: {GRAMMAR}"),
+            NameError::NoExtension => write!(f, "no extension: {GRAMMAR}"),
+            NameError::EmptyExtensionPart => write!(f, "empty extension part: {GRAMMAR}"),
+            NameError::AsyncFilter => write!(
+                f,
+                "a filter cannot be `.async`: its answer is needed before the tool runs"
+            ),
+            NameError::FilterNotPre(step) => write!(
+                f,
+                "a filter runs at `pre`, before the text it checks lands, not at `{}`",
+                step.as_str()
+            ),
+        }
+    }
+}
+
+fn parse(file_name: &str) -> Result<RuleName, NameError> {
     let Some((step_token, rest)) = file_name.split_once('-') else {
-        return Err(format!("no `-` in the name: {GRAMMAR}"));
+        return Err(NameError::NoDash);
     };
-    let step: Step = step_token
-        .parse()
-        .map_err(|e: hookdex_model::Error| e.to_string())?;
+    let step: Step = step_token.parse().map_err(NameError::Step)?;
     let (matcher, tail) = if step.has_matcher() {
         let Some((matcher, tail)) = rest.rsplit_once('-') else {
-            return Err(format!("no matcher: {GRAMMAR}"));
+            return Err(NameError::NoMatcher);
         };
         (matcher.to_ascii_lowercase(), tail)
     } else {
         if rest.contains('-') {
-            return Err(format!(
-                "`{step}` takes no matcher: expected `{step}-<name>.<ext>`",
-                step = step.as_str()
-            ));
+            return Err(NameError::TakesNoMatcher(step));
         }
         (String::new(), rest)
     };
     let alternatives = if step.has_matcher() {
-        matcher::parse(&matcher)?
+        matcher::parse(&matcher).map_err(NameError::Matcher)?
     } else {
         Vec::new()
     };
     let mut parts = tail.split('.');
     let name = parts.next().unwrap_or_default();
     if name.is_empty() {
-        return Err(format!("empty name: {GRAMMAR}"));
+        return Err(NameError::EmptyName);
     }
     let rest: Vec<&str> = parts.collect();
     let (is_async, ext_parts) = match rest.split_first() {
-        None => return Err(format!("no extension: {GRAMMAR}")),
+        None => return Err(NameError::NoExtension),
         Some((first, more)) if first.eq_ignore_ascii_case("async") && !more.is_empty() => {
             (true, more)
         }
         Some(_) => (false, rest.as_slice()),
     };
     if ext_parts.iter().any(|p| p.is_empty()) {
-        return Err(format!("empty extension part: {GRAMMAR}"));
+        return Err(NameError::EmptyExtensionPart);
     }
     let ext = ext_parts.join(".").to_ascii_lowercase();
     let kind = if ext == "filter.yaml" || ext == "filter.yml" {
@@ -111,15 +149,10 @@ fn parse(file_name: &str) -> Result<RuleName, String> {
         RuleKind::Condition
     };
     if kind == RuleKind::Filter && is_async {
-        return Err(
-            "a filter cannot be `.async`: its answer is needed before the tool runs".into(),
-        );
+        return Err(NameError::AsyncFilter);
     }
     if kind == RuleKind::Filter && step != Step::Pre {
-        return Err(format!(
-            "a filter runs at `pre`, before the text it checks lands, not at `{}`",
-            step.as_str()
-        ));
+        return Err(NameError::FilterNotPre(step));
     }
     let key = if step.has_matcher() {
         format!("{}-{matcher}-{}", step.as_str(), name.to_ascii_lowercase())

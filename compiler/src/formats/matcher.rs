@@ -48,13 +48,6 @@ impl std::fmt::Display for MatcherError {
 
 impl std::error::Error for MatcherError {}
 
-// The filename grammar still reports its reasons as text.
-impl From<MatcherError> for String {
-    fn from(err: MatcherError) -> String {
-        err.to_string()
-    }
-}
-
 /// Parses a matcher (the part of a filename between the first and the last `-`).
 ///
 /// # Errors
