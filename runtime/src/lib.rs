@@ -3,13 +3,17 @@
 //! the environment ([`settings`]), "what fires" ([`lookup`], the one place
 //! that applies [`hookdex_model::RunVerdict`]), the hook pipeline as a
 //! library function ([`hook::hook`]), the condition script contract
-//! ([`contract`]), running scripts ([`exec`]) with nothing they start
+//! (`contract`), running scripts ([`exec`]) with nothing they start
 //! outliving the hook ([`procs`]), reading their answers
-//! ([`outcome`]) and merging them ([`merge`]), the filters that run after
+//! (`outcome`) and merging them (`merge`), the filters that run after
 //! the conditions ([`filters`], copied out of the index with the rest of
-//! what fires by [`rules`] as [`fired`]), `list`, `explain` and `show` as
+//! what fires by `rules` as `fired`), `list`, `explain` and `show` as
 //! data ([`report`]) with `list`'s warnings ([`lint`]), shared state ([`state`]) and the
 //! hook log ([`log`]).
+//!
+//! The modules the binary, the MCP server and the tests reach are public;
+//! the rest (`contract`, `fired`, `hooks`, `merge`, `outcome`, `rules`) are
+//! the pipeline's own and stay private.
 //!
 //! The flow is one way: sources → compiler → index file → this engine →
 //! harness reply; the engine calls the compiler only to recompile a stale
@@ -20,24 +24,24 @@
 #![deny(unsafe_code)]
 
 pub mod call;
-pub mod contract;
+mod contract;
 mod error;
 pub mod exec;
 pub mod filters;
-pub mod fired;
+mod fired;
 pub mod gate;
 pub mod hook;
-pub mod hooks;
+mod hooks;
 pub mod lint;
 pub mod load;
 pub mod log;
 pub mod lookup;
-pub mod merge;
-pub mod outcome;
+mod merge;
+mod outcome;
 pub mod outfilters;
 pub mod procs;
 pub mod report;
-pub mod rules;
+mod rules;
 pub mod settings;
 pub mod state;
 pub mod wrap;

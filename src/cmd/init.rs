@@ -2,8 +2,8 @@
 //! wires a harness to run `hookdex hook` on its tool events, and links a
 //! bundle and profile chain in `state.json`; every file is merged, never
 //! replaced. What a harness needs beyond its hook list to really run the
-//! hooks is done too, and said: Codex's trust records, Gemini's hook `env`,
-//! and for Copilot's project scope, how to trust the folder.
+//! hooks (Codex's `config.toml`, the notes on folder trust) its own module
+//! answers behind the `Harness` trait; this file loads, saves and prints.
 //! Members keep their document order (serde_json's `preserve_order`).
 
 mod settings_file;
@@ -11,7 +11,7 @@ mod settings_file;
 use std::path::{Path, PathBuf};
 
 use hookdex_compiler::sources::{find_repo_root, state};
-use hookdex_harness::{codex_trust_entries, harness, record_codex_trust, HookSettings, McpFormat};
+use hookdex_harness::{harness, init_notes, HookSettings, InitRequest, McpFormat};
 use hookdex_model::{Event, Step, Target};
 use hookdex_runtime::settings::Settings;
 
@@ -71,8 +71,6 @@ fn configuration_in_force() -> Vec<(String, String)> {
         .collect()
 }
 
-/// Writes the harness's hook settings and `state.json`; for Codex, unless
-/// `trust` is false, records the hooks as trusted in its `config.toml`.
 /// The events `init` wires for `target`: its tool events, UserPromptSubmit
 /// and Stop always (the gate reads the person's prompt and closes at Stop),
 /// and every other event the harness sends that a rule of the view's
@@ -100,6 +98,9 @@ fn wired_events(target: Target, cwd: &std::path::Path) -> Vec<Event> {
         .collect()
 }
 
+/// Writes the harness's hook settings, its MCP entry, `state.json` and the
+/// harness's further configuration file, then prints what was written and
+/// what the person must know; a refusal in any file writes none.
 pub fn run(
     target: Target,
     scope: Scope,
@@ -113,7 +114,8 @@ pub fn run(
         .map_err(|e| format!("cannot locate the hookdex binary: {e}"))?;
     let exe = utf8(&exe)?;
     let command = format!("{} hook --target {target}", hookdex_shell::quote(exe));
-    let hooks = harness(target).settings();
+    let harness = harness(target);
+    let hooks = harness.settings();
     let bundle = bundle.as_deref().map(bundle_path).transpose()?;
     let env = configuration_in_force();
 
@@ -146,14 +148,27 @@ pub fn run(
     let mut state = Doc::load(Settings::from_env(target, &cwd).view.state_path())?;
     state::link(&mut state.root, target, bundle.as_deref(), &profiles)
         .map_err(|e| format!("{}: {e}", state.path.display()))?;
-    let codex = match target {
-        Target::Codex => {
-            let (mut config, notes) = codex_config(hooks, scope, &settings, &command, trust)?;
-            codex_mcp(&mut config.doc, exe, &env);
-            Some((config, notes))
-        }
-        _ => None,
+    let var = |name: &str| std::env::var_os(name);
+    let request = InitRequest {
+        project: scope == Scope::Project,
+        settings_path: &settings.path,
+        settings: &settings.root,
+        exe,
+        command: &command,
+        env: &env,
+        trust,
+        var: &var,
     };
+    let mut config = None;
+    let mut notes = Vec::new();
+    if let Some(file) = harness.config_file() {
+        let path = file.path(&request).ok_or("HOME is not set".to_string())?;
+        let doc = config.insert(TomlDoc::load(path)?);
+        notes = file
+            .edit(&request, &mut doc.doc)
+            .map_err(|e| format!("{}: {e}", doc.path.display()))?;
+    }
+    notes.extend(init_notes(harness, &request));
 
     for doc in [Some(&settings), Some(&state), mcp.as_ref()]
         .into_iter()
@@ -161,58 +176,10 @@ pub fn run(
     {
         report(doc.save()?, &doc.path);
     }
-    if let Some((config, notes)) = codex {
+    if let Some(config) = &config {
         report(config.save()?, &config.path);
-        notes.iter().for_each(|n| println!("{n}"));
     }
-    if let Some(var) = hooks.shell_prefix {
-        let prefix = settings
-            .root
-            .get("env")
-            .and_then(|e| e.get(var))
-            .and_then(|v| v.as_str());
-        if !prefix.is_some_and(hookdex_harness::is_guard_prefix) {
-            let why = match prefix {
-                Some(theirs) => format!("{var} is already set to your own prefix ({theirs})"),
-                None => format!("the path of hookdex needs quoting, which {var} cannot carry"),
-            };
-            println!(
-                "note: {why}, so shell commands are not run behind hookdex's guard by {target}; \
-                 the hook rewrites each shell call instead, and {target}'s allow rules then see \
-                 the rewritten command (docs/enforcement.md)"
-            );
-        }
-    }
-    match target {
-        Target::Gemini => {
-            if !env.is_empty() {
-                let names: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
-                println!(
-                    "note: the hooks carry {} in their own env: Gemini CLI strips them from a \
-                     hook's environment under strict sanitization (rerun init when they change)",
-                    names.join(", ")
-                );
-            }
-            // 0.61.0 registers every settings hook, user ones too, as a
-            // project hook, and skips them in an untrusted folder.
-            println!(
-                "note: Gemini CLI runs these hooks only in a trusted folder (trust it when \
-                 asked, or run gemini with --skip-trust)"
-            );
-        }
-        Target::Codex if scope == Scope::Project => println!(
-            "note: Codex loads {} only when the project is trusted ([projects.\"<repo>\"] \
-             trust_level = \"trusted\" in config.toml, or trust it when Codex asks)",
-            settings.path.display()
-        ),
-        Target::Copilot if scope == Scope::Project => println!(
-            "note: Copilot CLI loads {} only in a trusted folder and skips it silently otherwise: \
-             trust the folder when Copilot asks, or start it with --trust-folder (headless: \
-             COPILOT_ALLOW_ALL=true); the user scope (the default) always loads",
-            settings.path.display()
-        ),
-        _ => {}
-    }
+    notes.iter().for_each(|note| println!("{note}"));
     Ok(0)
 }
 
@@ -244,113 +211,10 @@ fn mcp_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<PathBuf
     }
 }
 
-/// `[mcp_servers.hookdex]` in Codex's `config.toml`: `hookdex mcp`, with
-/// hookdex's variables, keeping every other server.
-fn codex_mcp(doc: &mut toml_edit::DocumentMut, exe: &str, env: &[(String, String)]) {
-    let servers = doc
-        .entry("mcp_servers")
-        .or_insert_with(|| {
-            let mut table = toml_edit::Table::new();
-            table.set_implicit(true);
-            toml_edit::Item::Table(table)
-        })
-        .as_table_like_mut();
-    let Some(servers) = servers else {
-        return;
-    };
-    let mut server = toml_edit::Table::new();
-    server.insert("command", toml_edit::value(exe));
-    let args: toml_edit::Array = ["mcp", "--target", "codex"].into_iter().collect();
-    server.insert("args", toml_edit::value(args));
-    if !env.is_empty() {
-        let mut vars = toml_edit::InlineTable::new();
-        for (k, v) in env {
-            vars.insert(k, v.as_str().into());
-        }
-        server.insert("env", toml_edit::value(vars));
-    }
-    servers.insert("hookdex", toml_edit::Item::Table(server));
-}
-
-/// `path` with its deepest existing ancestor resolved (symlinks, `..`), the
-/// rest appended as it is.
-fn real_path(path: &Path) -> PathBuf {
-    let mut rest = Vec::new();
-    let mut at = path;
-    loop {
-        if let Ok(real) = std::fs::canonicalize(at) {
-            return rest.iter().rev().fold(real, |p, part| p.join(part));
-        }
-        match (at.parent(), at.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_os_string());
-                at = parent;
-            }
-            _ => return path.to_path_buf(),
-        }
-    }
-}
-
 fn report(saved: Saved, path: &Path) {
     let verb = match saved {
         Saved::Wrote => "wrote",
         Saved::Unchanged => "unchanged",
     };
     println!("{verb} {}", path.display());
-}
-
-/// Codex's `config.toml`, edited: hookdex's handlers recorded as trusted
-/// (Codex 0.171.0 skips untrusted hooks silently), and the hooks feature
-/// switched on where it was switched off. Returns what to tell the user.
-fn codex_config(
-    hooks: &HookSettings,
-    scope: Scope,
-    settings: &Doc,
-    command: &str,
-    trust: bool,
-) -> Result<(TomlDoc, Vec<String>), String> {
-    let user = hooks
-        .user_path(|name| std::env::var_os(name))
-        .ok_or("HOME is not set")?;
-    let path =
-        std::path::absolute(user.with_file_name("config.toml")).map_err(|e| e.to_string())?;
-    let mut config = TomlDoc::load(path)?;
-    let mut notes = Vec::new();
-    for flag in ["hooks", "codex_hooks"] {
-        let off = config
-            .doc
-            .get("features")
-            .and_then(|f| f.get(flag))
-            .and_then(|v| v.as_bool());
-        if off == Some(false) {
-            config.doc["features"][flag] = toml_edit::value(true);
-            notes.push(format!(
-                "switched [features] {flag} on: Codex runs no hooks without it"
-            ));
-        }
-    }
-    if trust {
-        // Codex 0.171.0 resolves `CODEX_HOME` to its real path and names the
-        // records by it (it leaves `HOME` as it is).
-        let named = match (scope, std::env::var_os("CODEX_HOME")) {
-            (Scope::User, Some(home)) if !home.is_empty() => real_path(&settings.path),
-            _ => settings.path.clone(),
-        };
-        let entries = codex_trust_entries(&named, &settings.root, command);
-        record_codex_trust(&mut config.doc, &entries)
-            .map_err(|e| format!("{}: {e}", config.path.display()))?;
-        notes.push(format!(
-            "trusted hookdex's {} hook handlers in {}: Codex skips untrusted hooks silently \
-             (--no-trust leaves them to Codex's own review)",
-            entries.len(),
-            config.path.display()
-        ));
-    } else {
-        notes.push(
-            "note: Codex skips these hooks until you trust them (its /hooks review), or rerun \
-             init without --no-trust"
-                .into(),
-        );
-    }
-    Ok((config, notes))
 }

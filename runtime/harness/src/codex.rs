@@ -5,6 +5,8 @@
 use hookdex_model::{Event, Target, ToolName};
 
 use crate::claude::{render, BareAllow};
+use crate::codex_config::CodexConfig;
+use crate::init::{ConfigFile, InitRequest};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
 use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
@@ -76,6 +78,21 @@ impl Harness for Codex {
 
     fn render(&self, payload: &Payload, tool: &ToolName, answer: &Answer) -> Reply {
         render(payload, tool, answer, BareAllow::Omit)
+    }
+
+    fn config_file(&self) -> Option<&'static dyn ConfigFile> {
+        Some(&CodexConfig)
+    }
+
+    fn init_notes(&self, request: &InitRequest<'_>) -> Vec<String> {
+        match request.project {
+            true => vec![format!(
+                "note: Codex loads {} only when the project is trusted ([projects.\"<repo>\"] \
+                 trust_level = \"trusted\" in config.toml, or trust it when Codex asks)",
+                request.settings_path.display()
+            )],
+            false => Vec::new(),
+        }
     }
 
     fn settings(&self) -> &'static HookSettings {

@@ -24,7 +24,7 @@ use toml_edit::{DocumentMut, Item, Table};
 
 /// One trust record for one handler.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TrustEntry {
+pub(crate) struct TrustEntry {
     /// `<hooks.json path>:<event>:<group>:<handler>`.
     pub key: String,
     /// `sha256:<hex>`.
@@ -35,7 +35,7 @@ pub struct TrustEntry {
 /// `hooks.json` at `path`) whose command is exactly `command`, the one
 /// `init` wrote: a handler someone else wrote that merely looks like
 /// hookdex's (another path, more shell around it) is never trusted for them.
-pub fn codex_trust_entries(
+pub(crate) fn codex_trust_entries(
     path: &Path,
     hooks_json: &Map<String, Value>,
     command: &str,
@@ -74,7 +74,7 @@ pub fn codex_trust_entries(
 /// # Errors
 ///
 /// When `hooks` or `hooks.state` in `config` is not a table.
-pub fn record_codex_trust(
+pub(crate) fn record_codex_trust(
     config: &mut DocumentMut,
     entries: &[TrustEntry],
 ) -> Result<bool, NotATable> {

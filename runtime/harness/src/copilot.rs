@@ -16,7 +16,7 @@ use crate::mcp::{first_tier, McpScope};
 use crate::payload::Payload;
 use crate::reply::{output_text, Ask, Capabilities, Reply};
 use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
-use crate::{Harness, Shape};
+use crate::{Harness, InitRequest, Shape};
 use hookdex_model::Answer;
 
 /// GitHub Copilot CLI and coding agent.
@@ -120,6 +120,18 @@ impl Harness for Copilot {
             let prefixes = servers.iter().map(|s| (tool_prefix(&s.name), &s.name));
             ToolName::resolve_mcp(name, prefixes)
         })
+    }
+
+    fn init_notes(&self, request: &InitRequest<'_>) -> Vec<String> {
+        match request.project {
+            true => vec![format!(
+                "note: Copilot CLI loads {} only in a trusted folder and skips it silently \
+                 otherwise: trust the folder when Copilot asks, or start it with --trust-folder \
+                 (headless: COPILOT_ALLOW_ALL=true); the user scope (the default) always loads",
+                request.settings_path.display()
+            )],
+            false => Vec::new(),
+        }
     }
 
     fn settings(&self) -> &'static HookSettings {

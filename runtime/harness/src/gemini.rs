@@ -17,7 +17,7 @@ use crate::mcp::{first_tier, McpScope};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
 use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
-use crate::{Harness, Shape};
+use crate::{Harness, InitRequest, Shape};
 use hookdex_model::Answer;
 
 /// Google Gemini CLI.
@@ -112,6 +112,26 @@ impl Harness for Gemini {
             return Some(ToolName::mcp(server, ""));
         }
         Some(tool)
+    }
+
+    fn init_notes(&self, request: &InitRequest<'_>) -> Vec<String> {
+        let mut notes = Vec::new();
+        if !request.env.is_empty() {
+            let names: Vec<&str> = request.env.iter().map(|(k, _)| k.as_str()).collect();
+            notes.push(format!(
+                "note: the hooks carry {} in their own env: Gemini CLI strips them from a \
+                 hook's environment under strict sanitization (rerun init when they change)",
+                names.join(", ")
+            ));
+        }
+        // 0.61.0 registers every settings hook, user ones too, as a project
+        // hook, and skips them in an untrusted folder.
+        notes.push(
+            "note: Gemini CLI runs these hooks only in a trusted folder (trust it when asked, \
+             or run gemini with --skip-trust)"
+                .into(),
+        );
+        notes
     }
 
     fn settings(&self) -> &'static HookSettings {

@@ -23,10 +23,12 @@
 
 mod claude;
 mod codex;
+mod codex_config;
 mod codex_trust;
 mod copilot;
 mod cursor;
 mod gemini;
+mod init;
 mod lenient;
 mod mcp;
 mod payload;
@@ -36,7 +38,8 @@ mod tools;
 
 use hookdex_model::{Answer, Event, Target, ToolName};
 
-pub use crate::codex_trust::{codex_trust_entries, record_codex_trust, NotATable, TrustEntry};
+pub use crate::codex_trust::NotATable;
+pub use crate::init::{init_notes, ConfigFile, InitRequest};
 pub use crate::mcp::McpScope;
 pub use crate::payload::{Payload, PayloadError, Shape};
 pub use crate::reply::{
@@ -93,6 +96,19 @@ pub trait Harness: Sync {
     /// accounts for the name.
     fn mcp_tool(&self, _payload: &Payload, _scope: &McpScope<'_>) -> Option<ToolName> {
         None
+    }
+
+    /// The configuration file beside the hook settings that `init` edits
+    /// too (Codex's `config.toml`); `None` for most harnesses.
+    fn config_file(&self) -> Option<&'static dyn ConfigFile> {
+        None
+    }
+
+    /// What `init` must tell the person for this harness to really run the
+    /// hooks it wired for `request` (folder trust, stripped variables);
+    /// [`init_notes`] adds what every harness shares.
+    fn init_notes(&self, _request: &InitRequest<'_>) -> Vec<String> {
+        Vec::new()
     }
 
     /// Normalizes a tool name this harness sent: its own table first, then

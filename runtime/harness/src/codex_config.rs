@@ -1,0 +1,154 @@
+//! Codex's `config.toml` as `hookdex init` edits it: the hooks feature
+//! switched on where it was switched off, hookdex's handlers recorded as
+//! trusted (Codex 0.171.0 skips untrusted hooks silently, see
+//! [`codex_trust`](crate::codex_trust)), and `hookdex mcp` registered under
+//! `[mcp_servers.hookdex]`. Everything else in the file is kept.
+
+use std::path::PathBuf;
+
+use toml_edit::{DocumentMut, Item, Table};
+
+use crate::codex_trust::{codex_trust_entries, record_codex_trust};
+use crate::init::{real_path, ConfigFile, InitRequest};
+use crate::{Harness, NotATable};
+
+/// Codex's `config.toml`, beside its user `hooks.json`.
+pub(crate) struct CodexConfig;
+
+impl ConfigFile for CodexConfig {
+    fn path(&self, request: &InitRequest<'_>) -> Option<PathBuf> {
+        let user = crate::codex::Codex.settings().user_path(request.var)?;
+        std::path::absolute(user.with_file_name("config.toml")).ok()
+    }
+
+    fn edit(
+        &self,
+        request: &InitRequest<'_>,
+        doc: &mut DocumentMut,
+    ) -> Result<Vec<String>, NotATable> {
+        let mut notes = Vec::new();
+        for flag in ["hooks", "codex_hooks"] {
+            let off = doc
+                .get("features")
+                .and_then(|f| f.get(flag))
+                .and_then(|v| v.as_bool());
+            if off == Some(false) {
+                doc["features"][flag] = toml_edit::value(true);
+                notes.push(format!(
+                    "switched [features] {flag} on: Codex runs no hooks without it"
+                ));
+            }
+        }
+        if request.trust {
+            // Codex 0.171.0 resolves `CODEX_HOME` to its real path and names
+            // the records by it (it leaves `HOME` as it is).
+            let moved = (request.var)("CODEX_HOME").is_some_and(|h| !h.is_empty());
+            let named = match !request.project && moved {
+                true => real_path(request.settings_path),
+                false => request.settings_path.to_path_buf(),
+            };
+            let entries = codex_trust_entries(&named, request.settings, request.command);
+            record_codex_trust(doc, &entries)?;
+            let path = self.path(request).unwrap_or_default();
+            notes.push(format!(
+                "trusted hookdex's {} hook handlers in {}: Codex skips untrusted hooks silently \
+                 (--no-trust leaves them to Codex's own review)",
+                entries.len(),
+                path.display()
+            ));
+        } else {
+            notes.push(
+                "note: Codex skips these hooks until you trust them (its /hooks review), or \
+                 rerun init without --no-trust"
+                    .into(),
+            );
+        }
+        register_mcp(doc, request.exe, request.env)?;
+        Ok(notes)
+    }
+}
+
+/// `[mcp_servers.hookdex]`: `hookdex mcp`, with hookdex's variables,
+/// keeping every other server.
+fn register_mcp(
+    doc: &mut DocumentMut,
+    exe: &str,
+    env: &[(String, String)],
+) -> Result<(), NotATable> {
+    let servers = doc
+        .entry("mcp_servers")
+        .or_insert_with(|| {
+            let mut table = Table::new();
+            table.set_implicit(true);
+            Item::Table(table)
+        })
+        .as_table_like_mut()
+        .ok_or_else(|| NotATable {
+            key: "mcp_servers".into(),
+        })?;
+    let mut server = Table::new();
+    server.insert("command", toml_edit::value(exe));
+    let args: toml_edit::Array = ["mcp", "--target", "codex"].into_iter().collect();
+    server.insert("args", toml_edit::value(args));
+    if !env.is_empty() {
+        let mut vars = toml_edit::InlineTable::new();
+        for (k, v) in env {
+            vars.insert(k, v.as_str().into());
+        }
+        server.insert("env", toml_edit::value(vars));
+    }
+    servers.insert("hookdex", Item::Table(server));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use serde_json::Map;
+
+    use super::*;
+
+    fn request<'a>(settings: &'a Map<String, serde_json::Value>, trust: bool) -> InitRequest<'a> {
+        InitRequest {
+            project: false,
+            settings_path: Path::new("/home/u/.codex/hooks.json"),
+            settings,
+            exe: "/bin/hookdex",
+            command: "/bin/hookdex hook --target codex",
+            env: &[],
+            trust,
+            var: &|name| (name == "HOME").then(|| "/home/u".into()),
+        }
+    }
+
+    #[test]
+    fn registers_the_server_and_keeps_the_rest() {
+        let settings = Map::new();
+        let mut doc: DocumentMut = "model = \"o4\" # mine\n[mcp_servers.other]\ncommand = \"x\"\n"
+            .parse()
+            .unwrap();
+        let notes = CodexConfig
+            .edit(&request(&settings, false), &mut doc)
+            .unwrap();
+        let text = doc.to_string();
+        assert!(text.contains("model = \"o4\" # mine"), "{text}");
+        assert!(text.contains("[mcp_servers.other]"), "{text}");
+        assert!(text.contains("[mcp_servers.hookdex]"), "{text}");
+        assert!(notes[0].contains("--no-trust"), "{notes:?}");
+        assert_eq!(
+            CodexConfig.path(&request(&settings, false)),
+            Some("/home/u/.codex/config.toml".into())
+        );
+    }
+
+    #[test]
+    fn a_server_list_that_is_not_a_table_is_refused() {
+        let settings = Map::new();
+        let mut doc: DocumentMut = "mcp_servers = 3\n".parse().unwrap();
+        let err = CodexConfig
+            .edit(&request(&settings, false), &mut doc)
+            .unwrap_err();
+        assert_eq!(err.key, "mcp_servers");
+    }
+}
