@@ -19,6 +19,7 @@
 //!   (ANSI stripped, `replace` rewrites) carries no marker.
 //! - **Counted.** Each act and each miss goes to [`Stats`].
 
+use hookdex_compiler::RuleErrorKind;
 use hookdex_index::Index;
 use hookdex_model::{Switches, Trust};
 use hookdex_outfilter::{apply, Claim, Filter, Loss, Output, Selector};
@@ -388,13 +389,13 @@ impl OutSuite {
         self.errors.is_empty() && self.results.iter().all(|r| r.passed())
     }
 
-    fn of(file: String, text: Result<String, String>) -> OutSuite {
+    fn of(file: String, text: Result<String, RuleErrorKind>) -> OutSuite {
         let text = match text {
             Ok(text) => text,
             Err(why) => {
                 return OutSuite {
                     file,
-                    errors: vec![why],
+                    errors: vec![why.to_string()],
                     results: Vec::new(),
                 }
             }
@@ -420,25 +421,19 @@ pub fn is_outfilter_path(path: &std::path::Path) -> bool {
 /// package ships when `files` is empty. Files are read as a compile reads
 /// them (regular, at most 1 MiB).
 pub fn out_suites(files: &[std::path::PathBuf]) -> Vec<OutSuite> {
-    use hookdex_compiler::formats::conditions::MAX_RULE_BYTES;
     use hookdex_compiler::formats::outfilter::PACKAGE_FOLDER;
-    use hookdex_compiler::sources::{confine, package};
+    use hookdex_compiler::formats::source;
+    use hookdex_compiler::sources::package;
     if files.is_empty() {
         return package::files_in(PACKAGE_FOLDER)
             .map(|(path, contents, _)| {
-                let text = String::from_utf8(contents.to_vec()).map_err(|_| "not UTF-8".into());
-                OutSuite::of(format!("package:rules/{path}"), text)
+                OutSuite::of(format!("package:rules/{path}"), package::text(contents))
             })
             .collect();
     }
     files
         .iter()
-        .map(|path| {
-            let text = confine::read_regular(path, MAX_RULE_BYTES)
-                .map_err(|e| e.to_string())
-                .and_then(|b| String::from_utf8(b).map_err(|_| "not UTF-8".to_string()));
-            OutSuite::of(path.display().to_string(), text)
-        })
+        .map(|path| OutSuite::of(path.display().to_string(), source::read_text(path)))
         .collect()
 }
 

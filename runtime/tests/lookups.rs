@@ -144,3 +144,33 @@ fn a_call_reads_each_index_once_per_stage_when_the_managed_layer_runs_apart() {
     }
     every_kind_of_call(&tree, 2);
 }
+
+/// A `hooks.yaml` group whose `input_matcher` has a Unicode word boundary.
+fn word_bounded_group(tree: &Tree) {
+    std::fs::write(
+        tree.root.join("hookdex-home/hooks.yaml"),
+        "hooks:\n  PreToolUse:\n    - matcher: Bash\n      input_matcher:\n        command: \"\\\\bkubectl\\\\b\"\n      hooks:\n        - type: command\n          command: \"exit 0\"\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_hook_path_builds_no_regex_while_the_automaton_answers() {
+    let tree = Tree::new();
+    word_bounded_group(&tree);
+    tree.reads("kubectl get pods");
+    hook::take_regex_builds();
+    assert_reads(&tree.reads("kubectl get pods"), 1, 1, "an input matcher");
+    assert_eq!(
+        hook::take_regex_builds(),
+        0,
+        "a regex was compiled per call"
+    );
+    // The counter counts: past a non-ASCII character the DFA gives up on
+    // `\b`, and only then is the pattern compiled.
+    tree.reads("echo café; kubectl get pods");
+    assert!(
+        hook::take_regex_builds() > 0,
+        "the fallback was not counted"
+    );
+}

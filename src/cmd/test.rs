@@ -162,6 +162,6 @@ fn suite_json(suite: &Suite) -> serde_json::Value {
                 "failed_finders": t.failed_finders,
             })).collect::<Vec<_>>(),
         }),
-        Err(why) => json!({"file": suite.file, "error": why, "tests": []}),
+        Err(why) => json!({"file": suite.file, "error": why.to_string(), "tests": []}),
     }
 }

@@ -44,23 +44,26 @@ pub(crate) fn read_source(
         invalid.push(RuleError::new(shown, kind));
         return None;
     }
-    let limit = MAX_RULE_BYTES;
-    let bytes = match confine::read_regular(path, limit) {
-        Ok(bytes) => bytes,
-        Err(err) => {
-            let kind = match err.kind() {
-                std::io::ErrorKind::FileTooLarge => RuleErrorKind::TooLarge { limit },
-                _ => RuleErrorKind::Unreadable(err.to_string()),
-            };
-            invalid.push(RuleError::new(shown, kind));
-            return None;
-        }
-    };
-    match String::from_utf8(bytes) {
+    match read_text(path) {
         Ok(text) => Some(text),
-        Err(_) => {
-            invalid.push(RuleError::new(shown, RuleErrorKind::NotUtf8));
+        Err(kind) => {
+            invalid.push(RuleError::new(shown, kind));
             None
         }
     }
+}
+
+/// The text of the rule file at `path` as a compile reads it: a regular
+/// file of at most [`MAX_RULE_BYTES`] (never a FIFO's hang), as UTF-8.
+///
+/// # Errors
+///
+/// Why it could not be read: too large, unreadable, or not UTF-8.
+pub fn read_text(path: &Path) -> Result<String, RuleErrorKind> {
+    let limit = MAX_RULE_BYTES;
+    let bytes = confine::read_regular(path, limit).map_err(|err| match err.kind() {
+        std::io::ErrorKind::FileTooLarge => RuleErrorKind::TooLarge { limit },
+        _ => RuleErrorKind::Unreadable(err.to_string()),
+    })?;
+    String::from_utf8(bytes).map_err(|_| RuleErrorKind::NotUtf8)
 }

@@ -13,6 +13,18 @@ pub fn files_in(dir: &str) -> impl Iterator<Item = (&'static str, &'static [u8],
     })
 }
 
+/// A package file's contents as text, refused as any rule file would be
+/// when it is not UTF-8.
+///
+/// # Errors
+///
+/// [`RuleErrorKind::NotUtf8`].
+pub fn text(contents: &[u8]) -> Result<String, crate::error::RuleErrorKind> {
+    std::str::from_utf8(contents)
+        .map(str::to_string)
+        .map_err(|_| crate::error::RuleErrorKind::NotUtf8)
+}
+
 /// Every package file: its path under `rules/`, its contents and whether
 /// it is executable.
 pub fn files() -> impl Iterator<Item = (&'static str, &'static [u8], bool)> {

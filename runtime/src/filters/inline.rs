@@ -7,11 +7,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use hookdex_compiler::formats::conditions::MAX_RULE_BYTES;
 use hookdex_compiler::formats::filename::{self, FileClass};
 use hookdex_compiler::formats::filter::{self, FilterFile, FilterTest};
-use hookdex_compiler::formats::finder_dir;
-use hookdex_compiler::sources::{confine, package, RuleDir};
+use hookdex_compiler::formats::{finder_dir, source};
+use hookdex_compiler::sources::{package, RuleDir};
+use hookdex_compiler::RuleErrorKind;
 use hookdex_model::{FilterMode, LayerKind, RuleKind, Step, Target};
 
 use super::finders::{self, Finder, ScriptFile};
@@ -50,13 +50,49 @@ impl TestRun {
 }
 
 /// The inline tests of one filter file, run.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Suite {
     /// The file as shown (`package:rules/...` for a package file).
     pub file: String,
-    /// Its tests' runs, or why the file could not be run (a one-line reason
-    /// with its line when known).
-    pub runs: Result<Vec<TestRun>, String>,
+    /// Its tests' runs, or why the file could not be run.
+    pub runs: Result<Vec<TestRun>, SuiteError>,
+}
+
+/// Why a filter file's inline tests could not be run; shown as one line,
+/// with the line and column in the file when known.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SuiteError {
+    /// The file could not be read, or is not a filter file.
+    File {
+        /// Why.
+        kind: RuleErrorKind,
+        /// Its line and column, when the reason has one.
+        at: Option<(u32, u32)>,
+    },
+    /// A finder of the file could not be built.
+    Run(hookdex_index::Error),
+}
+
+impl std::fmt::Display for SuiteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SuiteError::File {
+                kind,
+                at: Some((line, column)),
+            } => write!(f, "line {line}, column {column}: {kind}"),
+            SuiteError::File { kind, at: None } => kind.fmt(f),
+            SuiteError::Run(err) => err.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SuiteError {}
+
+impl From<RuleErrorKind> for SuiteError {
+    fn from(kind: RuleErrorKind) -> SuiteError {
+        SuiteError::File { kind, at: None }
+    }
 }
 
 impl Suite {
@@ -94,15 +130,14 @@ pub fn suites(settings: &Settings, files: &[PathBuf]) -> Vec<Suite> {
         RuleDir::Package(PACKAGE_CONDITIONS.into()),
         LayerKind::Package,
     );
-    let suite = |file: String, text: Result<String, String>, beside: (RuleDir, LayerKind)| {
+    let suite = |file: String,
+                 text: Result<String, RuleErrorKind>,
+                 beside: (RuleDir, LayerKind)| {
         let scripts = scripts_of(&[base.clone(), beside]);
-        let runs = text.and_then(|text| {
-            let read = filter::read(&text).map_err(|(kind, at)| match at {
-                Some((line, column)) => format!("line {line}, column {column}: {kind}"),
-                None => kind.to_string(),
-            })?;
+        let runs = text.map_err(SuiteError::from).and_then(|text| {
+            let read = filter::read(&text).map_err(|(kind, at)| SuiteError::File { kind, at })?;
             let name = file.rsplit('/').next().unwrap_or(&file);
-            run(settings, name, &read, &scripts).map_err(|e| e.to_string())
+            run(settings, name, &read, &scripts).map_err(SuiteError::Run)
         });
         Suite { file, runs }
     };
@@ -114,7 +149,7 @@ pub fn suites(settings: &Settings, files: &[PathBuf]) -> Vec<Suite> {
             })
             .map(|(path, contents, _)| {
                 let dir = &path[..path.rfind('/').map_or(0, |at| at + 1)];
-                let text = String::from_utf8(contents.to_vec()).map_err(|e| e.to_string());
+                let text = package::text(contents);
                 let beside = (RuleDir::Package(dir.into()), LayerKind::Package);
                 suite(format!("package:rules/{path}"), text, beside)
             })
@@ -124,10 +159,7 @@ pub fn suites(settings: &Settings, files: &[PathBuf]) -> Vec<Suite> {
         .iter()
         .map(|path| {
             let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-            // As a compile reads a rule file: regular, bounded, never a FIFO's hang.
-            let text = confine::read_regular(path, MAX_RULE_BYTES)
-                .map_err(|e| e.to_string())
-                .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string()));
+            let text = source::read_text(path);
             let beside = (
                 RuleDir::Disk {
                     root: dir.clone(),

@@ -36,6 +36,8 @@ use hookdex_harness::{notice, McpScope, Reply};
 use hookdex_model::{Event, Step, Target};
 
 use crate::exec::Deadline;
+
+pub use crate::hooks::input::take_regex_builds;
 use crate::state::caps::{CapKind, Caps};
 
 use self::conditions::{Judge, Ran};

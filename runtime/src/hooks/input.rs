@@ -26,10 +26,23 @@ pub fn matches(patterns: &[InputPattern], matcher: &InputMatcher, input: &Value)
         value.is_some_and(|value| {
             let text = text(value);
             matcher.is_match(at, &text).unwrap_or_else(|_| {
+                REGEX_BUILDS.with(|n| n.set(n.get() + 1));
                 regex_automata::meta::Regex::new(&pattern.regex).is_ok_and(|re| re.is_match(&*text))
             })
         })
     })
+}
+
+thread_local! {
+    /// Regexes [`matches`] compiled on this thread (the fallback only).
+    static REGEX_BUILDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many regexes an input matcher compiled on this thread since the
+/// last call: zero unless a DFA gave up, which the test that holds the hook
+/// path to no parsing of rule meaning counts.
+pub fn take_regex_builds() -> usize {
+    REGEX_BUILDS.with(|n| n.replace(0))
 }
 
 /// The value at a dotted `path`: object keys exactly, array positions as

@@ -121,7 +121,7 @@ fn explain_one<'a>(
             continue;
         }
         match path_verdict(index, hit.rule, paths)? {
-            Some(Err(reason)) => missed.push(Verdict {
+            PathVerdict::Missed(reason) => missed.push(Verdict {
                 why: reason,
                 rule,
                 layer,
@@ -129,7 +129,7 @@ fn explain_one<'a>(
             }),
             globs => verdicts.push(Verdict {
                 why: match globs {
-                    Some(Ok(globs)) => format!("{}; paths: {globs}", via_text(hit.via)),
+                    PathVerdict::Matched(globs) => format!("{}; paths: {globs}", via_text(hit.via)),
                     _ => via_text(hit.via),
                 },
                 rule,
@@ -213,15 +213,16 @@ fn hook_verdict(
     })
 }
 
-/// For a filter with `paths`: `Ok(the glob set that matched the first
-/// path admitted)` or `Err(why none did)`; `None` for rules without `paths`.
+/// For a filter with `paths`: the glob set that matched the first path
+/// admitted, or why none did; [`PathVerdict::Every`] for rules without
+/// `paths`.
 fn path_verdict(
     index: &Index<'_>,
     rule: u32,
     landing: &[Option<&str>],
-) -> Result<Option<Result<String, String>>, Error> {
+) -> Result<PathVerdict, Error> {
     let Some(sets) = index.filter_paths(rule)? else {
-        return Ok(None);
+        return Ok(PathVerdict::Every);
     };
     let globs: Vec<Globs> = sets.iter().map(Globs::from).collect();
     let landing = if landing.is_empty() {
@@ -232,13 +233,15 @@ fn path_verdict(
     let mut missed = Vec::new();
     for path in landing {
         match paths::verdict(&globs, *path)? {
-            PathVerdict::Every => return Ok(None),
-            PathVerdict::Matched(globs) => return Ok(Some(Ok(globs.replace('\n', ", ")))),
+            PathVerdict::Every => return Ok(PathVerdict::Every),
+            PathVerdict::Matched(globs) => {
+                return Ok(PathVerdict::Matched(globs.replace('\n', ", ")))
+            }
             PathVerdict::Missed(why) if !missed.contains(&why) => missed.push(why),
             PathVerdict::Missed(_) => {}
         }
     }
-    Ok(Some(Err(missed.join("; "))))
+    Ok(PathVerdict::Missed(missed.join("; ")))
 }
 
 /// How a hit's alternative reads: `any`, `bash`, `bash.git: program git`, `mcp: every MCP tool`.
