@@ -6,18 +6,19 @@
 
 use std::path::PathBuf;
 
+use hookdex_model::Target;
 use toml_edit::{DocumentMut, Item, Table};
 
 use crate::codex_trust::{codex_trust_entries, record_codex_trust};
 use crate::init::{real_path, ConfigFile, InitRequest};
-use crate::{Harness, NotATable};
+use crate::{harness, NotATable};
 
 /// Codex's `config.toml`, beside its user `hooks.json`.
 pub(crate) struct CodexConfig;
 
 impl ConfigFile for CodexConfig {
     fn path(&self, request: &InitRequest<'_>) -> Option<PathBuf> {
-        let user = crate::codex::Codex.settings().user_path(request.var)?;
+        let user = harness(Target::Codex).settings().user_path(request.var)?;
         std::path::absolute(user.with_file_name("config.toml")).ok()
     }
 
