@@ -73,7 +73,8 @@ struct ExpectSpec {
 }
 
 /// The decision a case expects of the rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Decision {
     /// `allow`.
     Allow,
@@ -140,13 +141,17 @@ pub struct Case {
     pub expect: Expect,
 }
 
+/// Why a case file could not be read, and where (1-based line and
+/// column) when known.
+pub type CasesError = (RuleErrorKind, Option<(u32, u32)>);
+
 /// Reads a case file's text.
 ///
 /// # Errors
 ///
 /// What is wrong and, where known, its 1-based line and column: the YAML
 /// error, an unknown key, a step or decision not known, an empty list.
-pub fn read(text: &str) -> Result<Vec<Case>, (RuleErrorKind, Option<(u32, u32)>)> {
+pub fn read(text: &str) -> Result<Vec<Case>, CasesError> {
     let specs: Vec<Spanned<CaseSpec>> = serde_saphyr::from_str(text).map_err(|e| yaml_error(&e))?;
     let key = |key: &str, reason: String, line: u32| {
         (

@@ -1,5 +1,5 @@
-//! The reports the binary prints, as data: [`list`], [`explain`] and
-//! [`show`]. Each opens the index (and the managed one) itself, assembles
+//! The reports the binary prints, as data: [`list`], [`explain`],
+//! [`show`] and [`try_call`] (`hookdex try`). Each opens the index (and the managed one) itself, assembles
 //! what it shows and returns a value that serializes to its command's
 //! `--json` output key for key; the binary only prints. Beneath them,
 //! [`verdicts`] (why each rule fires or not for one call) and the listing
@@ -12,6 +12,7 @@ mod list;
 mod listing;
 mod show;
 mod status;
+mod try_call;
 mod verdicts;
 
 use std::ffi::OsString;
@@ -30,6 +31,9 @@ pub use self::list::{
 };
 pub use self::show::show;
 pub use self::status::{EnforcementStatus, GateStatus};
+pub use self::try_call::{
+    try_call, MergedAnswer, ReplyEntry, RuleAnswer, TryCall, TryReport, TRY_SESSION,
+};
 pub use self::verdicts::{verdicts, via_text, HookProbe, Verdict};
 use crate::lint::Warning;
 use crate::settings::Settings;
