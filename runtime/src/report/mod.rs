@@ -6,6 +6,7 @@
 //! of an index.
 
 mod call;
+mod cases;
 mod error;
 mod explain;
 mod list;
@@ -20,6 +21,7 @@ use std::ffi::OsString;
 use serde::Serialize;
 
 pub use self::call::CallSpec;
+pub use self::cases::{case_suites, sort_files, CaseRun, CaseSuite, CasesError, TestFiles};
 pub use self::error::Error;
 pub use self::explain::{
     explain, Cadence, CallGate, DynamicEntry, ExplainReport, Fired, Header, IndexEntry,
