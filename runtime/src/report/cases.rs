@@ -447,9 +447,9 @@ mod tests {
         let odd_toml = at("f.toml", "schema_version = 1\n");
         let cases = at("mine.yaml", "- name: x\n  expect: {}\n");
         let filter = at("pre-edit-x.filter.yaml", "mode: finders\n");
-        let rule = at("pre-bash.x.sh", "exit 0\n");
-        let tested = at("pre-bash.y.sh", "exit 0\n");
-        let beside = at("pre-bash.y.test.yaml", "- name: y\n  expect: {}\n");
+        let rule = at("pre-bash.git-x.sh", "exit 0\n");
+        let tested = at("pre-bash.git-y.sh", "exit 0\n");
+        let beside = at("pre-bash.git-y.test.yaml", "- name: y\n  expect: {}\n");
         let sorted = sort_files(&[
             odd_toml.clone(),
             cases.clone(),
@@ -462,7 +462,7 @@ mod tests {
         assert_eq!(sorted.filters, [filter]);
         assert_eq!(
             sorted.untested,
-            [(rule, "pre-bash.x.test.yaml".to_string())]
+            [(rule, "pre-bash.git-x.test.yaml".to_string())]
         );
     }
 }
