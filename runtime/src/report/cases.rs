@@ -228,17 +228,15 @@ fn run_suite(settings: &Settings, source: &Source) -> CaseSuite {
         matches!(classify(n), FileClass::Rule(_))
             && cases::cases_file_of(n).eq_ignore_ascii_case(&name)
     });
-    let runs = match text
+    let read = text
         .map_err(|kind| (kind, None))
-        .and_then(|t| cases::read(&t))
-    {
-        Err((kind, at)) => Err(CasesError::File { kind, at }),
-        Ok(_) if rule.is_none() => Err(CasesError::NoRule {
+        .and_then(|t| cases::read(&t));
+    let runs = match (read, rule) {
+        (Err((kind, at)), _) => Err(CasesError::File { kind, at }),
+        (Ok(_), None) => Err(CasesError::NoRule {
             stem: cases::rule_stem(&name).unwrap_or(&name).to_string(),
         }),
-        Ok(cases) => rule.map_or(Ok(Vec::new()), |rule| {
-            run_cases(settings, rule, &siblings, &cases)
-        }),
+        (Ok(cases), Some(rule)) => run_cases(settings, rule, &siblings, &cases),
     };
     CaseSuite {
         file,
