@@ -1,5 +1,7 @@
 //! The reports the binary prints, as data: [`list`], [`explain`],
-//! [`show`] and [`try_call`] (`hookdex try`). Each opens the index (and the managed one) itself, assembles
+//! [`show`], [`try_call`] (`hookdex try`) and the case files `hookdex test`
+//! runs through it ([`case_suites`], with [`sort_files`] telling a named
+//! file's kind). Each opens the index (and the managed one) itself, assembles
 //! what it shows and returns a value that serializes to its command's
 //! `--json` output key for key; the binary only prints. Beneath them,
 //! [`verdicts`] (why each rule fires or not for one call) and the listing

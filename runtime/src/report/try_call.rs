@@ -302,3 +302,107 @@ fn what_happens(shaped: &Answer, step: Step) -> String {
     }
     line
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(file: &str) -> RuleAnswer {
+        RuleAnswer {
+            file: file.into(),
+            layer: "runtime".into(),
+            decision: Decision::None,
+            reason: None,
+            context: None,
+            rewrite: None,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn a_rule_answer_folds_its_outcomes() {
+        let input = json!({"command": "git log", "timeout": 5});
+        let mut rule = answer("pre-bash.git-short.sh");
+        let rewrite = Outcome {
+            patch: Some(
+                json!({"command": "git log -20"})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+            decision: Some(Permission::Allow),
+            reason: Some("short".into()),
+            context: Some("one".into()),
+            ..Outcome::default()
+        };
+        fold(&mut rule, &rewrite, Step::Pre, &input);
+        let stricter = Outcome {
+            decision: Some(Permission::Deny),
+            reason: Some("judged again".into()),
+            context: Some("two".into()),
+            ..Outcome::default()
+        };
+        fold(&mut rule, &stricter, Step::Pre, &input);
+        assert_eq!(rule.decision, Decision::Deny);
+        assert_eq!(rule.reason.as_deref(), Some("judged again"));
+        assert_eq!(rule.context.as_deref(), Some("one\n\ntwo"));
+        assert_eq!(
+            rule.rewrite,
+            Some(json!({"command": "git log -20", "timeout": 5}))
+        );
+        let mut blocked = answer("post-bash-tests.sh");
+        let block = Outcome {
+            block: Some("tests failed".into()),
+            ..Outcome::default()
+        };
+        fold(&mut blocked, &block, Step::Post, &input);
+        assert_eq!(blocked.decision, Decision::Deny);
+        assert_eq!(blocked.reason.as_deref(), Some("tests failed"));
+        let mut broken = answer("pre-bash-x.sh");
+        let failed = Outcome {
+            failure: Some("exit 1: boom".into()),
+            ..Outcome::default()
+        };
+        fold(&mut broken, &failed, Step::Pre, &input);
+        assert_eq!(
+            (broken.decision, broken.error.as_deref()),
+            (Decision::None, Some("exit 1: boom"))
+        );
+    }
+
+    #[test]
+    fn what_the_harness_does_in_a_line() {
+        let deny = Answer {
+            decision: Some(Permission::Deny),
+            reasons: vec!["no".into(), "never".into()],
+            updated_input: Some(json!({})),
+            ..Answer::default()
+        };
+        assert_eq!(
+            what_happens(&deny, Step::Pre),
+            "the call is denied: no; never"
+        );
+        let rewritten = Answer {
+            decision: Some(Permission::Allow),
+            updated_input: Some(json!({})),
+            contexts: vec!["x".into()],
+            ..Answer::default()
+        };
+        assert_eq!(
+            what_happens(&rewritten, Step::Pre),
+            "the call is allowed, with its input rewritten; the agent is told more (context)"
+        );
+        assert_eq!(
+            what_happens(&Answer::default(), Step::Post),
+            "the result goes back as usual"
+        );
+        let block = Answer {
+            block: Some("tests failed".into()),
+            ..Answer::default()
+        };
+        assert_eq!(
+            what_happens(&block, Step::Post),
+            "the tool's result is blocked: tests failed"
+        );
+    }
+}
