@@ -125,6 +125,40 @@ enum Command {
         #[arg(long)]
         session: Option<String>,
     },
+    /// Run what fires for a call exactly as the hook would (conditions
+    /// really run, filters, merge, re-judge) and show each rule's answer,
+    /// the merged answer and what the harness does; exit 0 whatever the
+    /// decision.
+    Try {
+        /// The tool name, as the harness spells it.
+        #[arg(long, required_unless_present = "payload")]
+        tool: Option<String>,
+        /// The shell command of the call.
+        #[arg(long)]
+        command: Option<String>,
+        /// The file path of the call.
+        #[arg(long)]
+        path: Option<String>,
+        /// The whole tool input as a JSON object.
+        #[arg(long, value_name = "JSON", value_parser = parse_json_object)]
+        input: Option<serde_json::Value>,
+        /// The step (default pre).
+        #[arg(long, value_parser = parse_step)]
+        step: Option<Step>,
+        /// A harness payload instead of the call flags (`-`: stdin).
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["tool", "command", "path", "input", "step"])]
+        payload: Option<PathBuf>,
+        /// The harness.
+        #[arg(long, value_parser = parse_target)]
+        target: Option<Target>,
+        /// The session to judge the call in (default `hookdex-try`, which
+        /// leaves every real session's state alone).
+        #[arg(long)]
+        session: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write a harness's hook settings (merging into what is there) and state.json.
     Init {
         /// The harness to wire.
@@ -432,6 +466,34 @@ fn run() -> c_int {
             },
             json,
         ),
+        Command::Try {
+            tool,
+            command,
+            path,
+            input,
+            step,
+            payload,
+            target,
+            session,
+            json,
+        } => {
+            let call = match (payload, tool) {
+                (Some(file), _) => cmd::try_call::read_payload(&file)
+                    .map(hookdex_runtime::report::TryCall::Payload),
+                (None, tool) => Ok(hookdex_runtime::report::TryCall::Flags(
+                    hookdex_runtime::report::CallSpec {
+                        tool: tool.unwrap_or_default(),
+                        command,
+                        path,
+                        input,
+                        step: step.unwrap_or(Step::Pre),
+                    },
+                )),
+            };
+            call.and_then(|call| {
+                cmd::try_call::run(default_target(target), session.as_deref(), call, json)
+            })
+        }
         Command::Show { name, target } => cmd::show::run(default_target(target), &name),
         Command::Trust {
             path,

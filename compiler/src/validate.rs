@@ -45,7 +45,7 @@ pub fn validate_file(file_name: &str, text: &str) -> Result<(), RuleError> {
     let name = match classify(file_name) {
         FileClass::Rule(name) => name,
         FileClass::Invalid(kind) => return Err(RuleError::new(file_name, kind)),
-        FileClass::Ignored | FileClass::OutFilters => return Ok(()),
+        FileClass::Ignored | FileClass::OutFilters | FileClass::Cases => return Ok(()),
     };
     if name.kind == RuleKind::Filter {
         return filter::compile(text)

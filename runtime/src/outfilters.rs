@@ -409,14 +409,6 @@ impl OutSuite {
     }
 }
 
-/// Whether `path` names an output-filter file (`*.outfilter.toml`, rtk's
-/// `filters.toml`).
-pub fn is_outfilter_path(path: &std::path::Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(hookdex_compiler::formats::outfilter::is_outfilter_file)
-}
-
 /// The suites of the output-filter files `files`, or of every one the
 /// package ships when `files` is empty. Files are read as a compile reads
 /// them (regular, at most 1 MiB).

@@ -11,6 +11,7 @@ pub mod outputs;
 pub mod show;
 pub mod test;
 pub mod trust;
+pub mod try_call;
 
 use hookdex_model::Target;
 use hookdex_runtime::report::Context;

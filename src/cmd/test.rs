@@ -1,32 +1,43 @@
 //! `hookdex test [FILE…] [--json]` (**contract**): runs the inline tests of
 //! rule files — text filters' `tests:` and output filters'
-//! `[[tests.<name>]]`, as rtk runs its own — of the files named, or of
-//! every filter the package ships when none is; prints each failing test
-//! with what differs, and exits 1 on any failure or unreadable file, 0
-//! when every test passed.
+//! `[[tests.<name>]]`, as rtk runs its own — and rules' case files
+//! (`<rule>.test.yaml`, each case through `hookdex try`'s pipeline with the
+//! rule alone), of the files named ([`report::sort_files`]: a `.toml` is an
+//! output-filter file, a YAML file a case file or a filter file by its
+//! content, any other file a rule tested by the case file beside it), or
+//! of every shipped filter and every case file of the person's layers and
+//! the package when none is; prints each failing test with what differs,
+//! and exits 1 on any failure or unreadable file, 0 when every test
+//! passed.
 
 use std::path::PathBuf;
 
 use hookdex_model::Target;
 use hookdex_outfilter::TestOutcome;
 use hookdex_runtime::filters::inline::{suites, Suite, TestRun};
-use hookdex_runtime::outfilters::{is_outfilter_path, out_suites, OutSuite};
+use hookdex_runtime::outfilters::{out_suites, OutSuite};
+use hookdex_runtime::report::{self, CaseSuite};
 use serde_json::json;
 
 use super::{current_settings, print_json, CmdResult};
 
 /// Runs the tests of `files` and prints the result.
 pub fn run(files: &[PathBuf], json: bool) -> CmdResult {
-    let (outfilter_files, filter_files): (Vec<PathBuf>, Vec<PathBuf>) =
-        files.iter().cloned().partition(|f| is_outfilter_path(f));
+    let sorted = report::sort_files(files);
     let every = files.is_empty();
-    let suites = if every || !filter_files.is_empty() {
-        super::supervised(|| suites(&current_settings(Target::Claude), &filter_files))
+    let settings = current_settings(Target::Claude);
+    let suites = if every || !sorted.filters.is_empty() {
+        super::supervised(|| suites(&settings, &sorted.filters))
     } else {
         Vec::new()
     };
-    let out = if every || !outfilter_files.is_empty() {
-        out_suites(&outfilter_files)
+    let out = if every || !sorted.outfilters.is_empty() {
+        out_suites(&sorted.outfilters)
+    } else {
+        Vec::new()
+    };
+    let cases = if every || !sorted.cases.is_empty() {
+        super::supervised(|| report::case_suites(&settings, &sorted.cases, every))
     } else {
         Vec::new()
     };
@@ -36,14 +47,18 @@ pub fn run(files: &[PathBuf], json: bool) -> CmdResult {
         .flatten()
         .collect();
     let out_tests = out.iter().flat_map(|s| &s.results);
-    let total = tests.len() + out_tests.clone().count();
-    let failed =
-        tests.iter().filter(|t| !t.passed()).count() + out_tests.filter(|t| !t.passed()).count();
+    let case_runs = cases.iter().filter_map(|s| s.runs.as_ref().ok()).flatten();
+    let total = tests.len() + out_tests.clone().count() + case_runs.clone().count();
+    let failed = tests.iter().filter(|t| !t.passed()).count()
+        + out_tests.filter(|t| !t.passed()).count()
+        + case_runs.filter(|t| !t.passed()).count();
     let broken = suites.iter().filter(|s| s.runs.is_err()).count()
-        + out.iter().filter(|s| !s.errors.is_empty()).count();
+        + out.iter().filter(|s| !s.errors.is_empty()).count()
+        + cases.iter().filter(|s| s.runs.is_err()).count();
     if json {
         print_json(&json!({
-            "files": suites.iter().map(suite_json).chain(out.iter().map(out_json)).collect::<Vec<_>>(),
+            "files": suites.iter().map(suite_json).chain(out.iter().map(out_json)).chain(cases.iter().map(cases_json)).collect::<Vec<_>>(),
+            "untested": sorted.untested.iter().map(|(file, write)| json!({"file": file, "write": write})).collect::<Vec<_>>(),
             "passed": total - failed,
             "failed": failed,
             "broken": broken,
@@ -55,9 +70,16 @@ pub fn run(files: &[PathBuf], json: bool) -> CmdResult {
         for suite in &out {
             print_out_suite(suite);
         }
+        for suite in &cases {
+            print_case_suite(suite);
+        }
+        for (file, write) in &sorted.untested {
+            let name = file.file_name().unwrap_or_default().to_string_lossy();
+            println!("{name}: no tests (write {write} beside it)");
+        }
         println!(
             "{total} tests in {} files: {} passed, {failed} failed{}",
-            suites.len() + out.len(),
+            suites.len() + out.len() + cases.len(),
             total - failed,
             match broken {
                 0 => String::new(),
@@ -66,6 +88,49 @@ pub fn run(files: &[PathBuf], json: bool) -> CmdResult {
         );
     }
     Ok(if failed > 0 || broken > 0 { 1 } else { 0 })
+}
+
+fn print_case_suite(suite: &CaseSuite) {
+    match &suite.rule {
+        Some(rule) => println!("{} (rule {rule})", suite.file),
+        None => println!("{}", suite.file),
+    }
+    let runs = match &suite.runs {
+        Ok(runs) => runs,
+        Err(why) => {
+            println!("  BROKEN  {why}");
+            return;
+        }
+    };
+    for case in runs {
+        if case.passed() {
+            println!("  ok      {}", case.name);
+            continue;
+        }
+        println!("  FAIL    {} (line {})", case.name, case.line);
+        for failure in &case.failures {
+            println!("          {failure}");
+        }
+    }
+}
+
+fn cases_json(suite: &CaseSuite) -> serde_json::Value {
+    match &suite.runs {
+        Ok(runs) => json!({
+            "file": suite.file,
+            "rule": suite.rule,
+            "tests": runs.iter().map(|c| json!({
+                "name": c.name,
+                "line": c.line,
+                "passed": c.passed(),
+                "failures": c.failures,
+                "got": c.got,
+            })).collect::<Vec<_>>(),
+        }),
+        Err(why) => {
+            json!({"file": suite.file, "rule": suite.rule, "error": why.to_string(), "tests": []})
+        }
+    }
 }
 
 fn print_out_suite(suite: &OutSuite) {

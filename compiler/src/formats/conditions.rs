@@ -91,7 +91,7 @@ fn scan_disk(dir: &Path, root: &Path, dir_index: usize, reading: Reading) -> Sca
     }
     for entry in scanned.entries(dir) {
         let name = match filename::classify(&entry.file_name) {
-            FileClass::Ignored | FileClass::OutFilters => continue,
+            FileClass::Ignored | FileClass::OutFilters | FileClass::Cases => continue,
             FileClass::Invalid(kind) => {
                 let shown = entry.path.display().to_string();
                 scanned.invalid.push(RuleError::new(shown, kind));
@@ -276,7 +276,7 @@ fn scan_package(rel: &str, dir_index: usize, root: &Path) -> Scanned {
         let file_name = path.rsplit('/').next().unwrap_or(path).to_string();
         let shown = format!("package:rules/{path}");
         let name = match filename::classify(&file_name) {
-            FileClass::Ignored | FileClass::OutFilters => continue,
+            FileClass::Ignored | FileClass::OutFilters | FileClass::Cases => continue,
             FileClass::Invalid(kind) => {
                 scanned.invalid.push(RuleError::new(shown, kind));
                 continue;

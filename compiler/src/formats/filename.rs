@@ -15,6 +15,9 @@ pub enum FileClass {
     /// An output-filter file (`*.outfilter.toml`, rtk's `filters.toml`),
     /// read by [`super::outfilter`], never a rule.
     OutFilters,
+    /// A rule's test cases (`<rule>.test.yaml`, [`super::cases`]), read by
+    /// `hookdex test`, never a rule.
+    Cases,
     /// A rule file whose name parses.
     Rule(RuleName),
     /// A file whose name does not parse, with the reason.
@@ -53,6 +56,9 @@ pub fn classify(file_name: &str) -> FileClass {
     }
     if super::outfilter::is_outfilter_file(file_name) {
         return FileClass::OutFilters;
+    }
+    if super::cases::is_cases_file(file_name) {
+        return FileClass::Cases;
     }
     match parse(file_name) {
         Ok(name) => FileClass::Rule(name),
@@ -327,6 +333,18 @@ mod tests {
         ] {
             assert_eq!(classify(file), FileClass::Ignored, "{file}");
         }
+    }
+
+    #[test]
+    fn case_files_are_not_rules() {
+        for file in [
+            "pre-bash.kubectl-guard.test.yaml",
+            "pre-bash-x.test.yml",
+            "pre-bash-x.TEST.YAML",
+        ] {
+            assert_eq!(classify(file), FileClass::Cases, "{file}");
+        }
+        assert!(matches!(classify("pre-bash-x.test.sh"), FileClass::Rule(_)));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! resolves, tables and emits; adding a format adds a module here and
 //! nothing in the engine beyond the rule kind it runs.
 
+pub mod cases;
 pub mod conditions;
 pub mod enforcements;
 pub mod filename;

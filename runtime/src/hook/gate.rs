@@ -11,15 +11,16 @@ use super::log::Log;
 use crate::call::Call;
 use crate::settings::Settings;
 
-/// The reply denying the call when the gate refuses it, its log line
-/// written; `None` when the call goes on to the rules.
+/// The reply denying the call when the gate refuses it, with its answer
+/// as shaped for the harness, its log line written; `None` when the call
+/// goes on to the rules.
 pub(super) fn judge(
     settings: &Settings,
     payload: &Payload,
     calls: &[(Payload, Call)],
     log: &Log<'_>,
     var: &dyn Fn(&str) -> Option<OsString>,
-) -> Option<Reply> {
+) -> Option<(Reply, Answer)> {
     let reason = crate::gate::on_event(settings, payload, calls, var)?;
     let mut answer = Answer {
         decision: Some(Permission::Deny),
@@ -35,5 +36,5 @@ pub(super) fn judge(
         settings.reply,
     );
     log.write(&["hookdex gate"], Some("deny"), &answer.log);
-    Some(reply)
+    Some((reply, answer))
 }

@@ -16,6 +16,8 @@ pub(super) struct Log<'p> {
     target: Target,
     payload: Option<&'p Payload>,
     started: Instant,
+    /// A trial's call leaves no line ([`super::trial`]).
+    quiet: bool,
 }
 
 impl<'p> Log<'p> {
@@ -32,11 +34,20 @@ impl<'p> Log<'p> {
             target,
             payload,
             started,
+            quiet: false,
         }
+    }
+
+    /// The same line, never written when `quiet`.
+    pub(super) fn quiet(self, quiet: bool) -> Log<'p> {
+        Log { quiet, ..self }
     }
 
     /// Appends the line: what fired, the decision sent, and the notes.
     pub(super) fn write(&self, fired: &[&str], decision: Option<&str>, notes: &[String]) {
+        if self.quiet {
+            return;
+        }
         let payload = self.payload;
         let entry = json!({
             "ts_ms": crate::log::now_ms(),

@@ -8,7 +8,8 @@
 //! as the conditions left it ([`filters`]), a rewritten input judged again
 //! ([`rejudge`]), a post call's output shrunk ([`output`]), the answer held
 //! to the session's caps and the guard ([`answer`], [`guard`]), and the
-//! reply with its log line ([`reply`], [`log`]). Every rule of the call,
+//! reply with its log line ([`reply`], [`log`]). `hookdex try` runs the
+//! same stages as a [`trial`], which keeps what they saw. Every rule of the call,
 //! whichever call of a batch or run it belongs to, runs within one deadline
 //! from the hook's start.
 //!
@@ -28,6 +29,7 @@ mod plan;
 mod rejudge;
 mod reply;
 mod run;
+pub(crate) mod trial;
 
 use std::ffi::OsString;
 use std::time::Instant;
@@ -43,6 +45,7 @@ use crate::state::caps::{CapKind, Caps};
 use self::conditions::{Judge, Ran};
 use self::log::Log;
 use self::plan::Plan;
+use self::trial::Trial;
 
 /// The largest payload judged (16 MiB, far past what a model writes in one
 /// tool call); a larger one is let through with a note, since reading it
@@ -57,13 +60,29 @@ pub fn hook(
     bytes: &[u8],
     var: &dyn Fn(&str) -> Option<OsString>,
 ) -> Reply {
+    judge_call(target, event, bytes, var, None)
+}
+
+/// The pipeline of [`hook`]; a `trial` ([`trial::Trial`], `hookdex try`)
+/// judges the call in its own session, writes no log line, may keep one
+/// rule alone, and keeps what each stage saw.
+pub(crate) fn judge_call(
+    target: Target,
+    event: Option<&str>,
+    bytes: &[u8],
+    var: &dyn Fn(&str) -> Option<OsString>,
+    mut trial: Option<&mut Trial>,
+) -> Reply {
     let started = Instant::now();
-    let read = match payload::read(target, event, bytes, var, started) {
+    let mut read = match payload::read(target, event, bytes, var, started) {
         Ok(read) => read,
         Err(reply) => return reply,
     };
+    if let Some(trial) = trial.as_deref() {
+        read.payload.session_id = Some(trial.session.clone());
+    }
     let (payload, settings) = (&read.payload, &read.settings);
-    let log = Log::new(settings, target, Some(payload), started);
+    let log = Log::new(settings, target, Some(payload), started).quiet(trial.is_some());
     let judge = Judge {
         target,
         settings,
@@ -77,7 +96,14 @@ pub fn hook(
         project_trusted: &trusted,
     };
     let calls = payload::calls(target, payload, &scope);
-    if let Some(reply) = gate::judge(settings, payload, &calls, &log, var) {
+    if let Some((reply, answer)) = gate::judge(settings, payload, &calls, &log, var) {
+        if let Some(trial) = trial {
+            trial.tool = Some(calls[0].1.tool.name.as_str().to_string());
+            trial
+                .notes
+                .push("the gate refused the call before any rule".into());
+            trial.saw_reply(&answer, &reply);
+        }
         return reply;
     }
     let mut plan = match Plan::of(settings, payload, calls) {
@@ -87,9 +113,15 @@ pub fn hook(
                 "hookdex could not look up its rules ({reason}); no rule ran for this call"
             );
             log.write(&[], None, &[reason.to_string()]);
+            if let Some(trial) = trial {
+                trial.notes.push(message.clone());
+            }
             return notice(target, &message);
         }
     };
+    if let Some(only) = trial.as_deref().and_then(|t| t.only.as_deref()) {
+        plan.keep_only(only);
+    }
     let post_output = payload.step() == Step::Post && settings.outfilters_enabled;
     if plan.fires_nothing() && !post_output {
         if payload.event == Event::UserPromptSubmit {
@@ -97,7 +129,7 @@ pub fn hook(
             let session = payload.session_id.as_deref().unwrap_or_default();
             Caps::new(&settings.view.home).reset(session, CapKind::Stop);
         }
-        return reply::guarded_or_nothing(settings, payload, &plan, &log, var);
+        return reply::guarded_or_nothing(settings, payload, &plan, &log, var, trial);
     }
     let mut ran = Ran::default();
     for planned in &plan.calls {
@@ -115,7 +147,10 @@ pub fn hook(
         if !ran.notes.is_empty() {
             log.write(&[], None, &ran.notes);
         }
-        return reply::guarded_or_nothing(settings, payload, &plan, &log, var);
+        if let Some(trial) = trial.as_deref_mut() {
+            trial.notes.extend(ran.notes);
+        }
+        return reply::guarded_or_nothing(settings, payload, &plan, &log, var, trial);
     }
     if let Some(input) = merged.updated_input.clone() {
         let rewriters = merged.rewriters.clone();
@@ -129,7 +164,14 @@ pub fn hook(
     if let Some(guarded) = guard::guard_call(settings, payload, &plan, &mut merged, var) {
         ran.fired.push(guarded);
     }
+    if let Some(trial) = trial.as_deref_mut() {
+        trial.saw_run(&plan, &ran, &merged);
+    }
     merged.log.extend(ran.notes);
     let fired: Vec<&str> = ran.fired.iter().map(String::as_str).collect();
-    reply::render(settings, payload, &plan, &mut merged, &log, &fired)
+    let reply = reply::render(settings, payload, &plan, &mut merged, &log, &fired);
+    if let Some(trial) = trial {
+        trial.saw_reply(&merged, &reply);
+    }
+    reply
 }

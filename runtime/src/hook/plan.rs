@@ -71,6 +71,8 @@ pub(super) struct Plan {
     pub(super) watching: bool,
     /// The rewritten input last looked up, and what fires for it.
     rewritten: Option<(Value, Result<Planned, crate::Error>)>,
+    /// The one rule (by file name) a trial keeps ([`Plan::keep_only`]).
+    only: Option<String>,
 }
 
 impl Plan {
@@ -101,7 +103,17 @@ impl Plan {
             calls,
             watching: gate_closed || programs,
             rewritten: None,
+            only: None,
         })
+    }
+
+    /// Keeps only the rule of file name `file_name` in every call, and in
+    /// every rewritten call looked up later: a case file's rule, alone.
+    pub(super) fn keep_only(&mut self, file_name: &str) {
+        for planned in &mut self.calls {
+            planned.fired.retain(|rule| rule.file_name == file_name);
+        }
+        self.only = Some(file_name.to_string());
     }
 
     /// Whether nothing fires for any call.
@@ -124,12 +136,17 @@ impl Plan {
         payload.tool_input = input.clone();
         let call = Call::of(settings.view.target, &payload, scope);
         let pair = [(payload, call)];
+        let only = self.only.as_deref();
         let planned = look_up(settings, &pair, Verify::Lazy, false).map(|(mut fired, _)| {
             let [(payload, call)] = pair;
+            let mut fired = fired.remove(0);
+            if let Some(only) = only {
+                fired.retain(|rule| rule.file_name == only);
+            }
             Planned {
                 payload,
                 call,
-                fired: fired.remove(0),
+                fired,
             }
         });
         self.rewritten = Some((input.clone(), planned));

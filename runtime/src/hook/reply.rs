@@ -9,22 +9,30 @@ use hookdex_model::Answer;
 use super::guard::guard_call;
 use super::log::Log;
 use super::plan::Plan;
+use super::trial::Trial;
 use crate::settings::Settings;
 
 /// The reply to a call where no rule had anything to say: the shell call
-/// wrapped to run under the guard where that applies, else nothing.
+/// wrapped to run under the guard where that applies, else nothing; a
+/// trial keeps it.
 pub(super) fn guarded_or_nothing(
     settings: &Settings,
     payload: &Payload,
     plan: &Plan,
     log: &Log<'_>,
     var: &dyn Fn(&str) -> Option<OsString>,
+    trial: Option<&mut Trial>,
 ) -> Reply {
     let mut answer = Answer::default();
-    let Some(guarded) = guard_call(settings, payload, plan, &mut answer, var) else {
-        return Reply::default();
+    let reply = match guard_call(settings, payload, plan, &mut answer, var) {
+        Some(guarded) => render(settings, payload, plan, &mut answer, log, &[&guarded]),
+        None => Reply::default(),
     };
-    render(settings, payload, plan, &mut answer, log, &[&guarded])
+    if let Some(trial) = trial {
+        trial.saw_plan(plan);
+        trial.saw_reply(&answer, &reply);
+    }
+    reply
 }
 
 /// The harness's reply carrying `answer`, with the log line naming what

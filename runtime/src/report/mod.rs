@@ -1,17 +1,21 @@
-//! The reports the binary prints, as data: [`list`], [`explain`] and
-//! [`show`]. Each opens the index (and the managed one) itself, assembles
+//! The reports the binary prints, as data: [`list`], [`explain`],
+//! [`show`], [`try_call`] (`hookdex try`) and the case files `hookdex test`
+//! runs through it ([`case_suites`], with [`sort_files`] telling a named
+//! file's kind). Each opens the index (and the managed one) itself, assembles
 //! what it shows and returns a value that serializes to its command's
 //! `--json` output key for key; the binary only prints. Beneath them,
 //! [`verdicts`] (why each rule fires or not for one call) and the listing
 //! of an index.
 
 mod call;
+mod cases;
 mod error;
 mod explain;
 mod list;
 mod listing;
 mod show;
 mod status;
+mod try_call;
 mod verdicts;
 
 use std::ffi::OsString;
@@ -19,6 +23,7 @@ use std::ffi::OsString;
 use serde::Serialize;
 
 pub use self::call::CallSpec;
+pub use self::cases::{case_suites, sort_files, CaseRun, CaseSuite, CasesError, TestFiles};
 pub use self::error::Error;
 pub use self::explain::{
     explain, Cadence, CallGate, DynamicEntry, ExplainReport, Fired, Header, IndexEntry,
@@ -30,6 +35,9 @@ pub use self::list::{
 };
 pub use self::show::show;
 pub use self::status::{EnforcementStatus, GateStatus};
+pub use self::try_call::{
+    try_call, MergedAnswer, ReplyEntry, RuleAnswer, TryCall, TryReport, TRY_SESSION,
+};
 pub use self::verdicts::{verdicts, via_text, HookProbe, Verdict};
 use crate::lint::Warning;
 use crate::settings::Settings;
