@@ -15,12 +15,18 @@ pub enum CmdError {
     Mcp(hookdex_mcp::ServeError),
     /// Another subcommand's failure, as the line it prints.
     Failed(String),
+    /// The arguments ask for what cannot be (an unknown profile), as the
+    /// line it prints; a usage error, so exit 2.
+    Usage(String),
 }
 
 impl CmdError {
     /// The process's exit code for it.
     pub fn exit_code(&self) -> i32 {
-        1
+        match self {
+            CmdError::Usage(_) => 2,
+            _ => 1,
+        }
     }
 }
 
@@ -29,7 +35,7 @@ impl fmt::Display for CmdError {
         match self {
             CmdError::Report(e) => e.fmt(f),
             CmdError::Mcp(e) => e.fmt(f),
-            CmdError::Failed(line) => f.write_str(line),
+            CmdError::Failed(line) | CmdError::Usage(line) => f.write_str(line),
         }
     }
 }
