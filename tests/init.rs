@@ -1000,3 +1000,237 @@ fn without_mcp(mut settings: Value) -> Value {
     }
     settings
 }
+
+#[test]
+fn an_unknown_profile_is_refused_naming_the_available_ones_and_nothing_is_written() {
+    let mut s = Scratch::new();
+    s.unset_env("HOOKDEX_PROFILES");
+    let bundle = s.bundle("bundle");
+    std::fs::create_dir_all(bundle.join("profiles/team")).unwrap();
+    let out = init(
+        &s,
+        "claude",
+        "user",
+        &[
+            "--bundle",
+            bundle.to_str().unwrap(),
+            "--profile",
+            "k8s-readonl",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let line = stderr_line(&out);
+    assert!(
+        line.contains("unknown profile `k8s-readonl`")
+            && line.contains("available: k8s-readonly, team"),
+        "{line}"
+    );
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(!s.path("home/.claude").exists());
+    assert!(!s.path("home/.claude.json").exists());
+    assert!(!s.home().join("state.json").exists());
+    assert!(!s.home().join("conditions").exists());
+    // A shipped one is fine.
+    init_ok(&s, "claude", "user", &["--profile", "k8s-readonly"]);
+}
+
+#[test]
+fn compile_check_names_state_json_for_a_profile_that_is_not_there() {
+    let mut s = Scratch::new();
+    s.unset_env("HOOKDEX_PROFILES");
+    s.write_state(&json!({"profiles": ["gone"]}));
+    let out = s.run(&["compile", "--check"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let want = format!(
+        "{}: unknown profile `gone` (available: k8s-readonly)",
+        s.home().join("state.json").display()
+    );
+    assert!(text.lines().any(|l| l.starts_with(&want)), "{text}");
+}
+
+#[test]
+fn dry_run_prints_the_change_as_a_diff_and_writes_nothing() {
+    for h in &HARNESSES {
+        let s = Scratch::new();
+        let path = h.path(&s, "user");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "{\n  \"model\": \"x\"\n}\n").unwrap();
+        let out = init_ok(&s, h.target, "user", &["--dry-run"]).join("\n");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\n  \"model\": \"x\"\n}\n"
+        );
+        assert!(!s.home().join("state.json").exists(), "{}", h.target);
+        assert!(!s.home().join("conditions").exists(), "{}", h.target);
+        assert!(!s.path("home/.codex/config.toml").exists(), "{}", h.target);
+        assert_in_order(
+            &out,
+            &[
+                &format!("--- {}", path.display()),
+                &format!("+++ {}", path.display()),
+                "@@ ",
+                "-  \"model\": \"x\"",
+                "+  \"hooks\": {",
+                &h.ours(),
+                &format!("+++ {}", s.home().join("state.json").display()),
+                "would create ",
+                "dry run: nothing written",
+            ],
+        );
+    }
+}
+
+/// A settings file holding the person's own hooks, in the layout `init`
+/// writes (so removing hookdex's entries gives back the same bytes), with
+/// the `version` a flat file needs (`init` adds it, and leaves it).
+fn own_settings(h: &Harness) -> String {
+    let mut settings: serde_json::Map<String, Value> = serde_json::from_str(&h.seed()).unwrap();
+    if !h.grouped && !settings.contains_key("version") {
+        settings.shift_insert(0, "version".into(), json!(1));
+    }
+    let mut text = serde_json::to_string_pretty(&settings).unwrap();
+    text.push('\n');
+    text
+}
+
+#[test]
+fn remove_gives_back_the_persons_own_files() {
+    for h in &HARNESSES {
+        for scope in ["user", "project"] {
+            let s = Scratch::new();
+            let path = h.path(&s, scope);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let mine = own_settings(h);
+            std::fs::write(&path, &mine).unwrap();
+            let codex_config = s.path("home/.codex/config.toml");
+            let config = "# mine\nmodel = \"o4\"\n\n[mcp_servers.other]\ncommand = \"x\"\n";
+            std::fs::create_dir_all(codex_config.parent().unwrap()).unwrap();
+            std::fs::write(&codex_config, config).unwrap();
+            init_ok(&s, h.target, scope, &[]);
+            assert_ne!(std::fs::read_to_string(&path).unwrap(), mine);
+
+            let out = init_ok(&s, h.target, scope, &["--remove"]);
+            assert_eq!(out[0], format!("wrote {}", path.display()), "{out:?}");
+            assert_eq!(
+                std::fs::read_to_string(&path).unwrap(),
+                mine,
+                "{} {scope}",
+                h.target
+            );
+            let config_after = std::fs::read_to_string(&codex_config).unwrap();
+            if h.target == "codex" && scope == "user" {
+                assert_eq!(config_after, config);
+            }
+            assert!(!config_after.contains("trusted_hash"), "{config_after}");
+            // The MCP file init created alone is gone again (the user's
+            // serves every scope, so a project's removal leaves it).
+            for (target, rel) in [("claude", ".claude.json"), ("cursor", ".cursor/mcp.json")] {
+                if h.target == target && scope == "user" {
+                    assert!(!s.path("home").join(rel).exists(), "{rel}");
+                }
+            }
+            // Nothing left to remove: nothing changes.
+            let again = init_ok(&s, h.target, scope, &["--remove"]);
+            assert_eq!(again[0], format!("unchanged {}", path.display()));
+        }
+    }
+    // A file init created alone goes.
+    let s = Scratch::new();
+    init_ok(&s, "copilot", "user", &[]);
+    let out = init_ok(&s, "copilot", "user", &["--remove"]);
+    let path = s.path("home/.copilot/hooks/hookdex.json");
+    assert_eq!(out[0], format!("removed {}", path.display()));
+    assert!(!path.exists());
+}
+
+#[test]
+fn project_scope_names_hookdex_on_path_and_no_machines_paths() {
+    for h in &HARNESSES {
+        let s = Scratch::new();
+        let out = init_ok(&s, h.target, "project", &[]).join("\n");
+        let text = std::fs::read_to_string(h.path(&s, "project")).unwrap();
+        assert!(!text.contains(&exe()), "{}: {text}", h.target);
+        assert!(
+            !text.contains(&s.root.display().to_string()),
+            "{}: {text}",
+            h.target
+        );
+        assert!(text.contains("\"hookdex"), "{}: {text}", h.target);
+        assert!(out.contains("HOOKDEX_HOME"), "{}: {out}", h.target);
+        // The repository's MCP file too, where the harness reads one.
+        if let Ok(mcp) = std::fs::read_to_string(s.repo.join(".mcp.json")) {
+            assert!(!mcp.contains(&exe()), "{mcp}");
+        }
+    }
+}
+
+#[test]
+fn the_user_scope_carries_hookdex_home_into_every_entry() {
+    let s = Scratch::new();
+    let home = s.home().display().to_string();
+    init_ok(&s, "claude", "user", &[]);
+    // Claude Code's handlers take no env, and the exec form no prefix: the
+    // settings' env, which reaches every hook and shell command.
+    let claude = read_json(&s.path("home/.claude/settings.json"));
+    assert_eq!(claude["env"]["HOOKDEX_HOME"], json!(home), "{claude:#}");
+    init_ok(&s, "codex", "user", &[]);
+    let codex = read_json(&s.path("home/.codex/hooks.json"));
+    let command = codex["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(
+        command.starts_with(&format!("HOOKDEX_HOME={home} ")),
+        "{command}"
+    );
+    // Removing takes the variables init set, and nothing the person set.
+    let path = s.path("home/.claude/settings.json");
+    let mut settings = read_json(&path);
+    settings["env"]["MINE"] = json!("1");
+    std::fs::write(&path, settings.to_string()).unwrap();
+    init_ok(&s, "claude", "user", &["--remove"]);
+    assert_eq!(read_json(&path), json!({"env": {"MINE": "1"}}));
+}
+
+#[test]
+fn a_repeat_run_says_unchanged_and_already_done() {
+    let s = Scratch::new();
+    init_ok(&s, "codex", "user", &[]);
+    let again = init_ok(&s, "codex", "user", &[]).join("\n");
+    assert!(!again.contains("wrote "), "{again}");
+    assert!(again.contains("already trusted hookdex's"), "{again}");
+    assert!(
+        again.contains("already registered the hookdex MCP server in"),
+        "{again}"
+    );
+    let s = Scratch::new();
+    let first = init_ok(&s, "claude", "user", &[]).join("\n");
+    assert!(
+        first.contains(&format!(
+            "registered the hookdex MCP server in {} (",
+            s.path("home/.claude.json").display()
+        )),
+        "{first}"
+    );
+}
+
+#[test]
+fn init_creates_the_conditions_folder_and_says_what_next() {
+    let s = Scratch::new();
+    let conditions = s.home().join("conditions");
+    assert!(!conditions.exists());
+    let out = init_ok(&s, "claude", "user", &[]).join("\n");
+    assert!(conditions.is_dir());
+    assert_in_order(
+        &out,
+        &[
+            &format!("created {}", conditions.display()),
+            "next steps:",
+            "pre-bash.kubectl-guard.sh",
+            "hookdex try --tool Bash --command 'kubectl delete pod x'",
+            "hookdex doctor",
+        ],
+    );
+    let again = init_ok(&s, "claude", "user", &[]).join("\n");
+    assert!(!again.contains("created "), "{again}");
+}

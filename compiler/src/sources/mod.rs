@@ -156,12 +156,12 @@ pub fn resolve(view: &View) -> Sources {
                     None => state_path.display().to_string(),
                 },
                 RuleErrorKind::Selection(format!(
-                    "{}, in the package, {}, or linked profiles",
+                    "{}: looked in the package, {}, and the linked profiles",
                     UnknownProfile {
                         name: name.clone(),
                         available: available(bundle.as_deref(), &state.linked_profiles),
                     },
-                    bundle.as_ref().map_or("no bundle".to_string(), |b| b
+                    bundle.as_ref().map_or("no bundle linked".to_string(), |b| b
                         .join("profiles")
                         .display()
                         .to_string())
