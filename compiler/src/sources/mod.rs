@@ -1,6 +1,7 @@
 //! Rule sources: which directories make up the layers of one [`View`] —
 //! the package rules, the bundle and profile chain (from `state.json` or
-//! `HOOKDEX_BUNDLE` / `HOOKDEX_PROFILES`), the runtime folder, the
+//! `HOOKDEX_BUNDLE` / `HOOKDEX_PROFILES`), the runtime folders
+//! (`~/.agentihooks/conditions/`, then `$HOOKDEX_HOME/conditions/`), the
 //! repository's own folders and the managed folder — with the files whose
 //! stamps decide freshness and the facts trust is decided from (the git
 //! owners, and what the trust store remembers: [`trust`]).
@@ -156,7 +157,7 @@ pub fn resolve(view: &View) -> Sources {
                     None => state_path.display().to_string(),
                 },
                 RuleErrorKind::Selection(format!(
-                    "{}: looked in the package, {}, and the linked profiles",
+                    "{}: not found in the package, {}, or the linked profiles",
                     UnknownProfile {
                         name: name.clone(),
                         available: available(bundle.as_deref(), &state.linked_profiles),
@@ -169,13 +170,22 @@ pub fn resolve(view: &View) -> Sources {
             )),
         }
     }
+    // agentihooks' own folder when there is one (stamped, so one made
+    // later is seen), first, so `$HOOKDEX_HOME`'s wins a shared key.
+    let agentihooks = view.agentihooks_home().filter(|dir| {
+        sources.recorded.push((dir.clone(), Stamp::of(dir)));
+        dir.is_dir()
+    });
+    let runtime_homes = agentihooks.into_iter().chain([view.home.clone()]);
     sources.layers.push(LayerSource {
         kind: LayerKind::Runtime,
         label: "runtime".into(),
-        dirs: vec![RuleDir::Disk {
-            dir: view.home.join("conditions"),
-            root: view.home.clone(),
-        }],
+        dirs: runtime_homes
+            .map(|home| RuleDir::Disk {
+                dir: home.join("conditions"),
+                root: home,
+            })
+            .collect(),
     });
     if let Some(root) = &view.repo_root {
         sources.layers.push(LayerSource {
