@@ -532,3 +532,80 @@ fn words(command: &str) -> Vec<String> {
     words.extend(word);
     words
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXE: &str = "/opt/bin/hookdex";
+
+    fn env() -> Vec<(String, String)> {
+        vec![("HOOKDEX_HOME".into(), "/h/my hookdex".into())]
+    }
+
+    #[test]
+    fn the_command_carries_the_variables_where_the_harness_takes_them() {
+        let codex = crate::harness(Target::Codex).settings();
+        assert_eq!(
+            codex.command(EXE, Target::Codex, &env()),
+            "HOOKDEX_HOME='/h/my hookdex' /opt/bin/hookdex hook --target codex"
+        );
+        let gemini = crate::harness(Target::Gemini).settings();
+        assert_eq!(
+            gemini.command(EXE, Target::Gemini, &env()),
+            "/opt/bin/hookdex hook --target gemini"
+        );
+        let handler = json!({"command": codex.command(EXE, Target::Codex, &env())});
+        assert!(runs_hook(&handler, Target::Codex, EXE));
+        let theirs = json!({"command": "MINE=1 /opt/bin/hookdex hook --target codex"});
+        assert!(!runs_hook(&theirs, Target::Codex, EXE));
+    }
+
+    #[test]
+    fn uninstall_takes_out_what_install_put_in_and_nothing_else() {
+        for target in Target::ALL {
+            let settings = crate::harness(target).settings();
+            let mut root = json!({"model": "x", "hooks": {"Stop": [
+                {"matcher": "*", "hooks": [{"type": "command", "command": "mine.sh"}]},
+                {"command": "mine.sh", "bash": "mine.sh"}
+            ]}, "env": {"MINE": "1"}})
+            .as_object()
+            .unwrap()
+            .clone();
+            if !matches!(settings.layout, Layout::Grouped { .. }) {
+                root.shift_insert(0, "version".into(), json!(1));
+            }
+            let mine = root.clone();
+            let command = settings.command(EXE, target, &env());
+            let events = [Event::PreToolUse, Event::Stop];
+            settings
+                .install(&mut root, target, EXE, &command, &env(), &events)
+                .unwrap();
+            assert_ne!(root, mine, "{target}");
+            assert!(
+                settings.uninstall(&mut root, target, EXE, &env()),
+                "{target}"
+            );
+            assert_eq!(
+                serde_json::to_string(&root).unwrap(),
+                serde_json::to_string(&mine).unwrap(),
+                "{target}"
+            );
+            assert!(
+                !settings.uninstall(&mut root, target, EXE, &env()),
+                "{target}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_mcp_server_goes_and_an_emptied_list_with_it() {
+        let mcp = &crate::harness(Target::Claude).settings().mcp;
+        let mut root = Map::new();
+        mcp.install_json(&mut root, EXE, Target::Claude, &env())
+            .unwrap();
+        assert!(mcp.uninstall_json(&mut root));
+        assert!(root.is_empty());
+        assert!(!mcp.uninstall_json(&mut root));
+    }
+}
