@@ -63,8 +63,9 @@ fn utf8(path: &Path) -> Result<&str, String> {
 }
 
 /// The hook's configuration in force (the set values of
-/// [`VARIABLES`](hookdex_runtime::settings::VARIABLES)), for harnesses that
-/// would strip it from a hook's environment.
+/// [`VARIABLES`](hookdex_runtime::settings::VARIABLES)), carried into every
+/// entry of the user's files so the hook reads the same `$HOOKDEX_HOME`
+/// whatever environment the harness starts from.
 fn configuration_in_force() -> Vec<(String, String)> {
     hookdex_runtime::settings::VARIABLES
         .iter()
