@@ -177,6 +177,14 @@ enum Command {
         /// then skips them until they are trusted in its own review).
         #[arg(long)]
         no_trust: bool,
+        /// Print what would change in each file as a unified diff, and
+        /// write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Undo what init wrote for the target at this scope: hookdex's
+        /// hook entries, its MCP server, Codex's trust records for them.
+        #[arg(long, conflicts_with_all = ["bundle", "profile"])]
+        remove: bool,
     },
     /// Run a command and print its output shrunk by the output filter that
     /// claims it; exit with the command's code.
@@ -529,7 +537,17 @@ fn run() -> c_int {
             bundle,
             profile,
             no_trust,
-        } => cmd::init::run(target, scope, bundle, profile, !no_trust),
+            dry_run,
+            remove,
+        } => cmd::init::run(cmd::init::Options {
+            target,
+            scope,
+            bundle,
+            profiles: profile,
+            trust: !no_trust,
+            dry_run,
+            remove,
+        }),
     };
     exit_code(result)
 }

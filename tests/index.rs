@@ -143,7 +143,9 @@ fn a_missing_profile_that_appears_is_noticed() {
     let bundle = s.bundle("bundle");
     s.write_state(&json!({"bundle": bundle, "profiles": ["late"]}));
     let list = s.list(&[]);
-    assert!(invalid(&list).iter().any(|(f, _)| f.contains("late")));
+    assert!(invalid(&list)
+        .iter()
+        .any(|(f, r)| f.ends_with("state.json") && r.contains("`late`")));
     warm(&s);
     rule(
         &bundle.join("profiles/late/.claude/conditions"),

@@ -92,9 +92,19 @@ impl Harness {
         }
     }
 
-    /// The command line the harness should run (before any `--event`).
-    fn command(&self) -> String {
-        format!("{} hook --target {}", exe(), self.target)
+    /// The command line the harness should run (before any `--event`) at
+    /// `scope`: this binary, after the variables in force where the
+    /// harness takes them on the command line, in the user's files;
+    /// `hookdex` on PATH and no variables in the repository's.
+    fn command(&self, s: &Scratch, scope: &str) -> String {
+        let prefix = match (scope, self.target) {
+            ("user", "codex" | "copilot" | "cursor") => in_force(s)
+                .iter()
+                .map(|(k, v)| format!("{k}={v} "))
+                .collect(),
+            _ => String::new(),
+        };
+        format!("{prefix}{} hook --target {}", program(scope), self.target)
     }
 
     /// What marks hookdex's handler in the settings' text.
@@ -107,15 +117,28 @@ impl Harness {
         }
     }
 
-    /// The keys `init` sets beside `hooks`: Claude Code's shell prefix.
-    fn beside_hooks(&self) -> Option<Value> {
-        (self.target == "claude")
-            .then(|| json!({"CLAUDE_CODE_SHELL_PREFIX": format!("{} --guard-shell=claude", exe())}))
+    /// The keys `init` sets beside `hooks`: Claude Code's shell prefix,
+    /// after the variables in force in the user's file.
+    fn beside_hooks(&self, s: &Scratch, scope: &str) -> Option<Value> {
+        (self.target == "claude").then(|| {
+            let mut env: serde_json::Map<String, Value> = match scope {
+                "user" => in_force(s)
+                    .into_iter()
+                    .map(|(k, v)| (k, json!(v)))
+                    .collect(),
+                _ => serde_json::Map::new(),
+            };
+            env.insert(
+                "CLAUDE_CODE_SHELL_PREFIX".into(),
+                json!(format!("{} --guard-shell=claude", program(scope))),
+            );
+            Value::Object(env)
+        })
     }
 
-    /// The entry `init` adds for `event` in scratch tree `s`.
-    fn entry(&self, s: &Scratch, event: &str) -> Value {
-        let command = self.command();
+    /// The entry `init` adds for `event` in scratch tree `s` at `scope`.
+    fn entry(&self, s: &Scratch, scope: &str, event: &str) -> Value {
+        let command = self.command(s, scope);
         match self.target {
             "copilot" => json!({
                 "type": "command",
@@ -125,20 +148,20 @@ impl Harness {
             "cursor" => json!({"command": command}),
             "gemini" => {
                 // Gemini strips hookdex's variables from a hook's environment.
-                let env: serde_json::Map<String, Value> = s
-                    .vars_with_prefix("HOOKDEX_")
-                    .into_iter()
-                    .map(|(k, v)| (k, json!(v)))
-                    .collect();
-                json!({
-                    "matcher": "*",
-                    "hooks": [{"type": "command", "command": command, "timeout": 60000, "env": env}],
-                })
+                let mut handler = json!({"type": "command", "command": command, "timeout": 60000});
+                if scope == "user" {
+                    let env: serde_json::Map<String, Value> = in_force(s)
+                        .into_iter()
+                        .map(|(k, v)| (k, json!(v)))
+                        .collect();
+                    handler["env"] = Value::Object(env);
+                }
+                json!({"matcher": "*", "hooks": [handler]})
             }
             "claude" => json!({
                 "matcher": "*",
                 "hooks": [{
-                    "type": "command", "command": exe(), "timeout": 60,
+                    "type": "command", "command": program(scope), "timeout": 60,
                     "args": ["hook", "--target", "claude"],
                 }],
             }),
@@ -149,11 +172,11 @@ impl Harness {
         }
     }
 
-    /// The `hooks` object a fresh `init` writes in scratch tree `s`.
-    fn wired(&self, s: &Scratch) -> Value {
+    /// The `hooks` object a fresh `init` writes in scratch tree `s` at `scope`.
+    fn wired(&self, s: &Scratch, scope: &str) -> Value {
         let mut hooks = serde_json::Map::new();
         for event in [self.pre, self.post].iter().chain(self.more) {
-            hooks.insert(event.to_string(), json!([self.entry(s, event)]));
+            hooks.insert(event.to_string(), json!([self.entry(s, scope, event)]));
         }
         Value::Object(hooks)
     }
@@ -203,6 +226,30 @@ impl Harness {
 /// This build's binary, canonical, as `init` writes it.
 fn exe() -> String {
     Path::new(BIN).canonicalize().unwrap().display().to_string()
+}
+
+/// The program a file of `scope` names: this binary in the user's files,
+/// `hookdex` on PATH in the repository's.
+fn program(scope: &str) -> String {
+    match scope {
+        "user" => exe(),
+        _ => "hookdex".into(),
+    }
+}
+
+/// hookdex's variables set in scratch tree `s`, in the order `init` writes
+/// them (its list of variables).
+fn in_force(s: &Scratch) -> Vec<(String, String)> {
+    [
+        "HOOKDEX_HOME",
+        "HOOKDEX_CACHE_DIR",
+        "HOOKDEX_MANAGED_DIR",
+        "CONDITIONS_TIMEOUT_SEC",
+        "HOOKDEX_ENFORCE",
+    ]
+    .iter()
+    .filter_map(|k| Some((k.to_string(), s.var(k)?.into_string().ok()?)))
+    .collect()
 }
 
 /// Runs `hookdex init --target T --scope S` plus `extra`.
@@ -269,12 +316,12 @@ fn each_harness_gets_its_own_file_and_shape_at_both_scopes() {
                 text.ends_with("}\n") && text.starts_with("{\n  \""),
                 "{text}"
             );
-            let mut expected = json!({"hooks": h.wired(&s)});
+            let mut expected = json!({"hooks": h.wired(&s, scope)});
             if !h.grouped {
                 expected["version"] = json!(1);
                 assert!(text.starts_with("{\n  \"version\": 1,"), "{text}");
             }
-            if let Some(env) = h.beside_hooks() {
+            if let Some(env) = h.beside_hooks(&s, scope) {
                 expected["env"] = env;
             }
             assert_eq!(
@@ -292,31 +339,36 @@ fn each_harness_gets_its_own_file_and_shape_at_both_scopes() {
 #[test]
 fn the_written_command_runs_the_hook() {
     for h in &HARNESSES {
-        let s = Scratch::new();
-        init_ok(&s, h.target, "project", &[]);
-        let settings = read_json(&h.path(&s, "project"));
-        let entry = &settings["hooks"][h.pre][0];
-        let handler = &entry["hooks"][0];
-        let command = match h.target {
-            "copilot" => entry["bash"].as_str().unwrap().to_string(),
-            // The exec form: the program, then its arguments.
-            "claude" => std::iter::once(handler["command"].as_str().unwrap())
-                .chain(
-                    handler["args"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|a| a.as_str().unwrap()),
-                )
-                .collect::<Vec<_>>()
-                .join(" "),
-            _ if h.grouped => handler["command"].as_str().unwrap().to_string(),
-            _ => entry["command"].as_str().unwrap().to_string(),
-        };
-        // Through a shell, as the harness runs it, with a payload on stdin.
-        let payload = br#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#;
-        let sh = s.run_stdin_via(&["sh", "-c", &command], &[], payload);
-        assert!(sh.status.success(), "{command}: {sh:?}");
+        for scope in ["user", "project"] {
+            let s = Scratch::new();
+            init_ok(&s, h.target, scope, &[]);
+            let settings = read_json(&h.path(&s, scope));
+            let entry = &settings["hooks"][h.pre][0];
+            let handler = &entry["hooks"][0];
+            let command = match h.target {
+                "copilot" => entry["bash"].as_str().unwrap().to_string(),
+                // The exec form: the program, then its arguments.
+                "claude" => std::iter::once(handler["command"].as_str().unwrap())
+                    .chain(
+                        handler["args"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|a| a.as_str().unwrap()),
+                    )
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                _ if h.grouped => handler["command"].as_str().unwrap().to_string(),
+                _ => entry["command"].as_str().unwrap().to_string(),
+            };
+            // Through a shell, as the harness runs it, with a payload on
+            // stdin; the repository's command finds hookdex on PATH.
+            let bin_dir = Path::new(BIN).parent().unwrap().display().to_string();
+            let script = format!("PATH={bin_dir}:$PATH; {command}");
+            let payload = br#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#;
+            let sh = s.run_stdin_via(&["sh", "-c", &script], &[], payload);
+            assert!(sh.status.success(), "{command}: {sh:?}");
+        }
     }
 }
 
@@ -334,14 +386,14 @@ fn foreign_keys_and_hooks_survive_in_order() {
             let text = std::fs::read_to_string(&path).unwrap();
             let mut expected: Value = serde_json::from_str(&seed).unwrap();
             let pre = expected["hooks"][h.pre].as_array_mut().unwrap();
-            pre.push(h.entry(&s, h.pre));
+            pre.push(h.entry(&s, scope, h.pre));
             for event in [h.post].iter().chain(h.more) {
-                expected["hooks"][*event] = json!([h.entry(&s, event)]);
+                expected["hooks"][*event] = json!([h.entry(&s, scope, event)]);
             }
             if !h.grouped {
                 expected["version"] = json!(1);
             }
-            if let Some(env) = h.beside_hooks() {
+            if let Some(env) = h.beside_hooks(&s, scope) {
                 expected["env"] = env;
             }
             assert_eq!(
@@ -405,7 +457,7 @@ fn an_earlier_install_is_replaced_where_it_stands() {
         init_ok(&s, h.target, "project", &[]);
         let settings = read_json(&path);
         let pre = settings["hooks"][h.pre].as_array().unwrap();
-        let ours = h.entry(&s, h.pre);
+        let ours = h.entry(&s, "project", h.pre);
         if h.grouped {
             assert_eq!(pre.len(), 4, "{}: {pre:#?}", h.target);
             assert_eq!(pre[1]["matcher"], "Bash", "{}", h.target);
@@ -431,6 +483,7 @@ fn a_second_run_changes_nothing() {
             let s = Scratch::new();
             let path = h.path(&s, scope);
             let state = s.home().join("state.json");
+            std::fs::create_dir_all(s.repo.join("profiles/a")).unwrap();
             init_ok(&s, h.target, scope, &["--bundle", ".", "--profile", "a"]);
             let before = (
                 std::fs::read(&path).unwrap(),
@@ -482,7 +535,7 @@ fn invalid_settings_are_refused_and_left_alone() {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, body).unwrap();
 
-            let out = init(&s, h.target, "user", &["--profile", "a"]);
+            let out = init(&s, h.target, "user", &["--profile", "k8s-readonly"]);
             assert_eq!(out.status.code(), Some(1), "{} {body}", h.target);
             let line = stderr_line(&out);
             assert!(
@@ -539,7 +592,7 @@ fn a_binary_path_with_spaces_is_quoted_and_recognised_by_path() {
     let bin = dir.join("hd");
     std::fs::copy(BIN, &bin).unwrap();
     // `sh -c SCRIPT BIN`: the script runs the copy; BIN is only `$0`.
-    let script = format!("'{}' init --target claude --scope project", bin.display());
+    let script = format!("'{}' init --target claude --scope user", bin.display());
     // A thread of this test binary forking while the copy was open for
     // writing holds it until its exec: running it then fails with "Text
     // file busy" for a moment, so that one failure is tried again.
@@ -552,7 +605,7 @@ fn a_binary_path_with_spaces_is_quoted_and_recognised_by_path() {
     };
     let first = run();
     assert_success(&first, &["init (copied binary)"]);
-    let path = s.repo.join(".claude/settings.json");
+    let path = s.path("home/.claude/settings.json");
     let settings = read_json(&path);
     let handler = &settings["hooks"]["PreToolUse"][0]["hooks"][0];
     // The exec form needs no quoting; a shell prefix would, so none is set
@@ -590,6 +643,9 @@ fn state_links_the_bundle_and_per_target_profiles() {
         &bundle.join("profiles/a/.claude/conditions"),
         "pre-edit-y.sh",
     );
+    for other in ["b", "c"] {
+        std::fs::create_dir_all(bundle.join("profiles").join(other)).unwrap();
+    }
     s.write_state(&json!({"keep": {"x": 1}, "targets": {"cursor": {"profiles": ["z"]}}}));
     // A relative --bundle, through a symlink, is stored absolute and canonical.
     std::os::unix::fs::symlink(&bundle, s.path("link")).unwrap();
@@ -943,4 +999,238 @@ fn without_mcp(mut settings: Value) -> Value {
         object.remove("mcpServers");
     }
     settings
+}
+
+#[test]
+fn an_unknown_profile_is_refused_naming_the_available_ones_and_nothing_is_written() {
+    let mut s = Scratch::new();
+    s.unset_env("HOOKDEX_PROFILES");
+    let bundle = s.bundle("bundle");
+    std::fs::create_dir_all(bundle.join("profiles/team")).unwrap();
+    let out = init(
+        &s,
+        "claude",
+        "user",
+        &[
+            "--bundle",
+            bundle.to_str().unwrap(),
+            "--profile",
+            "k8s-readonl",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let line = stderr_line(&out);
+    assert!(
+        line.contains("unknown profile `k8s-readonl`")
+            && line.contains("available: k8s-readonly, team"),
+        "{line}"
+    );
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(!s.path("home/.claude").exists());
+    assert!(!s.path("home/.claude.json").exists());
+    assert!(!s.home().join("state.json").exists());
+    assert!(!s.home().join("conditions").exists());
+    // A shipped one is fine.
+    init_ok(&s, "claude", "user", &["--profile", "k8s-readonly"]);
+}
+
+#[test]
+fn compile_check_names_state_json_for_a_profile_that_is_not_there() {
+    let mut s = Scratch::new();
+    s.unset_env("HOOKDEX_PROFILES");
+    s.write_state(&json!({"profiles": ["gone"]}));
+    let out = s.run(&["compile", "--check"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let want = format!(
+        "{}: unknown profile `gone` (available: k8s-readonly)",
+        s.home().join("state.json").display()
+    );
+    assert!(text.lines().any(|l| l.starts_with(&want)), "{text}");
+}
+
+#[test]
+fn dry_run_prints_the_change_as_a_diff_and_writes_nothing() {
+    for h in &HARNESSES {
+        let s = Scratch::new();
+        let path = h.path(&s, "user");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "{\n  \"model\": \"x\"\n}\n").unwrap();
+        let out = init_ok(&s, h.target, "user", &["--dry-run"]).join("\n");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\n  \"model\": \"x\"\n}\n"
+        );
+        assert!(!s.home().join("state.json").exists(), "{}", h.target);
+        assert!(!s.home().join("conditions").exists(), "{}", h.target);
+        assert!(!s.path("home/.codex/config.toml").exists(), "{}", h.target);
+        assert_in_order(
+            &out,
+            &[
+                &format!("--- {}", path.display()),
+                &format!("+++ {}", path.display()),
+                "@@ ",
+                "-  \"model\": \"x\"",
+                "+  \"hooks\": {",
+                &h.ours(),
+                &format!("+++ {}", s.home().join("state.json").display()),
+                "would create ",
+                "dry run: nothing written",
+            ],
+        );
+    }
+}
+
+/// A settings file holding the person's own hooks, in the layout `init`
+/// writes (so removing hookdex's entries gives back the same bytes), with
+/// the `version` a flat file needs (`init` adds it, and leaves it).
+fn own_settings(h: &Harness) -> String {
+    let mut settings: serde_json::Map<String, Value> = serde_json::from_str(&h.seed()).unwrap();
+    if !h.grouped && !settings.contains_key("version") {
+        settings.shift_insert(0, "version".into(), json!(1));
+    }
+    let mut text = serde_json::to_string_pretty(&settings).unwrap();
+    text.push('\n');
+    text
+}
+
+#[test]
+fn remove_gives_back_the_persons_own_files() {
+    for h in &HARNESSES {
+        for scope in ["user", "project"] {
+            let s = Scratch::new();
+            let path = h.path(&s, scope);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let mine = own_settings(h);
+            std::fs::write(&path, &mine).unwrap();
+            let codex_config = s.path("home/.codex/config.toml");
+            let config = "# mine\nmodel = \"o4\"\n\n[mcp_servers.other]\ncommand = \"x\"\n";
+            std::fs::create_dir_all(codex_config.parent().unwrap()).unwrap();
+            std::fs::write(&codex_config, config).unwrap();
+            init_ok(&s, h.target, scope, &[]);
+            assert_ne!(std::fs::read_to_string(&path).unwrap(), mine);
+
+            let out = init_ok(&s, h.target, scope, &["--remove"]);
+            assert_eq!(out[0], format!("wrote {}", path.display()), "{out:?}");
+            assert_eq!(
+                std::fs::read_to_string(&path).unwrap(),
+                mine,
+                "{} {scope}",
+                h.target
+            );
+            let config_after = std::fs::read_to_string(&codex_config).unwrap();
+            if h.target == "codex" && scope == "user" {
+                assert_eq!(config_after, config);
+            }
+            assert!(!config_after.contains("trusted_hash"), "{config_after}");
+            // The MCP file init created alone is gone again (the user's
+            // serves every scope, so a project's removal leaves it).
+            for (target, rel) in [("claude", ".claude.json"), ("cursor", ".cursor/mcp.json")] {
+                if h.target == target && scope == "user" {
+                    assert!(!s.path("home").join(rel).exists(), "{rel}");
+                }
+            }
+            // Nothing left to remove: nothing changes.
+            let again = init_ok(&s, h.target, scope, &["--remove"]);
+            assert_eq!(again[0], format!("unchanged {}", path.display()));
+        }
+    }
+    // A file init created alone goes.
+    let s = Scratch::new();
+    init_ok(&s, "copilot", "user", &[]);
+    let out = init_ok(&s, "copilot", "user", &["--remove"]);
+    let path = s.path("home/.copilot/hooks/hookdex.json");
+    assert_eq!(out[0], format!("removed {}", path.display()));
+    assert!(!path.exists());
+}
+
+#[test]
+fn project_scope_names_hookdex_on_path_and_no_machines_paths() {
+    for h in &HARNESSES {
+        let s = Scratch::new();
+        let out = init_ok(&s, h.target, "project", &[]).join("\n");
+        let text = std::fs::read_to_string(h.path(&s, "project")).unwrap();
+        assert!(!text.contains(&exe()), "{}: {text}", h.target);
+        assert!(
+            !text.contains(&s.root.display().to_string()),
+            "{}: {text}",
+            h.target
+        );
+        assert!(text.contains("\"hookdex"), "{}: {text}", h.target);
+        assert!(out.contains("HOOKDEX_HOME"), "{}: {out}", h.target);
+        // The repository's MCP file too, where the harness reads one.
+        if let Ok(mcp) = std::fs::read_to_string(s.repo.join(".mcp.json")) {
+            assert!(!mcp.contains(&exe()), "{mcp}");
+        }
+    }
+}
+
+#[test]
+fn the_user_scope_carries_hookdex_home_into_every_entry() {
+    let s = Scratch::new();
+    let home = s.home().display().to_string();
+    init_ok(&s, "claude", "user", &[]);
+    // Claude Code's handlers take no env, and the exec form no prefix: the
+    // settings' env, which reaches every hook and shell command.
+    let claude = read_json(&s.path("home/.claude/settings.json"));
+    assert_eq!(claude["env"]["HOOKDEX_HOME"], json!(home), "{claude:#}");
+    init_ok(&s, "codex", "user", &[]);
+    let codex = read_json(&s.path("home/.codex/hooks.json"));
+    let command = codex["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(
+        command.starts_with(&format!("HOOKDEX_HOME={home} ")),
+        "{command}"
+    );
+    // Removing takes the variables init set, and nothing the person set.
+    let path = s.path("home/.claude/settings.json");
+    let mut settings = read_json(&path);
+    settings["env"]["MINE"] = json!("1");
+    std::fs::write(&path, settings.to_string()).unwrap();
+    init_ok(&s, "claude", "user", &["--remove"]);
+    assert_eq!(read_json(&path), json!({"env": {"MINE": "1"}}));
+}
+
+#[test]
+fn a_repeat_run_says_unchanged_and_already_done() {
+    let s = Scratch::new();
+    init_ok(&s, "codex", "user", &[]);
+    let again = init_ok(&s, "codex", "user", &[]).join("\n");
+    assert!(!again.contains("wrote "), "{again}");
+    assert!(again.contains("already trusted hookdex's"), "{again}");
+    assert!(
+        again.contains("already registered the hookdex MCP server in"),
+        "{again}"
+    );
+    let s = Scratch::new();
+    let first = init_ok(&s, "claude", "user", &[]).join("\n");
+    assert!(
+        first.contains(&format!(
+            "registered the hookdex MCP server in {} (",
+            s.path("home/.claude.json").display()
+        )),
+        "{first}"
+    );
+}
+
+#[test]
+fn init_creates_the_conditions_folder_and_says_what_next() {
+    let s = Scratch::new();
+    let conditions = s.home().join("conditions");
+    assert!(!conditions.exists());
+    let out = init_ok(&s, "claude", "user", &[]).join("\n");
+    assert!(conditions.is_dir());
+    assert_in_order(
+        &out,
+        &[
+            &format!("created {}", conditions.display()),
+            "next steps:",
+            "pre-bash.kubectl-guard.sh",
+            "hookdex try --tool Bash --command 'kubectl delete pod x'",
+            "hookdex doctor",
+        ],
+    );
+    let again = init_ok(&s, "claude", "user", &[]).join("\n");
+    assert!(!again.contains("created "), "{again}");
 }

@@ -70,13 +70,19 @@ pub fn compile(view: &View) -> Compiled {
                 scripts.extend(found.found);
             }
         }
-        if let (Reading::Contents, Some((file, root))) =
-            (reading, enforcements_file(layer.kind, &layer.dirs))
-        {
+        let files = match reading {
+            Reading::Contents => enforcements_files(layer.kind, &layer.dirs),
+            Reading::NamesOnly => Vec::new(),
+        };
+        for (dir_index, file, root) in files {
             let scanned = enforcements::scan(&file, &root);
             stamps.extend(scanned.stamps);
             invalid.extend(scanned.invalid.into_iter().map(|e| (Some(i as u16), e)));
-            rules.extend(scanned.rules);
+            // A later folder's file replaces an earlier one's entry of the same id.
+            rules.extend(scanned.rules.into_iter().map(|mut r| {
+                r.dir_index = dir_index;
+                r
+            }));
         }
         if reading == Reading::Contents {
             let hooks = hook_sources(view, layer.kind, &mut allow_project_hooks);
@@ -177,8 +183,10 @@ pub fn compile(view: &View) -> Compiled {
 /// `<git-root>/.hookdex/hooks.yaml` (only when `allow_project_hooks`,
 /// which the global file may turn on) and `<git-root>/.moltis/hooks/`,
 /// `<git-root>/.hookdex/hooks/` for the directory layer;
-/// `$HOOKDEX_MANAGED_DIR/hooks.yaml` for the managed one. Later folders
-/// win a hook name.
+/// `$HOOKDEX_MANAGED_DIR/hooks.yaml` for the managed one; with
+/// `HOOKDEX_BIOROUTER`, BioRouter's global `config.yaml` (`hooks:`) in the
+/// runtime layer and `<git-root>/.biorouter/hooks.yaml` in the directory
+/// layer, on the project file's terms. Later folders win a hook name.
 fn hook_sources(view: &View, kind: LayerKind, allow_project_hooks: &mut bool) -> HookSources {
     let mut found = HookSources::default();
     let yaml =
@@ -204,6 +212,14 @@ fn hook_sources(view: &View, kind: LayerKind, allow_project_hooks: &mut bool) ->
         LayerKind::Runtime => {
             *allow_project_hooks |=
                 yaml(&mut found, &view.home, view.home.join(hooks_yaml::FILE), 0);
+            if let Some(config) = &view.biorouter_config {
+                let root = config.parent().unwrap_or(config);
+                let scanned = hooks_yaml::scan_config(config, root);
+                found.stamps.extend(scanned.stamps);
+                found.invalid.extend(scanned.invalid);
+                found.rules.extend(scanned.rules);
+                *allow_project_hooks |= scanned.allow_project_hooks;
+            }
             let mut dirs = Vec::new();
             if let Some(user) = &view.git_user.home {
                 let moltis = user.join(".moltis");
@@ -224,6 +240,18 @@ fn hook_sources(view: &View, kind: LayerKind, allow_project_hooks: &mut bool) ->
                 found
                     .stamps
                     .push((file.clone(), hookdex_index::Stamp::of(&file)));
+            }
+            // BioRouter's project file, when asked for, on the same terms
+            // (the layer is read only in a trusted repository).
+            if view.biorouter_config.is_some() {
+                let file = repo.join(".biorouter").join(hooks_yaml::FILE);
+                if *allow_project_hooks {
+                    yaml(&mut found, repo, file, 2);
+                } else {
+                    found
+                        .stamps
+                        .push((file.clone(), hookdex_index::Stamp::of(&file)));
+                }
             }
             let dirs = [
                 (repo.join(".moltis").join("hooks"), repo.clone()),
@@ -249,22 +277,36 @@ struct HookSources {
 }
 
 /// Where a layer keeps its `enforcements.json` (SPEC §9): beside the
-/// bundle's and each profile's `.claude/` folder, in `$HOOKDEX_HOME`, and
-/// in the repository's `.agentihooks/`; with the folder it must not leave.
-/// The package, managed and `.hookdex/` folders have none.
-fn enforcements_file(
+/// bundle's and each profile's `.claude/` folder, in `~/.agentihooks` and
+/// `$HOOKDEX_HOME` (the runtime layer's folders, in their order), and in
+/// the repository's `.agentihooks/`; each with its folder's index in the
+/// layer and the folder it must not leave. The package, managed and
+/// `.hookdex/` folders have none.
+fn enforcements_files(
     kind: LayerKind,
     dirs: &[crate::sources::RuleDir],
-) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
-    let crate::sources::RuleDir::Disk { dir, .. } = dirs.first()? else {
-        return None;
+) -> Vec<(usize, std::path::PathBuf, std::path::PathBuf)> {
+    let disk = |dir: &crate::sources::RuleDir| match dir {
+        crate::sources::RuleDir::Disk { dir, .. } => Some(dir.clone()),
+        crate::sources::RuleDir::Package(_) => None,
     };
-    let root = match kind {
-        LayerKind::Bundle | LayerKind::Profile => dir.parent()?.parent()?,
-        LayerKind::Runtime | LayerKind::Directory => dir.parent()?,
-        LayerKind::Package | LayerKind::Managed => return None,
+    let taken = match kind {
+        LayerKind::Runtime => dirs.len(),
+        LayerKind::Bundle | LayerKind::Profile | LayerKind::Directory => 1,
+        LayerKind::Package | LayerKind::Managed => 0,
     };
-    Some((root.join(enforcements::FILE), root.to_path_buf()))
+    dirs.iter()
+        .take(taken)
+        .enumerate()
+        .filter_map(|(index, dir)| {
+            let dir = disk(dir)?;
+            let root = match kind {
+                LayerKind::Bundle | LayerKind::Profile => dir.parent()?.parent()?,
+                _ => dir.parent()?,
+            };
+            Some((index, root.join(enforcements::FILE), root.to_path_buf()))
+        })
+        .collect()
 }
 
 /// Moves every rule of `specs` whose interpreter was not found in a system

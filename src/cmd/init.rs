@@ -1,7 +1,10 @@
-//! `hookdex init --target T [--scope user|project] [--bundle DIR] [--profile a,b] [--no-trust]`:
-//! wires a harness to run `hookdex hook` on its tool events, and links a
-//! bundle and profile chain in `state.json`; every file is merged, never
-//! replaced. What a harness needs beyond its hook list to really run the
+//! `hookdex init --target T [--scope user|project] [--bundle DIR] [--profile a,b] [--no-trust]
+//! [--dry-run] [--remove]`: wires a harness to run `hookdex hook` on its
+//! tool events, and links a bundle and profile chain in `state.json`; every
+//! file is merged, never replaced. `--remove` takes out again what it wrote
+//! (hookdex's handlers, its MCP server, Codex's trust records), and
+//! `--dry-run` prints each change as a diff instead of writing it. It
+//! creates the runtime layer's `conditions/` folder and says what to do next. What a harness needs beyond its hook list to really run the
 //! hooks (Codex's `config.toml`, the notes on folder trust) its own module
 //! answers behind the `Harness` trait; this file loads, saves and prints.
 //! Members keep their document order (serde_json's `preserve_order`).
@@ -11,12 +14,13 @@ mod settings_file;
 use std::path::{Path, PathBuf};
 
 use hookdex_compiler::sources::{find_repo_root, state};
-use hookdex_harness::{harness, init_notes, HookSettings, InitRequest, McpFormat};
+use hookdex_harness::{harness, init_notes, registered_note, HookSettings, InitRequest, McpFormat};
 use hookdex_model::{Event, Step, Target};
 use hookdex_runtime::settings::Settings;
 
-use self::settings_file::{Doc, Saved, TomlDoc};
+use self::settings_file::{diff, save, Doc, Edited, Saved, TomlDoc};
 use super::CmdResult;
+use crate::error::CmdError;
 
 /// Where harness settings are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -59,8 +63,9 @@ fn utf8(path: &Path) -> Result<&str, String> {
 }
 
 /// The hook's configuration in force (the set values of
-/// [`VARIABLES`](hookdex_runtime::settings::VARIABLES)), for harnesses that
-/// would strip it from a hook's environment.
+/// [`VARIABLES`](hookdex_runtime::settings::VARIABLES)), carried into every
+/// entry of the user's files so the hook reads the same `$HOOKDEX_HOME`
+/// whatever environment the harness starts from.
 fn configuration_in_force() -> Vec<(String, String)> {
     hookdex_runtime::settings::VARIABLES
         .iter()
@@ -98,65 +103,248 @@ fn wired_events(target: Target, cwd: &std::path::Path) -> Vec<Event> {
         .collect()
 }
 
+/// What `hookdex init` was asked.
+pub struct Options {
+    /// The harness to wire.
+    pub target: Target,
+    /// The user's files or the repository's.
+    pub scope: Scope,
+    /// The bundle to link.
+    pub bundle: Option<PathBuf>,
+    /// The profile chain to link (`''` clears it).
+    pub profiles: Vec<String>,
+    /// Whether to record the hooks as trusted where the harness keeps such
+    /// records (Codex).
+    pub trust: bool,
+    /// Show the changes as diffs and write nothing.
+    pub dry_run: bool,
+    /// Undo what `init` wrote instead.
+    pub remove: bool,
+}
+
+/// The files one `init` edits, in the order they are reported.
+struct Edits {
+    settings: Doc,
+    mcp: Option<Doc>,
+    state: Option<Doc>,
+    config: Option<TomlDoc>,
+    notes: Vec<String>,
+}
+
 /// Writes the harness's hook settings, its MCP entry, `state.json` and the
-/// harness's further configuration file, then prints what was written and
-/// what the person must know; a refusal in any file writes none.
-pub fn run(
-    target: Target,
-    scope: Scope,
-    bundle: Option<PathBuf>,
-    profiles: Vec<String>,
-    trust: bool,
-) -> CmdResult {
+/// harness's further configuration file (or, with `--remove`, takes out
+/// what an earlier run wrote there), then prints what was written and what
+/// the person must know; a refusal in any file writes none, and
+/// `--dry-run` writes none but prints each change as a diff.
+pub fn run(options: Options) -> CmdResult {
+    let target = options.target;
     let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
     let exe = std::env::current_exe()
         .and_then(std::fs::canonicalize)
         .map_err(|e| format!("cannot locate the hookdex binary: {e}"))?;
     let exe = utf8(&exe)?;
-    let command = format!("{} hook --target {target}", hookdex_shell::quote(exe));
+    let view = Settings::from_env(target, &cwd).view;
+    let in_force = configuration_in_force();
+    let edits = match options.remove {
+        true => remove(&options, &cwd, exe, &in_force)?,
+        false => install(&options, &cwd, exe, &in_force, &view)?,
+    };
+
+    let conditions = view.home.join("conditions");
+    let create_conditions = !options.remove && !conditions.is_dir();
+    let files: Vec<&dyn Edited> = [
+        Some(&edits.settings),
+        edits.state.as_ref(),
+        edits.mcp.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|doc| doc as &dyn Edited)
+    .chain(edits.config.as_ref().map(|doc| doc as &dyn Edited))
+    .collect();
+    for file in files {
+        match options.dry_run {
+            true => match diff(file)? {
+                Some(diff) => print!("{diff}"),
+                None => println!("unchanged {}", file.path().display()),
+            },
+            false => report(save(file)?, file.path()),
+        }
+    }
+    if create_conditions {
+        match options.dry_run {
+            true => println!("would create {}", conditions.display()),
+            false => {
+                std::fs::create_dir_all(&conditions)
+                    .map_err(|e| format!("{}: {e}", conditions.display()))?;
+                println!("created {}", conditions.display());
+            }
+        }
+    }
+    edits.notes.iter().for_each(|note| println!("{note}"));
+    if options.dry_run {
+        println!("dry run: nothing written");
+    } else if !options.remove {
+        println!("next steps:");
+        println!(
+            "  write a guard in {}, e.g. pre-bash.kubectl-guard.sh",
+            conditions.display()
+        );
+        println!("  hookdex try --tool Bash --command 'kubectl delete pod x'");
+        println!("  hookdex doctor");
+    }
+    Ok(0)
+}
+
+/// The edits that wire `options.target`, made in memory.
+fn install(
+    options: &Options,
+    cwd: &Path,
+    exe: &str,
+    in_force: &[(String, String)],
+    view: &hookdex_compiler::sources::View,
+) -> Result<Edits, CmdError> {
+    let target = options.target;
     let harness = harness(target);
     let hooks = harness.settings();
-    let bundle = bundle.as_deref().map(bundle_path).transpose()?;
-    let env = configuration_in_force();
+    let project = options.scope == Scope::Project;
+    let bundle = options.bundle.as_deref().map(bundle_path).transpose()?;
+    hookdex_compiler::sources::check_profiles(
+        view,
+        bundle.as_deref().map(Path::new),
+        &options.profiles,
+    )
+    .map_err(|e| CmdError::Usage(format!("--profile: {e}")))?;
+    // The repository's files are shared: they name `hookdex` on PATH and no
+    // machine's variables; the user's name this binary and carry them.
+    let (hook_exe, env) = files_exe(project, exe, in_force);
+    let command = hooks.command(hook_exe, target, env);
 
     // Every file is edited in memory first, so a refusal writes none.
-    let mut settings = Doc::load(settings_path(hooks, scope, &cwd)?)?;
+    let mut settings = Doc::load(settings_path(hooks, options.scope, cwd)?)?;
     hooks
         .install(
             &mut settings.root,
             target,
-            exe,
+            hook_exe,
             &command,
-            &env,
-            &wired_events(target, &cwd),
+            env,
+            &wired_events(target, cwd),
         )
         .map_err(|e| format!("{}: {e}", settings.path.display()))?;
     // `hookdex mcp`, registered where the harness takes its MCP servers
     // (Gemini keeps them in the hooks' file, Codex in config.toml).
-    let mcp_path = mcp_path(hooks, scope, &cwd)?;
+    let (mcp_path, mcp_in_project) = mcp_path(hooks, options.scope, cwd)?;
     let mut mcp = None;
+    let mut notes = Vec::new();
     if let McpFormat::Json { .. } = hooks.mcp.format {
         let doc = match mcp_path == settings.path {
             true => &mut settings,
             false => mcp.insert(Doc::load(mcp_path)?),
         };
+        let (mcp_exe, mcp_env) = files_exe(mcp_in_project, exe, in_force);
+        let before = doc
+            .root
+            .get("mcpServers")
+            .and_then(|s| s.get("hookdex"))
+            .cloned();
         hooks
             .mcp
-            .install_json(&mut doc.root, exe, target, &env)
+            .install_json(&mut doc.root, mcp_exe, target, mcp_env)
             .map_err(|e| format!("{}: {e}", doc.path.display()))?;
+        let changed = doc.root.get("mcpServers").and_then(|s| s.get("hookdex")) != before.as_ref();
+        notes.push(registered_note(
+            changed,
+            &doc.path,
+            &format!("mcpServers.hookdex: {mcp_exe} mcp --target {target}"),
+        ));
     }
-    let mut state = Doc::load(Settings::from_env(target, &cwd).view.state_path())?;
-    state::link(&mut state.root, target, bundle.as_deref(), &profiles)
-        .map_err(|e| format!("{}: {e}", state.path.display()))?;
+    let mut state = Doc::load(view.state_path())?;
+    state::link(
+        &mut state.root,
+        target,
+        bundle.as_deref(),
+        &options.profiles,
+    )
+    .map_err(|e| format!("{}: {e}", state.path.display()))?;
     let var = |name: &str| std::env::var_os(name);
     let request = InitRequest {
-        project: scope == Scope::Project,
+        project,
         settings_path: &settings.path,
         settings: &settings.root,
         exe,
         command: &command,
-        env: &env,
-        trust,
+        env: in_force,
+        trust: options.trust,
+        var: &var,
+    };
+    let mut config = None;
+    if let Some(file) = harness.config_file() {
+        let path = file.path(&request).ok_or("HOME is not set".to_string())?;
+        let doc = config.insert(TomlDoc::load(path)?);
+        notes.extend(
+            file.edit(&request, &mut doc.doc)
+                .map_err(|e| format!("{}: {e}", doc.path.display()))?,
+        );
+    }
+    notes.extend(init_notes(harness, &request));
+    if project && !in_force.is_empty() {
+        let names: Vec<&str> = in_force.iter().map(|(k, _)| k.as_str()).collect();
+        notes.push(format!(
+            "note: the repository's files name no machine's paths, so {} are not written \
+             there: set them where {target} starts, or use --scope user",
+            names.join(", ")
+        ));
+    }
+    Ok(Edits {
+        settings,
+        mcp,
+        state: Some(state),
+        config,
+        notes,
+    })
+}
+
+/// The edits that undo what `init` wrote for `options.target` at its
+/// scope, made in memory. `state.json` is left as it is: its bundle and
+/// profiles serve every harness.
+fn remove(
+    options: &Options,
+    cwd: &Path,
+    exe: &str,
+    in_force: &[(String, String)],
+) -> Result<Edits, CmdError> {
+    let target = options.target;
+    let harness = harness(target);
+    let hooks = harness.settings();
+    let project = options.scope == Scope::Project;
+    let (hook_exe, env) = files_exe(project, exe, in_force);
+    let mut settings = Doc::load(settings_path(hooks, options.scope, cwd)?)?;
+    settings.gone_when_empty = true;
+    let before = settings.root.clone();
+    hooks.uninstall(&mut settings.root, target, hook_exe, env);
+    // The user's MCP server serves every scope: a project's removal
+    // leaves it to the user's.
+    let (mcp_path, mcp_in_project) = mcp_path(hooks, options.scope, cwd)?;
+    let mut mcp = None;
+    if matches!(hooks.mcp.format, McpFormat::Json { .. }) && mcp_in_project == project {
+        let doc = match mcp_path == settings.path {
+            true => &mut settings,
+            false => mcp.insert(Doc::load(mcp_path)?),
+        };
+        doc.gone_when_empty = true;
+        hooks.mcp.uninstall_json(&mut doc.root);
+    }
+    let var = |name: &str| std::env::var_os(name);
+    let command = hooks.command(hook_exe, target, env);
+    let request = InitRequest {
+        project,
+        settings_path: &settings.path,
+        settings: &before,
+        exe,
+        command: &command,
+        env: in_force,
+        trust: options.trust,
         var: &var,
     };
     let mut config = None;
@@ -164,34 +352,46 @@ pub fn run(
     if let Some(file) = harness.config_file() {
         let path = file.path(&request).ok_or("HOME is not set".to_string())?;
         let doc = config.insert(TomlDoc::load(path)?);
+        doc.gone_when_empty = true;
         notes = file
-            .edit(&request, &mut doc.doc)
+            .remove(&request, &mut doc.doc)
             .map_err(|e| format!("{}: {e}", doc.path.display()))?;
     }
-    notes.extend(init_notes(harness, &request));
+    Ok(Edits {
+        settings,
+        mcp,
+        state: None,
+        config,
+        notes,
+    })
+}
 
-    for doc in [Some(&settings), Some(&state), mcp.as_ref()]
-        .into_iter()
-        .flatten()
-    {
-        report(doc.save()?, &doc.path);
+/// The binary and variables a file names: `hookdex` (found on PATH) and
+/// none in the repository's files, which other machines read; this binary
+/// and the variables in force in the user's own.
+fn files_exe<'a>(
+    in_project: bool,
+    exe: &'a str,
+    in_force: &'a [(String, String)],
+) -> (&'a str, &'a [(String, String)]) {
+    match in_project {
+        true => ("hookdex", &[]),
+        false => (exe, in_force),
     }
-    if let Some(config) = &config {
-        report(config.save()?, &config.path);
-    }
-    notes.iter().for_each(|note| println!("{note}"));
-    Ok(0)
 }
 
 /// Where `init` registers `hookdex mcp` for the harness of `settings`:
-/// the project's file in project scope when the harness reads one, else
-/// the user's.
-fn mcp_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<PathBuf, String> {
+/// the project's file in project scope when the harness reads one (and
+/// `true`), else the user's.
+fn mcp_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<(PathBuf, bool), String> {
     let mcp = &settings.mcp;
     match (scope, mcp.project) {
-        (Scope::Project, Some(project)) => Ok(find_repo_root(cwd)
-            .unwrap_or_else(|| cwd.to_path_buf())
-            .join(project)),
+        (Scope::Project, Some(project)) => Ok((
+            find_repo_root(cwd)
+                .unwrap_or_else(|| cwd.to_path_buf())
+                .join(project),
+            true,
+        )),
         _ => {
             let moved = mcp.user_dir_var.and_then(|(var, file)| {
                 let dir = std::env::var_os(var).filter(|d| !d.is_empty())?;
@@ -206,7 +406,7 @@ fn mcp_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<PathBuf
                     Path::new(&home).join(mcp.user)
                 }
             };
-            std::path::absolute(path).map_err(|e| e.to_string())
+            Ok((std::path::absolute(path).map_err(|e| e.to_string())?, false))
         }
     }
 }
@@ -215,6 +415,7 @@ fn report(saved: Saved, path: &Path) {
     let verb = match saved {
         Saved::Wrote => "wrote",
         Saved::Unchanged => "unchanged",
+        Saved::Removed => "removed",
     };
     println!("{verb} {}", path.display());
 }

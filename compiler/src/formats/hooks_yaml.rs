@@ -94,6 +94,17 @@ struct Entry {
 
 /// Reads the `hooks.yaml` at `path` (which must not leave `root`).
 pub fn scan(path: &Path, root: &Path) -> Scanned {
+    scan_as(path, root, false)
+}
+
+/// Reads the top-level `hooks:` of a configuration file that holds other
+/// keys too (BioRouter's `config.yaml`); a file without one gives nothing.
+pub fn scan_config(path: &Path, root: &Path) -> Scanned {
+    scan_as(path, root, true)
+}
+
+/// [`scan`], or with `config` [`scan_config`].
+fn scan_as(path: &Path, root: &Path, config: bool) -> Scanned {
     let mut scanned = Scanned::default();
     let Some(text) = read_source(path, root, &mut scanned.stamps, &mut scanned.invalid) else {
         return scanned;
@@ -103,13 +114,15 @@ pub fn scan(path: &Path, root: &Path) -> Scanned {
     if text.trim().is_empty() {
         return scanned;
     }
-    let read = serde_saphyr::from_str_with_options::<Events>(&text, options()).and_then(|top| {
-        match top.contains_key("hooks") {
-            true => serde_saphyr::from_str_with_options::<Wrapped>(&text, options())
-                .map(|w| (w.hooks, w.allow_project_hooks.and_then(|v| v.as_bool()))),
-            false => Ok((top, None)),
-        }
-    });
+    let read =
+        serde_saphyr::from_str_with_options::<Events>(&text, options()).and_then(|top| {
+            match (top.contains_key("hooks"), config) {
+                (true, _) => serde_saphyr::from_str_with_options::<Wrapped>(&text, options())
+                    .map(|w| (w.hooks, w.allow_project_hooks.and_then(|v| v.as_bool()))),
+                (false, true) => Ok((Events::new(), None)),
+                (false, false) => Ok((top, None)),
+            }
+        });
     let (mut events, mut allow) = match read {
         Ok(read) => read,
         Err(err) => {

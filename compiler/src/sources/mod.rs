@@ -1,6 +1,7 @@
 //! Rule sources: which directories make up the layers of one [`View`] —
 //! the package rules, the bundle and profile chain (from `state.json` or
-//! `HOOKDEX_BUNDLE` / `HOOKDEX_PROFILES`), the runtime folder, the
+//! `HOOKDEX_BUNDLE` / `HOOKDEX_PROFILES`), the runtime folders
+//! (`~/.agentihooks/conditions/`, then `$HOOKDEX_HOME/conditions/`), the
 //! repository's own folders and the managed folder — with the files whose
 //! stamps decide freshness and the facts trust is decided from (the git
 //! owners, and what the trust store remembers: [`trust`]).
@@ -107,11 +108,7 @@ pub fn resolve(view: &View) -> Sources {
         State::default()
     });
     let per_target = state.targets.get(view.target.as_str());
-    let bundle = view
-        .bundle_override
-        .clone()
-        .or_else(|| per_target.and_then(|t| t.bundle.clone()))
-        .or(state.bundle);
+    let bundle = selected_bundle(view, &state);
     let profiles: Vec<String> = match &view.profiles_override {
         Some(list) => list
             .split(',')
@@ -121,7 +118,7 @@ pub fn resolve(view: &View) -> Sources {
             .collect(),
         None => per_target
             .and_then(|t| t.profiles.clone())
-            .unwrap_or(state.profiles),
+            .unwrap_or(state.profiles.clone()),
     };
 
     sources.layers.push(LayerSource {
@@ -153,11 +150,19 @@ pub fn resolve(view: &View) -> Sources {
                 label: format!("profile:{name}"),
                 dirs: vec![dir],
             }),
+            // Named where the chain was set: `state.json`, or the variable.
             None => sources.problems.push(RuleError::new(
-                format!("profile:{name}"),
+                match view.profiles_override {
+                    Some(_) => "HOOKDEX_PROFILES".to_string(),
+                    None => state_path.display().to_string(),
+                },
                 RuleErrorKind::Selection(format!(
-                    "profile `{name}` not found in the package, {}, or linked profiles",
-                    bundle.as_ref().map_or("no bundle".to_string(), |b| b
+                    "{}: not found in the package, {}, or the linked profiles",
+                    UnknownProfile {
+                        name: name.clone(),
+                        available: available(bundle.as_deref(), &state.linked_profiles),
+                    },
+                    bundle.as_ref().map_or("no bundle linked".to_string(), |b| b
                         .join("profiles")
                         .display()
                         .to_string())
@@ -165,13 +170,22 @@ pub fn resolve(view: &View) -> Sources {
             )),
         }
     }
+    // agentihooks' own folder when there is one (stamped, so one made
+    // later is seen), first, so `$HOOKDEX_HOME`'s wins a shared key.
+    let agentihooks = view.agentihooks_home().filter(|dir| {
+        sources.recorded.push((dir.clone(), Stamp::of(dir)));
+        dir.is_dir()
+    });
+    let runtime_homes = agentihooks.into_iter().chain([view.home.clone()]);
     sources.layers.push(LayerSource {
         kind: LayerKind::Runtime,
         label: "runtime".into(),
-        dirs: vec![RuleDir::Disk {
-            dir: view.home.join("conditions"),
-            root: view.home.clone(),
-        }],
+        dirs: runtime_homes
+            .map(|home| RuleDir::Disk {
+                dir: home.join("conditions"),
+                root: home,
+            })
+            .collect(),
     });
     if let Some(root) = &view.repo_root {
         sources.layers.push(LayerSource {
@@ -199,6 +213,98 @@ pub fn resolve(view: &View) -> Sources {
     sources.bundle = bundle;
     sources.profiles = profiles;
     sources
+}
+
+/// The bundle `view` links: `HOOKDEX_BUNDLE`, else the target's own in
+/// `state`, else `state`'s.
+fn selected_bundle(view: &View, state: &State) -> Option<PathBuf> {
+    let per_target = state.targets.get(view.target.as_str());
+    view.bundle_override
+        .clone()
+        .or_else(|| per_target.and_then(|t| t.bundle.clone()))
+        .or_else(|| state.bundle.clone())
+}
+
+/// A profile name that no profile answers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownProfile {
+    /// The name as given.
+    pub name: String,
+    /// The profiles that could be named instead.
+    pub available: Vec<String>,
+}
+
+impl std::fmt::Display for UnknownProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown profile `{}` (available: ", self.name)?;
+        match self.available.is_empty() {
+            true => f.write_str("none)"),
+            false => write!(f, "{})", self.available.join(", ")),
+        }
+    }
+}
+
+impl std::error::Error for UnknownProfile {}
+
+/// Checks that each of `names` (a `--profile` chain) resolves to a profile
+/// for `view`, with `bundle` standing for the view's own bundle when given
+/// (the one `init --bundle` is about to link), as [`resolve`] resolves it.
+///
+/// # Errors
+///
+/// The first name that does not, with the profiles available.
+pub fn check_profiles(
+    view: &View,
+    bundle: Option<&Path>,
+    names: &[String],
+) -> Result<(), UnknownProfile> {
+    let state = State::read(&view.state_path()).unwrap_or_default();
+    let bundle = bundle
+        .map(Path::to_path_buf)
+        .or_else(|| selected_bundle(view, &state));
+    let unknown = names
+        .iter()
+        .map(|n| n.trim())
+        .filter(|n| !n.is_empty())
+        .find(|n| {
+            profile_dir(
+                n,
+                bundle.as_deref(),
+                &state.linked_profiles,
+                &mut Vec::new(),
+            )
+            .is_none()
+        });
+    match unknown {
+        None => Ok(()),
+        Some(name) => Err(UnknownProfile {
+            name: name.to_string(),
+            available: available(bundle.as_deref(), &state.linked_profiles),
+        }),
+    }
+}
+
+/// The profile names that resolve: the package's, the bundle's `profiles/`
+/// folders and the linked ones, sorted, each once.
+fn available(bundle: Option<&Path>, linked: &BTreeMap<String, PathBuf>) -> Vec<String> {
+    let mut names: Vec<String> = package::profiles().map(String::from).collect();
+    if let Some(dir) = bundle.map(|b| b.join("profiles")) {
+        let entries = std::fs::read_dir(dir).into_iter().flatten().flatten();
+        names.extend(
+            entries
+                .filter(|e| e.path().is_dir())
+                .filter_map(|e| e.file_name().into_string().ok()),
+        );
+    }
+    names.extend(
+        linked
+            .iter()
+            .filter(|(_, path)| path.is_dir())
+            .map(|(name, _)| name.clone()),
+    );
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// Writes the owners `view`'s repository shows now to the trust store: run

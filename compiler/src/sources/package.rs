@@ -55,6 +55,19 @@ pub fn shipped_outfilters() -> &'static [ShippedOutFilter] {
     PACKAGE_OUTFILTERS
 }
 
+/// The names of the profiles the package ships (`rules/profiles/<name>/`),
+/// each once.
+pub fn profiles() -> impl Iterator<Item = &'static str> {
+    let mut names: Vec<&'static str> = PACKAGE_FILES
+        .iter()
+        .filter_map(|(path, _, _)| path.strip_prefix("profiles/")?.split_once('/'))
+        .map(|(name, _)| name)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names.into_iter()
+}
+
 /// Whether the package ships a profile called `name`.
 pub fn has_profile(name: &str) -> bool {
     let prefix = format!("profiles/{name}/");

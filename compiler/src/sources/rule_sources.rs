@@ -8,8 +8,8 @@
 //! The places are known by name as much as by layer: any `.claude/conditions/`
 //! (a bundle's or a profile's), any repository's `.agentihooks/` and
 //! `.hookdex/`, any `.moltis/hooks/`, any `enforcements.json`; and by the
-//! view: `$HOOKDEX_HOME`, the managed directory, the repository's own
-//! folders, `~/.moltis/hooks`, rtk's user filters. No file is read to
+//! view: `$HOOKDEX_HOME`, `~/.agentihooks`, the managed directory, the
+//! repository's own folders, `~/.moltis/hooks`, rtk's user filters. No file is read to
 //! decide.
 
 use std::path::{Component, Path, PathBuf};
@@ -51,13 +51,21 @@ impl RuleSources {
     pub fn of(view: &View) -> RuleSources {
         let mut roots = vec![view.home.clone(), view.managed_dir.clone()];
         if let Some(repo) = &view.repo_root {
-            for folder in [".agentihooks", ".hookdex", ".moltis/hooks", ".rtk"] {
+            for folder in [
+                ".agentihooks",
+                ".hookdex",
+                ".moltis/hooks",
+                ".rtk",
+                ".biorouter",
+            ] {
                 roots.push(repo.join(folder));
             }
         }
         if let Some(user) = &view.git_user.home {
             roots.push(user.join(".moltis/hooks"));
         }
+        roots.extend(view.agentihooks_home());
+        roots.extend(view.biorouter_config.clone());
         if let Some(bundle) = &view.bundle_override {
             roots.push(bundle.join(".claude/conditions"));
             roots.push(bundle.join("profiles"));

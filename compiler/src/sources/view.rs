@@ -72,6 +72,13 @@ pub struct View {
     /// repository's `.hookdex/hooks.yaml` is read even when the global
     /// `hooks.yaml` does not say `allow_project_hooks: true`.
     pub allow_project_hooks: bool,
+    /// `HOOKDEX_BIOROUTER` (`1` or `true`): BioRouter's hooks are read in
+    /// place — the top-level `hooks:` of this file,
+    /// `$XDG_CONFIG_HOME/biorouter/config.yaml` (default
+    /// `~/.config/biorouter/config.yaml`), in the runtime layer, and a
+    /// trusted repository's `.biorouter/hooks.yaml` in the directory layer
+    /// (when project hooks are allowed). `None` when not asked for.
+    pub biorouter_config: Option<PathBuf>,
 }
 
 impl View {
@@ -86,6 +93,10 @@ impl View {
         let rtk_user_filters = xdg_config
             .as_ref()
             .map(|d| d.join("rtk").join(crate::formats::outfilter::RTK_FILE));
+        let biorouter_config = xdg_config
+            .as_ref()
+            .filter(|_| nonempty("HOOKDEX_BIOROUTER").is_some_and(|v| yes(&v)))
+            .map(|d| d.join("biorouter").join("config.yaml"));
         let git_user = GitUser {
             globals: xdg_config
                 .map(|d| d.join("git").join("config"))
@@ -123,10 +134,8 @@ impl View {
                 .map(|v| v.to_string_lossy().trim().to_string())
                 .unwrap_or_default(),
             rtk_user_filters,
-            allow_project_hooks: nonempty("HOOKDEX_ALLOW_PROJECT_HOOKS").is_some_and(|v| {
-                let v = v.to_string_lossy();
-                v == "1" || v.eq_ignore_ascii_case("true")
-            }),
+            allow_project_hooks: nonempty("HOOKDEX_ALLOW_PROJECT_HOOKS").is_some_and(|v| yes(&v)),
+            biorouter_config,
         }
     }
 
@@ -147,6 +156,7 @@ impl View {
             trusted_owners: self.trusted_owners.clone(),
             rtk_user_filters: None,
             allow_project_hooks: false,
+            biorouter_config: None,
         }
     }
 
@@ -196,6 +206,7 @@ impl View {
         }
         push(opt_bytes(self.rtk_user_filters.as_deref()));
         push(&[u8::from(self.allow_project_hooks)]);
+        push(opt_bytes(self.biorouter_config.as_deref()));
         xxhash_rust::xxh3::xxh3_64(&input)
     }
 
@@ -221,6 +232,14 @@ impl View {
         }
     }
 
+    /// agentihooks' own home, `~/.agentihooks`, whose `conditions/` and
+    /// `enforcements.json` the runtime layer reads first (so
+    /// `$HOOKDEX_HOME`'s win a shared key) — unless `$HOOKDEX_HOME` is it.
+    pub fn agentihooks_home(&self) -> Option<PathBuf> {
+        let dir = self.git_user.home.as_ref()?.join(".agentihooks");
+        (dir != self.home).then_some(dir)
+    }
+
     /// `$HOOKDEX_HOME/state.json`.
     pub fn state_path(&self) -> PathBuf {
         self.home.join("state.json")
@@ -243,6 +262,12 @@ fn managed_dir(set: Option<PathBuf>, system: &Path, user: u32) -> (PathBuf, Opti
         }
         _ => (system.to_path_buf(), system_owner),
     }
+}
+
+/// Whether a switch variable says yes (`1` or `true`).
+fn yes(value: &std::ffi::OsStr) -> bool {
+    let value = value.to_string_lossy();
+    value == "1" || value.eq_ignore_ascii_case("true")
 }
 
 fn opt_bytes(path: Option<&Path>) -> &[u8] {

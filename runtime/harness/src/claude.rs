@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 
 use crate::payload::Payload;
 use crate::reply::{output_text, Capabilities, Reply};
-use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
+use crate::settings::{EnvPlace, HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, Shape};
 use hookdex_model::Answer;
 
@@ -71,7 +71,7 @@ impl Harness for Claude {
                 Event::PostToolUseFailure,
             ],
             shell_prefix: Some("CLAUDE_CODE_SHELL_PREFIX"),
-            handler_env: false,
+            env: EnvPlace::Settings,
             mcp: McpRegistration {
                 user: ".claude.json",
                 user_dir_var: None,

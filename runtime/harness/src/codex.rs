@@ -9,7 +9,7 @@ use crate::codex_config::CodexConfig;
 use crate::init::{ConfigFile, InitRequest};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
-use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
+use crate::settings::{EnvPlace, HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, Shape};
 use hookdex_model::Answer;
 
@@ -106,7 +106,7 @@ impl Harness for Codex {
             },
             events: &[Event::PreToolUse, Event::PostToolUse],
             shell_prefix: None,
-            handler_env: false,
+            env: EnvPlace::Prefix,
             mcp: McpRegistration {
                 user: ".codex/config.toml",
                 user_dir_var: None,

@@ -9,8 +9,11 @@ use std::path::PathBuf;
 use hookdex_model::Target;
 use toml_edit::{DocumentMut, Item, Table};
 
-use crate::codex_trust::{codex_trust_entries, record_codex_trust};
-use crate::init::{real_path, ConfigFile, InitRequest};
+use serde_json::Value;
+
+use crate::codex_trust::{codex_trust_entries, forget_codex_trust, record_codex_trust};
+use crate::init::{real_path, registered_note, ConfigFile, InitRequest};
+use crate::settings::runs_hook;
 use crate::{harness, NotATable};
 
 /// Codex's `config.toml`, beside its user `hooks.json`.
@@ -41,19 +44,17 @@ impl ConfigFile for CodexConfig {
             }
         }
         if request.trust {
-            // Codex 0.171.0 resolves `CODEX_HOME` to its real path and names
-            // the records by it (it leaves `HOME` as it is).
-            let moved = (request.var)("CODEX_HOME").is_some_and(|h| !h.is_empty());
-            let named = match !request.project && moved {
-                true => real_path(request.settings_path),
-                false => request.settings_path.to_path_buf(),
-            };
-            let entries = codex_trust_entries(&named, request.settings, request.command);
-            record_codex_trust(doc, &entries)?;
+            let named = self.records_name(request);
+            let command = request.command;
+            let entries = codex_trust_entries(&named, request.settings, |h| {
+                h.get("command").and_then(Value::as_str) == Some(command)
+            });
+            let changed = record_codex_trust(doc, &entries)?;
             let path = self.path(request).unwrap_or_default();
+            let already = if changed { "" } else { "already " };
             notes.push(format!(
-                "trusted hookdex's {} hook handlers in {}: Codex skips untrusted hooks silently \
-                 (--no-trust leaves them to Codex's own review)",
+                "{already}trusted hookdex's {} hook handlers in {}: Codex skips untrusted hooks \
+                 silently (--no-trust leaves them to Codex's own review)",
                 entries.len(),
                 path.display()
             ));
@@ -64,8 +65,63 @@ impl ConfigFile for CodexConfig {
                     .into(),
             );
         }
+        let before = doc
+            .get("mcp_servers")
+            .and_then(|s| s.get("hookdex"))
+            .map(|s| s.to_string());
         register_mcp(doc, request.exe, request.env)?;
+        let after = doc
+            .get("mcp_servers")
+            .and_then(|s| s.get("hookdex"))
+            .map(|s| s.to_string());
+        notes.push(registered_note(
+            before != after,
+            &self.path(request).unwrap_or_default(),
+            &format!("[mcp_servers.hookdex]: {} mcp --target codex", request.exe),
+        ));
         Ok(notes)
+    }
+
+    fn remove(
+        &self,
+        request: &InitRequest<'_>,
+        doc: &mut DocumentMut,
+    ) -> Result<Vec<String>, NotATable> {
+        let named = self.records_name(request);
+        let ours = |h: &Value| runs_hook(h, Target::Codex, request.exe);
+        let entries = codex_trust_entries(&named, request.settings, ours);
+        let mut notes = Vec::new();
+        if forget_codex_trust(doc, &entries) {
+            notes.push(format!(
+                "forgot Codex's trust records for hookdex's hook handlers in {}",
+                self.path(request).unwrap_or_default().display()
+            ));
+        }
+        // The server in the user's file serves every scope: a project's
+        // removal leaves it to the user's.
+        let servers = doc
+            .get_mut("mcp_servers")
+            .and_then(Item::as_table_like_mut)
+            .filter(|_| !request.project);
+        if let Some(servers) = servers {
+            if servers.remove("hookdex").is_some() && servers.is_empty() {
+                doc.remove("mcp_servers");
+            }
+        }
+        Ok(notes)
+    }
+}
+
+impl CodexConfig {
+    /// The `hooks.json` path Codex names its trust records by: Codex
+    /// 0.171.0 resolves `CODEX_HOME` to its real path (it leaves `HOME` as
+    /// it is).
+    fn records_name(&self, request: &InitRequest<'_>) -> PathBuf {
+        let moved = (request.var)("CODEX_HOME").is_some_and(|h| !h.is_empty());
+        match !request.project && moved {
+            true => real_path(request.settings_path),
+            false => request.settings_path.to_path_buf(),
+        }
     }
 }
 
@@ -140,6 +196,35 @@ mod tests {
         assert_eq!(
             CodexConfig.path(&request(&settings, false)),
             Some("/home/u/.codex/config.toml".into())
+        );
+    }
+
+    #[test]
+    fn remove_takes_out_the_records_and_the_server_and_nothing_else() {
+        let hooks = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "/bin/hookdex hook --target codex", "timeout": 60}]}]}});
+        let settings = hooks.as_object().unwrap().clone();
+        let mine = "model = \"o4\" # mine\n\n[mcp_servers.other]\ncommand = \"x\"\n";
+        let mut doc: DocumentMut = mine.parse().unwrap();
+        let notes = CodexConfig
+            .edit(&request(&settings, true), &mut doc)
+            .unwrap();
+        assert!(
+            notes[0].starts_with("trusted hookdex's 1 hook handlers"),
+            "{notes:?}"
+        );
+        assert!(doc.to_string().contains("trusted_hash"));
+        let again = CodexConfig
+            .edit(&request(&settings, true), &mut doc)
+            .unwrap();
+        assert!(again[0].starts_with("already trusted"), "{again:?}");
+        let notes = CodexConfig
+            .remove(&request(&settings, true), &mut doc)
+            .unwrap();
+        assert_eq!(doc.to_string(), mine);
+        assert!(
+            notes[0].starts_with("forgot Codex's trust records"),
+            "{notes:?}"
         );
     }
 

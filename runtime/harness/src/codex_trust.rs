@@ -32,13 +32,14 @@ pub(crate) struct TrustEntry {
 }
 
 /// The trust records for every handler of `hooks_json` (the parsed
-/// `hooks.json` at `path`) whose command is exactly `command`, the one
-/// `init` wrote: a handler someone else wrote that merely looks like
-/// hookdex's (another path, more shell around it) is never trusted for them.
+/// `hooks.json` at `path`) that `pick` picks: to record, those whose
+/// command is exactly the one `init` wrote (a handler someone else wrote
+/// that merely looks like hookdex's, another path, more shell around it,
+/// is never trusted for them); to forget, every handler of hookdex's.
 pub(crate) fn codex_trust_entries(
     path: &Path,
     hooks_json: &Map<String, Value>,
-    command: &str,
+    pick: impl Fn(&Value) -> bool,
 ) -> Vec<TrustEntry> {
     let mut entries = Vec::new();
     let Some(events) = hooks_json.get("hooks").and_then(Value::as_object) else {
@@ -54,7 +55,7 @@ pub(crate) fn codex_trust_entries(
         for (g, group) in groups.as_array().into_iter().flatten().enumerate() {
             let handlers = group.get("hooks").and_then(Value::as_array);
             for (h, handler) in handlers.into_iter().flatten().enumerate() {
-                if handler.get("command").and_then(Value::as_str) != Some(command) {
+                if !pick(handler) {
                     continue;
                 }
                 entries.push(TrustEntry {
@@ -87,6 +88,30 @@ pub(crate) fn record_codex_trust(
         record["trusted_hash"] = toml_edit::value(entry.hash.clone());
     }
     Ok(config.to_string() != before)
+}
+
+/// Removes the records of `entries` from the `config.toml` document
+/// `config`, and `hooks.state` and `hooks` when they are left empty;
+/// returns whether the document changed.
+pub(crate) fn forget_codex_trust(config: &mut DocumentMut, entries: &[TrustEntry]) -> bool {
+    let Some(hooks) = config.get_mut("hooks").and_then(Item::as_table_mut) else {
+        return false;
+    };
+    let Some(state) = hooks.get_mut("state").and_then(Item::as_table_mut) else {
+        return false;
+    };
+    let before = state.len();
+    for entry in entries {
+        state.remove(&entry.key);
+    }
+    let changed = state.len() < before;
+    if changed && state.is_empty() {
+        hooks.remove("state");
+        if hooks.is_empty() {
+            config.remove("hooks");
+        }
+    }
+    changed
 }
 
 /// The sub-table `key` of `table`, created (implicit, so it prints no
@@ -175,6 +200,10 @@ fn sorted(value: &Value) -> Value {
 mod tests {
     use super::*;
 
+    fn exactly(command: &str) -> impl Fn(&Value) -> bool + '_ {
+        move |h| h.get("command").and_then(Value::as_str) == Some(command)
+    }
+
     #[test]
     fn snake_case_events() {
         assert_eq!(snake_case("PreToolUse"), "pre_tool_use");
@@ -196,7 +225,7 @@ mod tests {
         let entries = codex_trust_entries(
             path,
             hooks.as_object().unwrap(),
-            "/bin/hookdex hook --target codex",
+            exactly("/bin/hookdex hook --target codex"),
         );
         let expect = |key: &str, hex: &str| TrustEntry {
             key: format!("/tmp/ct/home/.codex/hooks.json:{key}"),
@@ -233,7 +262,7 @@ mod tests {
         let entries = codex_trust_entries(
             Path::new("/h/.codex/hooks.json"),
             hooks.as_object().unwrap(),
-            "/bin/hookdex hook --target codex",
+            exactly("/bin/hookdex hook --target codex"),
         );
         assert_eq!(entries.len(), 1);
         assert_eq!(entries[0].key, "/h/.codex/hooks.json:pre_tool_use:1:0");
@@ -251,5 +280,8 @@ mod tests {
             !record_codex_trust(&mut config, &entries).unwrap(),
             "a second run changes nothing"
         );
+        assert!(forget_codex_trust(&mut config, &entries));
+        assert_eq!(config.to_string(), "# mine\nmodel = \"m\"\n");
+        assert!(!forget_codex_trust(&mut config, &entries));
     }
 }

@@ -15,7 +15,7 @@ use crate::claude::{self, BareAllow};
 use crate::mcp::{first_tier, McpScope};
 use crate::payload::Payload;
 use crate::reply::{output_text, Ask, Capabilities, Reply};
-use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
+use crate::settings::{EnvPlace, HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, InitRequest, Shape};
 use hookdex_model::Answer;
 
@@ -124,11 +124,24 @@ impl Harness for Copilot {
 
     fn init_notes(&self, request: &InitRequest<'_>) -> Vec<String> {
         match request.project {
+            // Where Copilot keeps its trusted folders has moved between
+            // releases (`trusted_folders`, then `trustedFolders`, in
+            // `~/.copilot/config.json`; `trustedFolders` in
+            // `settings.json` by other accounts) and is not confirmed for
+            // 1.0.102, so `init` writes no record and says the step.
             true => vec![format!(
                 "note: Copilot CLI loads {} only in a trusted folder and skips it silently \
-                 otherwise: trust the folder when Copilot asks, or start it with --trust-folder \
-                 (headless: COPILOT_ALLOW_ALL=true); the user scope (the default) always loads",
-                request.settings_path.display()
+                 otherwise: start copilot in {} and choose to trust the folder for future \
+                 sessions, or start it with --trust-folder (headless: COPILOT_ALLOW_ALL=true); \
+                 hookdex does not write Copilot's trusted-folder list, whose place has moved \
+                 between Copilot releases; the user scope (the default) always loads",
+                request.settings_path.display(),
+                request
+                    .settings_path
+                    .ancestors()
+                    .nth(3)
+                    .unwrap_or(request.settings_path)
+                    .display()
             )],
             false => Vec::new(),
         }
@@ -144,7 +157,7 @@ impl Harness for Copilot {
             // 1.0.102 sends postToolUse for a failed command too.
             events: &[Event::PreToolUse, Event::PostToolUse],
             shell_prefix: None,
-            handler_env: false,
+            env: EnvPlace::Prefix,
             mcp: McpRegistration {
                 user: ".copilot/mcp-config.json",
                 user_dir_var: Some(("COPILOT_HOME", "mcp-config.json")),

@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 use crate::mcp::{first_tier, McpScope, Server};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
-use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
+use crate::settings::{EnvPlace, HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, Shape};
 use hookdex_model::Answer;
 
@@ -111,7 +111,7 @@ impl Harness for Cursor {
             layout: Layout::Cursor,
             events: &[Event::PreToolUse, Event::PostToolUse],
             shell_prefix: None,
-            handler_env: false,
+            env: EnvPlace::Prefix,
             mcp: McpRegistration {
                 user: ".cursor/mcp.json",
                 user_dir_var: None,

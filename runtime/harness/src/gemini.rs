@@ -16,7 +16,7 @@ use serde_json::{json, Map, Value};
 use crate::mcp::{first_tier, McpScope};
 use crate::payload::Payload;
 use crate::reply::{Ask, Capabilities, OutputChannel, Reply};
-use crate::settings::{HookSettings, Layout, McpFormat, McpRegistration};
+use crate::settings::{EnvPlace, HookSettings, Layout, McpFormat, McpRegistration};
 use crate::{Harness, InitRequest, Shape};
 use hookdex_model::Answer;
 
@@ -116,7 +116,8 @@ impl Harness for Gemini {
 
     fn init_notes(&self, request: &InitRequest<'_>) -> Vec<String> {
         let mut notes = Vec::new();
-        if !request.env.is_empty() {
+        // The repository's file carries no machine's variables.
+        if !request.project && !request.env.is_empty() {
             let names: Vec<&str> = request.env.iter().map(|(k, _)| k.as_str()).collect();
             notes.push(format!(
                 "note: the hooks carry {} in their own env: Gemini CLI strips them from a \
@@ -149,7 +150,7 @@ impl Harness for Gemini {
             // a hook's environment loses every variable Gemini does not
             // know; the handler's own `env` is applied after that.
             shell_prefix: None,
-            handler_env: true,
+            env: EnvPlace::Handler,
             mcp: McpRegistration {
                 user: ".gemini/settings.json",
                 user_dir_var: None,

@@ -51,6 +51,20 @@ pub trait ConfigFile: Sync {
         request: &InitRequest<'_>,
         doc: &mut toml_edit::DocumentMut,
     ) -> Result<Vec<String>, NotATable>;
+
+    /// Removes from `doc` what [`ConfigFile::edit`] wrote for `request`,
+    /// whose `settings` are the hook settings as they stood before
+    /// hookdex's handlers were taken out; keeps everything else. Returns
+    /// what to tell the person.
+    ///
+    /// # Errors
+    ///
+    /// When a key the harness reads as a table holds something else.
+    fn remove(
+        &self,
+        request: &InitRequest<'_>,
+        doc: &mut toml_edit::DocumentMut,
+    ) -> Result<Vec<String>, NotATable>;
 }
 
 /// Everything `init` must tell the person about `harness` for `request`:
@@ -79,6 +93,16 @@ pub fn init_notes(harness: &dyn Harness, request: &InitRequest<'_>) -> Vec<Strin
     }
     notes.extend(harness.init_notes(request));
     notes
+}
+
+/// The line that says `init` registered `hookdex mcp` in `path` as `entry`
+/// (`already registered` when the file held it as it is).
+pub fn registered_note(changed: bool, path: &Path, entry: &str) -> String {
+    let already = if changed { "" } else { "already " };
+    format!(
+        "{already}registered the hookdex MCP server in {} ({entry})",
+        path.display()
+    )
 }
 
 /// `path` with its deepest existing ancestor resolved (symlinks, `..`), the

@@ -25,9 +25,10 @@ pub struct HookSettings {
     /// The events hookdex's handler is always installed on (its tool
     /// events); `init` adds the others the view has rules for.
     pub events: &'static [Event],
-    /// Whether the handler carries hookdex's variables in its own `env`
-    /// (for a harness that strips them from a hook's environment).
-    pub(crate) handler_env: bool,
+    /// Where the handler takes hookdex's variables in force, so the hook
+    /// reads the same `$HOOKDEX_HOME` whatever environment the harness
+    /// was started from.
+    pub(crate) env: EnvPlace,
     /// Where the harness takes its MCP servers, for `hookdex mcp`.
     pub mcp: McpRegistration,
     /// The variable of the settings' `env` through which the harness runs
@@ -116,6 +117,38 @@ impl McpRegistration {
     }
 }
 
+/// Where a harness's hook handler takes hookdex's variables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EnvPlace {
+    /// The handler's own `env` object (Gemini CLI, which strips unknown
+    /// variables from a hook's environment and applies `env` after that).
+    Handler,
+    /// The settings' top-level `env` object, which the harness applies to
+    /// every hook and shell command it runs (Claude Code: its handlers have
+    /// no `env`, and hookdex's is in the exec form, which takes no prefix).
+    Settings,
+    /// `NAME=value` words before the command, which the harness runs
+    /// through a shell (Codex, Copilot, Cursor).
+    Prefix,
+}
+
+impl McpRegistration {
+    /// Removes hookdex's server from a JSON settings `root`, and
+    /// `mcpServers` when it held nothing else; returns whether it was there.
+    pub fn uninstall_json(&self, root: &mut Map<String, Value>) -> bool {
+        let Some(servers) = root.get_mut("mcpServers").and_then(Value::as_object_mut) else {
+            return false;
+        };
+        if servers.shift_remove("hookdex").is_none() {
+            return false;
+        }
+        if servers.is_empty() {
+            root.shift_remove("mcpServers");
+        }
+        true
+    }
+}
+
 /// How a harness lists the handlers of one event.
 #[derive(Debug)]
 pub(crate) enum Layout {
@@ -169,6 +202,24 @@ impl HookSettings {
             None => PathBuf::from(var("HOME")?).join(self.user_dir),
         };
         Some(dir.join(self.user_file))
+    }
+
+    /// The hook command line that runs `exe` for `target` with `env` (the
+    /// hookdex variables in force) where the harness takes them on the
+    /// command line; the others carry `env` in the settings ([`HookSettings::install`]).
+    pub fn command(&self, exe: &str, target: Target, env: &[(String, String)]) -> String {
+        let mut words: Vec<String> = match self.env {
+            EnvPlace::Prefix => env
+                .iter()
+                .map(|(k, v)| format!("{k}={}", hookdex_shell::quote(v)))
+                .collect(),
+            EnvPlace::Handler | EnvPlace::Settings => Vec::new(),
+        };
+        words.push(format!(
+            "{} hook --target {target}",
+            hookdex_shell::quote(exe)
+        ));
+        words.join(" ")
     }
 
     /// Installs `command` (which runs the binary `exe`) on each of `events`
@@ -236,34 +287,125 @@ impl HookSettings {
                 None => list.push(handler),
             }
         }
+        let settings_env = match self.env {
+            EnvPlace::Settings => env,
+            EnvPlace::Handler | EnvPlace::Prefix => &[],
+        };
+        if self.shell_prefix.is_none() && settings_env.is_empty() {
+            return Ok(());
+        }
+        let vars = root
+            .entry("env")
+            .or_insert(json!({}))
+            .as_object_mut()
+            .ok_or(SettingsError {
+                key: "env".into(),
+                expected: "an object",
+            })?;
+        for (name, value) in settings_env {
+            vars.insert(name.clone(), json!(value));
+        }
         if let Some(var) = self.shell_prefix {
-            let env = root
-                .entry("env")
-                .or_insert(json!({}))
-                .as_object_mut()
-                .ok_or(SettingsError {
-                    key: "env".into(),
-                    expected: "an object",
-                })?;
             // Another prefix is the person's own: kept (the hook then
             // rewrites shell calls instead).
-            let theirs = env
+            let theirs = vars
                 .get(var)
                 .and_then(Value::as_str)
                 .is_some_and(|v| !is_guard_prefix(v));
             match (theirs, guard_prefix(exe, target)) {
                 (false, Some(prefix)) => {
-                    env.insert(var.into(), json!(prefix));
+                    vars.insert(var.into(), json!(prefix));
                 }
                 // A path that needs quoting cannot be a prefix: the hook
                 // rewrites shell calls instead.
                 (false, None) => {
-                    env.remove(var);
+                    vars.shift_remove(var);
                 }
                 (true, _) => {}
             }
         }
         Ok(())
+    }
+
+    /// Removes from the settings object `root` what [`HookSettings::install`]
+    /// wrote there: every handler that runs `hookdex hook --target <target>`
+    /// (this binary `exe` or any file named `hookdex`), the groups and event
+    /// lists that held only those, `hooks` when nothing is left in it, the
+    /// guard's shell prefix, and the variables of `env` that still hold the
+    /// values given. Everything else is kept where it stands; a flat file
+    /// left with its `version` alone is left empty. Returns whether anything
+    /// was removed.
+    pub fn uninstall(
+        &self,
+        root: &mut Map<String, Value>,
+        target: Target,
+        exe: &str,
+        env: &[(String, String)],
+    ) -> bool {
+        let grouped = matches!(self.layout, Layout::Grouped { .. });
+        let ours = |h: &Value| runs_hook(h, target, exe);
+        let mut removed = false;
+        if let Some(hooks) = root.get_mut("hooks").and_then(Value::as_object_mut) {
+            for list in hooks.values_mut().filter_map(Value::as_array_mut) {
+                let before = list.len();
+                if grouped {
+                    list.retain_mut(|group| {
+                        let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut)
+                        else {
+                            return true;
+                        };
+                        let had = handlers.len();
+                        handlers.retain(|h| !ours(h));
+                        removed |= handlers.len() < had;
+                        // A group emptied here was hookdex's; one found empty is kept.
+                        handlers.len() == had || !handlers.is_empty()
+                    });
+                } else {
+                    list.retain(|h| !ours(h));
+                }
+                removed |= list.len() < before;
+            }
+            if removed {
+                hooks.retain(|_, list| list.as_array().is_none_or(|l| !l.is_empty()));
+            }
+        }
+        if removed
+            && root
+                .get("hooks")
+                .and_then(Value::as_object)
+                .is_some_and(Map::is_empty)
+        {
+            root.shift_remove("hooks");
+        }
+        if let Some(vars) = root.get_mut("env").and_then(Value::as_object_mut) {
+            let before = vars.len();
+            if let Some(var) = self.shell_prefix {
+                if vars
+                    .get(var)
+                    .and_then(Value::as_str)
+                    .is_some_and(is_guard_prefix)
+                {
+                    vars.shift_remove(var);
+                }
+            }
+            if self.env == EnvPlace::Settings {
+                for (name, value) in env {
+                    if vars.get(name).and_then(Value::as_str) == Some(value) {
+                        vars.shift_remove(name);
+                    }
+                }
+            }
+            if vars.len() < before {
+                removed = true;
+                if vars.is_empty() {
+                    root.shift_remove("env");
+                }
+            }
+        }
+        if removed && !grouped && root.len() == 1 && root.contains_key("version") {
+            root.shift_remove("version");
+        }
+        removed
     }
 
     /// The handler that runs `command` on `event`.
@@ -272,7 +414,7 @@ impl HookSettings {
             Layout::Grouped { timeout } => {
                 let mut handler =
                     json!({"type": "command", "command": command, "timeout": timeout});
-                if self.handler_env && !env.is_empty() {
+                if self.env == EnvPlace::Handler && !env.is_empty() {
                     let vars: Map<String, Value> =
                         env.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
                     handler["env"] = Value::Object(vars);
@@ -316,7 +458,7 @@ pub fn is_guard_prefix(prefix: &str) -> bool {
 
 /// Whether `handler` runs `hookdex hook --target <target>`: its program is
 /// this binary or any file named `hookdex`.
-fn runs_hook(handler: &Value, target: Target, exe: &str) -> bool {
+pub(crate) fn runs_hook(handler: &Value, target: Target, exe: &str) -> bool {
     if let (Some(program), Some(args)) = (
         handler.get("command").and_then(Value::as_str),
         handler.get("args").and_then(Value::as_array),
@@ -333,11 +475,16 @@ fn runs_hook(handler: &Value, target: Target, exe: &str) -> bool {
         .iter()
         .filter_map(|key| handler.get(key)?.as_str())
         .any(|command| {
-            // Only a handler that runs hookdex itself: one that wraps it
-            // (`notify.sh … hookdex hook …`, `logger …; hookdex …`, a
+            // Only a handler that runs hookdex itself, after the variables
+            // of hookdex's own that `init` sets before it: one that wraps
+            // it (`notify.sh … hookdex hook …`, `logger …; hookdex …`, another
             // variable set first) is the user's, and kept as written.
             let words = words(command);
-            let Some((program, args)) = words.split_first() else {
+            let set_first = words
+                .iter()
+                .take_while(|w| sets_hookdex_variable(w))
+                .count();
+            let Some((program, args)) = words[set_first..].split_first() else {
                 return false;
             };
             let hookdex = program == exe || program.rsplit('/').next() == Some("hookdex");
@@ -348,6 +495,17 @@ fn runs_hook(handler: &Value, target: Target, exe: &str) -> bool {
                     .any(|w| w[0] == "--target" && w[1] == target.as_str())
                     || args.iter().any(|a| *a == format!("--target={target}")))
         })
+}
+
+/// Whether `word` sets one of hookdex's own variables (`HOOKDEX_*`,
+/// `CONDITIONS_*`, `AGENTIHOOKS_*`), as `init` does before the hook command.
+fn sets_hookdex_variable(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        ["HOOKDEX_", "CONDITIONS_", "AGENTIHOOKS_"]
+            .iter()
+            .any(|p| name.starts_with(p))
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
 }
 
 /// The words of a shell command line, quotes and backslashes removed; enough
@@ -373,4 +531,81 @@ fn words(command: &str) -> Vec<String> {
     }
     words.extend(word);
     words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXE: &str = "/opt/bin/hookdex";
+
+    fn env() -> Vec<(String, String)> {
+        vec![("HOOKDEX_HOME".into(), "/h/my hookdex".into())]
+    }
+
+    #[test]
+    fn the_command_carries_the_variables_where_the_harness_takes_them() {
+        let codex = crate::harness(Target::Codex).settings();
+        assert_eq!(
+            codex.command(EXE, Target::Codex, &env()),
+            "HOOKDEX_HOME='/h/my hookdex' /opt/bin/hookdex hook --target codex"
+        );
+        let gemini = crate::harness(Target::Gemini).settings();
+        assert_eq!(
+            gemini.command(EXE, Target::Gemini, &env()),
+            "/opt/bin/hookdex hook --target gemini"
+        );
+        let handler = json!({"command": codex.command(EXE, Target::Codex, &env())});
+        assert!(runs_hook(&handler, Target::Codex, EXE));
+        let theirs = json!({"command": "MINE=1 /opt/bin/hookdex hook --target codex"});
+        assert!(!runs_hook(&theirs, Target::Codex, EXE));
+    }
+
+    #[test]
+    fn uninstall_takes_out_what_install_put_in_and_nothing_else() {
+        for target in Target::ALL {
+            let settings = crate::harness(target).settings();
+            let mut root = json!({"model": "x", "hooks": {"Stop": [
+                {"matcher": "*", "hooks": [{"type": "command", "command": "mine.sh"}]},
+                {"command": "mine.sh", "bash": "mine.sh"}
+            ]}, "env": {"MINE": "1"}})
+            .as_object()
+            .unwrap()
+            .clone();
+            if !matches!(settings.layout, Layout::Grouped { .. }) {
+                root.shift_insert(0, "version".into(), json!(1));
+            }
+            let mine = root.clone();
+            let command = settings.command(EXE, target, &env());
+            let events = [Event::PreToolUse, Event::Stop];
+            settings
+                .install(&mut root, target, EXE, &command, &env(), &events)
+                .unwrap();
+            assert_ne!(root, mine, "{target}");
+            assert!(
+                settings.uninstall(&mut root, target, EXE, &env()),
+                "{target}"
+            );
+            assert_eq!(
+                serde_json::to_string(&root).unwrap(),
+                serde_json::to_string(&mine).unwrap(),
+                "{target}"
+            );
+            assert!(
+                !settings.uninstall(&mut root, target, EXE, &env()),
+                "{target}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_mcp_server_goes_and_an_emptied_list_with_it() {
+        let mcp = &crate::harness(Target::Claude).settings().mcp;
+        let mut root = Map::new();
+        mcp.install_json(&mut root, EXE, Target::Claude, &env())
+            .unwrap();
+        assert!(mcp.uninstall_json(&mut root));
+        assert!(root.is_empty());
+        assert!(!mcp.uninstall_json(&mut root));
+    }
 }

@@ -1,7 +1,8 @@
 //! The settings files `init` edits: read one as a JSON object (members in
 //! document order, via serde_json's `preserve_order`) or as a TOML document
 //! (comments and layout kept, via `toml_edit`), and write it back atomically
-//! only when its text changed.
+//! only when its text changed — or, for `init --remove`, remove a file left
+//! with nothing in it — or show the change as a unified diff (`--dry-run`).
 
 use std::path::{Path, PathBuf};
 
@@ -15,14 +16,123 @@ pub struct Doc {
     original: Option<Vec<u8>>,
     /// The object, edited in place by the caller.
     pub root: Map<String, Value>,
+    /// Whether an empty object means the file is to go (`init --remove`).
+    pub gone_when_empty: bool,
 }
 
-/// What [`Doc::save`] did.
+/// What [`save`] did.
 pub enum Saved {
     /// The file was (re)written.
     Wrote,
     /// The file already held exactly this text.
     Unchanged,
+    /// The file was left with nothing in it, and removed.
+    Removed,
+}
+
+/// A file `init` edited in memory: what it held and what it is to hold.
+pub trait Edited {
+    /// The path as given.
+    fn path(&self) -> &Path;
+    /// The file's bytes when it was read; `None` when it did not exist.
+    fn original(&self) -> Option<&[u8]>;
+    /// The bytes the file is to hold; `None` when it is to go.
+    fn planned(&self) -> Result<Option<Vec<u8>>, String>;
+}
+
+impl Edited for Doc {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn original(&self) -> Option<&[u8]> {
+        self.original.as_deref()
+    }
+
+    /// The root as 2-space pretty JSON and a newline.
+    fn planned(&self) -> Result<Option<Vec<u8>>, String> {
+        if self.gone_when_empty && self.root.is_empty() {
+            return Ok(None);
+        }
+        let mut text = serde_json::to_vec_pretty(&self.root)
+            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+        text.push(b'\n');
+        Ok(Some(text))
+    }
+}
+
+impl Edited for TomlDoc {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn original(&self) -> Option<&[u8]> {
+        self.original.as_deref()
+    }
+
+    /// The document as `toml_edit` prints it, in the file's own line ends.
+    fn planned(&self) -> Result<Option<Vec<u8>>, String> {
+        let mut text = self.doc.to_string();
+        if self.gone_when_empty && text.trim().is_empty() {
+            return Ok(None);
+        }
+        // toml_edit writes `\n`; a CRLF file keeps its CRLF.
+        let crlf = self
+            .original
+            .as_deref()
+            .is_some_and(|o| o.windows(2).any(|w| w == b"\r\n"));
+        if crlf {
+            text = text.replace("\r\n", "\n").replace('\n', "\r\n");
+        }
+        Ok(Some(text.into_bytes()))
+    }
+}
+
+/// Writes what `file` is to hold, unless it already holds exactly that;
+/// removes it when it is to go.
+pub fn save(file: &dyn Edited) -> Result<Saved, String> {
+    let path = file.path();
+    match (file.original(), file.planned()?) {
+        (None, None) => Ok(Saved::Unchanged),
+        (Some(_), None) => match std::fs::remove_file(path) {
+            Ok(()) => Ok(Saved::Removed),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        },
+        (original, Some(text)) if original == Some(text.as_slice()) => Ok(Saved::Unchanged),
+        (_, Some(text)) => {
+            write_atomic(path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok(Saved::Wrote)
+        }
+    }
+}
+
+/// The change [`save`] would make to `file`, as a unified line diff
+/// (`/dev/null` for a file created or removed); `None` when there is none.
+pub fn diff(file: &dyn Edited) -> Result<Option<String>, String> {
+    let planned = file.planned()?;
+    let original = file.original();
+    if original == planned.as_deref() || original.is_none() && planned.is_none() {
+        return Ok(None);
+    }
+    let name = file.path().display().to_string();
+    let old = String::from_utf8_lossy(original.unwrap_or_default());
+    let new = String::from_utf8_lossy(planned.as_deref().unwrap_or_default());
+    let from = if original.is_some() {
+        name.as_str()
+    } else {
+        "/dev/null"
+    };
+    let to = if planned.is_some() {
+        name.as_str()
+    } else {
+        "/dev/null"
+    };
+    Ok(Some(
+        similar::TextDiff::from_lines(&old, &new)
+            .unified_diff()
+            .header(from, to)
+            .to_string(),
+    ))
 }
 
 impl Doc {
@@ -47,16 +157,8 @@ impl Doc {
             path,
             original,
             root,
+            gone_when_empty: false,
         })
-    }
-
-    /// Writes the root as 2-space pretty JSON and a newline, unless the file
-    /// already holds exactly that.
-    pub fn save(&self) -> Result<Saved, String> {
-        let mut text = serde_json::to_vec_pretty(&self.root)
-            .map_err(|e| format!("{}: {e}", self.path.display()))?;
-        text.push(b'\n');
-        save(&self.path, self.original.as_deref(), &text)
     }
 }
 
@@ -67,6 +169,8 @@ pub struct TomlDoc {
     original: Option<Vec<u8>>,
     /// The document, edited in place by the caller.
     pub doc: toml_edit::DocumentMut,
+    /// Whether an empty document means the file is to go (`init --remove`).
+    pub gone_when_empty: bool,
 }
 
 impl TomlDoc {
@@ -84,21 +188,8 @@ impl TomlDoc {
             path,
             original,
             doc,
+            gone_when_empty: false,
         })
-    }
-
-    /// Writes the document back unless the file already holds exactly it.
-    pub fn save(&self) -> Result<Saved, String> {
-        // toml_edit writes `\n`; a CRLF file keeps its CRLF.
-        let mut text = self.doc.to_string();
-        let crlf = self
-            .original
-            .as_deref()
-            .is_some_and(|o| o.windows(2).any(|w| w == b"\r\n"));
-        if crlf {
-            text = text.replace("\r\n", "\n").replace('\n', "\r\n");
-        }
-        save(&self.path, self.original.as_deref(), text.as_bytes())
     }
 }
 
@@ -109,15 +200,6 @@ fn read(path: &Path) -> Result<Option<Vec<u8>>, String> {
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(format!("{}: {err}", path.display())),
     }
-}
-
-/// Writes `text` to `path` unless `original` (what it held) is the same.
-fn save(path: &Path, original: Option<&[u8]>, text: &[u8]) -> Result<Saved, String> {
-    if original == Some(text) {
-        return Ok(Saved::Unchanged);
-    }
-    write_atomic(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Saved::Wrote)
 }
 
 /// Replaces the file at `path` with `bytes` atomically, so a harness reading
