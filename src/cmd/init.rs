@@ -56,6 +56,17 @@ fn bundle_path(dir: &Path) -> Result<String, String> {
     Ok(utf8(&abs)?.to_string())
 }
 
+/// A `--profile` entry as `state.json` holds it: a name as given, a path
+/// (one holding `/`) absolute and canonical, since the hook runs from
+/// whatever project the agent is in.
+fn profile_arg(profile: &str) -> Result<String, String> {
+    if !profile.contains('/') {
+        return Ok(profile.to_string());
+    }
+    let abs = std::fs::canonicalize(profile).map_err(|e| format!("--profile {profile}: {e}"))?;
+    Ok(utf8(&abs)?.to_string())
+}
+
 /// `path` as text, since JSON holds nothing else.
 fn utf8(path: &Path) -> Result<&str, String> {
     path.to_str()
@@ -209,12 +220,13 @@ fn install(
     let hooks = harness.settings();
     let project = options.scope == Scope::Project;
     let bundle = options.bundle.as_deref().map(bundle_path).transpose()?;
-    hookdex_compiler::sources::check_profiles(
-        view,
-        bundle.as_deref().map(Path::new),
-        &options.profiles,
-    )
-    .map_err(|e| CmdError::Usage(format!("--profile: {e}")))?;
+    let profiles = options
+        .profiles
+        .iter()
+        .map(|p| profile_arg(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    hookdex_compiler::sources::check_profiles(view, bundle.as_deref().map(Path::new), &profiles)
+        .map_err(|e| CmdError::Usage(format!("--profile: {e}")))?;
     // The repository's files are shared: they name `hookdex` on PATH and no
     // machine's variables; the user's name this binary and carry them.
     let (hook_exe, env) = files_exe(project, exe, in_force);
@@ -260,13 +272,8 @@ fn install(
         ));
     }
     let mut state = Doc::load(view.state_path())?;
-    state::link(
-        &mut state.root,
-        target,
-        bundle.as_deref(),
-        &options.profiles,
-    )
-    .map_err(|e| format!("{}: {e}", state.path.display()))?;
+    state::link(&mut state.root, target, bundle.as_deref(), &profiles)
+        .map_err(|e| format!("{}: {e}", state.path.display()))?;
     let var = |name: &str| std::env::var_os(name);
     let request = InitRequest {
         project,

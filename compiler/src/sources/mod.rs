@@ -340,7 +340,7 @@ pub(crate) fn recorded(remote: &git::Remote) -> Option<String> {
 
 /// A profile resolves to the package's `rules/profiles/<name>`, then
 /// `<bundle>/profiles/<name>`, then a linked profile path (or the name itself
-/// when it is a path). Candidates on disk are recorded whether present or not.
+/// when it is an absolute path; a relative path never resolves). Candidates on disk are recorded whether present or not.
 fn profile_dir(
     name: &str,
     bundle: Option<&Path>,
@@ -353,12 +353,15 @@ fn profile_dir(
         )));
     }
     let mut candidates = Vec::new();
-    if let Some(bundle) = bundle {
+    // A name is one plain folder name; a path only when absolute: a relative
+    // one would resolve against whatever project the agent is in.
+    let plain = !name.contains('/') && name != "." && name != "..";
+    if let (Some(bundle), true) = (bundle, plain) {
         candidates.push(bundle.join("profiles").join(name));
     }
     if let Some(path) = linked.get(name) {
         candidates.push(path.clone());
-    } else if name.contains('/') {
+    } else if Path::new(name).is_absolute() {
         candidates.push(PathBuf::from(name));
     }
     for candidate in candidates {
