@@ -210,6 +210,8 @@ fn usage_errors_exit_2() {
         &["try", "--tool", "Bash", "--payload", "x.json"],
         &["try", "--tool", "Bash", "--input", "[1]"],
         &["try", "--payload", "/nonexistent/payload.json"],
+        // Bounded as the hook's read is, not read to the end.
+        &["try", "--payload", "/dev/zero"],
     ] {
         let out = s.run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

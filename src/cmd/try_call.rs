@@ -8,6 +8,7 @@ use std::io::Read;
 use std::path::Path;
 
 use hookdex_model::Target;
+use hookdex_runtime::hook::MAX_PAYLOAD;
 use hookdex_runtime::report::{self, RuleAnswer, TryCall, TryReport};
 
 use super::{context, current_settings, print_json, CmdResult};
@@ -19,12 +20,24 @@ use crate::error::CmdError;
 ///
 /// A usage error when it cannot be read.
 pub fn read_payload(file: &Path) -> Result<Vec<u8>, CmdError> {
-    let mut bytes = Vec::new();
-    let read = match file.as_os_str() == "-" {
-        true => std::io::stdin().read_to_end(&mut bytes).map(|_| ()),
-        false => std::fs::read(file).map(|b| bytes = b),
+    let fail = |e: std::io::Error| CmdError::Usage(format!("--payload {}: {e}", file.display()));
+    let source: Box<dyn Read> = match file.as_os_str() == "-" {
+        true => Box::new(std::io::stdin()),
+        false => Box::new(std::fs::File::open(file).map_err(fail)?),
     };
-    read.map_err(|e| CmdError::Usage(format!("--payload {}: {e}", file.display())))?;
+    // Bounded as the hook's own read is: a payload past it is no harness's.
+    let mut bytes = Vec::new();
+    source
+        .take(MAX_PAYLOAD as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(fail)?;
+    if bytes.len() > MAX_PAYLOAD {
+        return Err(CmdError::Usage(format!(
+            "--payload {}: larger than {} MiB, more than a harness sends",
+            file.display(),
+            MAX_PAYLOAD >> 20
+        )));
+    }
     Ok(bytes)
 }
 

@@ -279,7 +279,10 @@ fn what_happens(shaped: &Answer, step: Step) -> String {
         r if r.is_empty() => String::new(),
         r => format!(": {r}"),
     };
-    let mut line = match (&shaped.block, shaped.decision) {
+    // After the tool ran, only a block holds its result back; a permission
+    // decision is no harness's answer there.
+    let decision = shaped.decision.filter(|_| step != Step::Post);
+    let mut line = match (&shaped.block, decision) {
         (Some(block), _) => format!("the tool's result is blocked: {block}"),
         (None, Some(Permission::Deny)) => format!("the call is denied{}", reason()),
         (None, Some(Permission::Ask)) => format!("the person is asked{}", reason()),
@@ -287,7 +290,7 @@ fn what_happens(shaped: &Answer, step: Step) -> String {
         (None, None) if step == Step::Pre => "the call goes on as usual".to_string(),
         (None, None) => "the result goes back as usual".to_string(),
     };
-    let blocked = shaped.block.is_some() || shaped.decision == Some(Permission::Deny);
+    let blocked = shaped.block.is_some() || decision == Some(Permission::Deny);
     if !blocked && shaped.updated_input.is_some() {
         line.push_str(", with its input rewritten");
     }
@@ -394,6 +397,15 @@ mod tests {
         );
         assert_eq!(
             what_happens(&Answer::default(), Step::Post),
+            "the result goes back as usual"
+        );
+        let denied_after = Answer {
+            decision: Some(Permission::Deny),
+            reasons: vec!["pb".into()],
+            ..Answer::default()
+        };
+        assert_eq!(
+            what_happens(&denied_after, Step::Post),
             "the result goes back as usual"
         );
         let block = Answer {
