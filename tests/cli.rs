@@ -422,13 +422,161 @@ fn runtime_errors_exit_1_with_one_line() {
     );
 }
 
-/// `--input` that is not JSON is a malformed argument, like `--target vim`.
+/// `--input` that is not JSON is a malformed argument, like `--target vim`:
+/// clap's message, its first line naming the argument and the reason.
 #[test]
 fn malformed_input_json_is_a_usage_error() {
     let s = Scratch::new();
-    for input in ["not json", "[1,2]"] {
+    for (input, reason) in [("not json", "not valid JSON"), ("[1,2]", "JSON object")] {
         let out = s.run(&["explain", "--tool", "Bash", "--input", input]);
         assert_eq!(out.status.code(), Some(2), "{input}: {}", stderr(&out));
-        assert_eq!(stderr(&out).trim_end().lines().count(), 1);
+        let err = stderr(&out);
+        let first = err.lines().next().unwrap_or_default();
+        assert!(first.contains("--input") && first.contains(reason), "{err}");
+        assert!(err.contains("try '--help'"), "{err}");
     }
+}
+
+/// A usage error prints clap's whole message: the reason, a tip, the usage.
+#[test]
+fn usage_errors_print_the_whole_message() {
+    let s = Scratch::new();
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["init"], &["--target <TARGET>", "Usage: hookdex init"]),
+        (
+            &["list", "--stpe", "pre"],
+            &[
+                "'--stpe'",
+                "tip: a similar argument exists: '--step'",
+                "Usage:",
+            ],
+        ),
+        (
+            &["list", "--step", "during"],
+            &["--step", "during", "For more information, try '--help'"],
+        ),
+        (
+            &["completions", "tcsh"],
+            &["possible values: bash, elvish, fish, powershell, zsh"],
+        ),
+    ];
+    for (args, wanted) in cases {
+        let out = s.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.lines().count() > 2, "{args:?}: {err}");
+        for want in *wanted {
+            assert!(err.contains(want), "{args:?}: no {want:?} in\n{err}");
+        }
+    }
+    // `hook` stays quiet for its harness: exit 0, the reason on one line.
+    let out = s.run_stdin(&["hook", "--target", "vim"], b"{}");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn bare_hookdex_prints_help() {
+    let s = Scratch::new();
+    let out = s.run(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    for want in [
+        "Usage: hookdex <COMMAND>",
+        "Commands:",
+        "compile",
+        "completions",
+    ] {
+        assert!(err.contains(want), "no {want:?} in\n{err}");
+    }
+}
+
+#[test]
+fn version_names_the_commit_when_built_in_git() {
+    let s = Scratch::new();
+    let out = s.run(&["--version"]);
+    assert_success(&out, &["--version"]);
+    let line = stdout(&out);
+    let version = concat!("hookdex ", env!("CARGO_PKG_VERSION"));
+    assert!(line.starts_with(version), "{line}");
+    let commit = std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
+    if let Some(commit) = commit {
+        let commit = String::from_utf8_lossy(&commit.stdout).trim().to_string();
+        assert_eq!(line.trim_end(), format!("{version} ({commit})"));
+    }
+}
+
+#[test]
+fn completions_print_a_script_per_shell() {
+    let s = Scratch::new();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = s.run(&["completions", shell]);
+        assert_success(&out, &["completions", shell]);
+        let script = stdout(&out);
+        assert!(script.contains("hookdex"), "{shell}: {script}");
+        assert!(script.contains("explain"), "{shell}: {script}");
+    }
+    assert!(stdout(&s.run(&["completions", "bash"])).contains("complete -F _hookdex"));
+}
+
+/// `show` takes every spelling `list` and `explain` print: the path, the
+/// file name, the name without its extension, `LAYER/FILE`; when a name
+/// designates rules in several layers, it says which.
+#[test]
+fn show_finds_the_names_list_prints() {
+    let s = Scratch::new();
+    let runtime = rule_with(
+        &s.runtime(),
+        "pre-bash.kubectl-readonly.sh",
+        "#!/bin/bash\n# runtime\n",
+    );
+    rule_with(
+        &s.hookdex_dir(),
+        "post-bash.kubectl-audit.sh",
+        "# directory\n",
+    );
+    let listed = s.list(&[]);
+    let file = listed["active"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|r| r["file"].as_str().filter(|f| f.ends_with("readonly.sh")))
+        .unwrap_or_else(|| panic!("{listed:#}"))
+        .to_string();
+    assert_eq!(file, runtime.display().to_string());
+    let text = stdout(&s.run(&["list"]));
+    assert!(text.lines().any(|l| l.contains(&file)), "{text}");
+    for name in [
+        file.as_str(),
+        "pre-bash.kubectl-readonly.sh",
+        "pre-bash.kubectl-readonly",
+        "runtime/pre-bash.kubectl-readonly.sh",
+        "readonly",
+    ] {
+        let out = s.run(&["show", name]);
+        assert_success(&out, &["show", name]);
+        assert_eq!(stdout(&out), "#!/bin/bash\n# runtime\n", "{name}");
+    }
+    let shown = s.json(&["show", "--json", "readonly"]);
+    assert_eq!(shown["layer"], "runtime", "{shown:#}");
+    assert_eq!(shown["file"], file.as_str());
+    assert_eq!(shown["key"], "pre-bash.kubectl-readonly");
+    assert_eq!(shown["body"], "#!/bin/bash\n# runtime\n");
+    // The same name part in two layers: the error names both as `LAYER/FILE`.
+    rule_with(&s.hookdex_dir(), "pre-bash.git-readonly.sh", "# git\n");
+    let out = s.run(&["show", "readonly"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("runtime/pre-bash.kubectl-readonly.sh"),
+        "{err}"
+    );
+    assert!(err.contains("directory/pre-bash.git-readonly.sh"), "{err}");
+    let out = s.run(&["show", "directory/pre-bash.git-readonly.sh"]);
+    assert_eq!(stdout(&out), "# git\n", "{}", stderr(&out));
 }
