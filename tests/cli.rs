@@ -580,3 +580,43 @@ fn show_finds_the_names_list_prints() {
     let out = s.run(&["show", "directory/pre-bash.git-readonly.sh"]);
     assert_eq!(stdout(&out), "# git\n", "{}", stderr(&out));
 }
+
+/// `compile`'s summary line adds up: every rule is active or overridden,
+/// every file that did not parse is invalid, and they sum to the total.
+#[test]
+fn compile_check_counts_add_up() {
+    let s = Scratch::new();
+    let bundle = s.bundle("bundle");
+    let conditions = bundle.join(".claude/conditions");
+    rule(&conditions, "pre-bash-x.sh");
+    rule(&conditions, "pre-bash-y.sh");
+    rule(&conditions, "bad.sh");
+    rule(&conditions, "worse.sh");
+    rule(&s.runtime(), "pre-bash-x.sh");
+    let args = ["compile", "--check", "--bundle", bundle.to_str().unwrap()];
+    let out = s.run(&args);
+    let text = stdout(&out);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("checked "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let numbers: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .take(4)
+        .map(|w| w.parse().unwrap())
+        .collect();
+    let [total, active, overridden, invalid] = numbers[..] else {
+        panic!("{line}");
+    };
+    assert_eq!(total, active + overridden + invalid, "{line}");
+    assert_eq!((overridden, invalid), (1, 2), "{line}");
+    let words = format!("{active} active, 1 overridden, 2 invalid");
+    assert!(
+        line.starts_with(&format!("checked {total} rules ({words}) from ")),
+        "{line}"
+    );
+    let report = s.json(&["compile", "--json", "--bundle", bundle.to_str().unwrap()]);
+    assert_eq!(report["overridden"], 1, "{report:#}");
+    assert_eq!(report["active"], active, "{report:#}");
+}
