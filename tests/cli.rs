@@ -620,3 +620,72 @@ fn compile_check_counts_add_up() {
     assert_eq!(report["overridden"], 1, "{report:#}");
     assert_eq!(report["active"], active, "{report:#}");
 }
+
+/// A regex that does not parse is reported with regex-syntax's reason and
+/// its column, in a filter's finder and in a `hooks.yaml` matcher.
+#[test]
+fn a_regex_error_names_the_reason_and_position() {
+    let s = Scratch::new();
+    let filter = rule_with(
+        &s.runtime(),
+        "pre-edit-f.filter.yaml",
+        "finders:\n  - regex: '(?i)because(x'\n    reason: r\nmode: finders\n",
+    );
+    let hooks = s.home().join("hooks.yaml");
+    std::fs::write(
+        &hooks,
+        "hooks:\n  PreToolUse:\n    - matcher: \"Bash|(x\"\n      hooks:\n        - type: command\n          command: \"true\"\n",
+    )
+    .unwrap();
+    let out = s.run(&["compile", "--check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    let line = |file: &std::path::Path| {
+        let prefix = format!("{}: ", file.display());
+        text.lines()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("no line for {}:\n{text}", file.display()))
+            .to_string()
+    };
+    let finder = line(&filter);
+    assert!(
+        finder.ends_with("regex `(?i)because(x`: unclosed group at column 12"),
+        "{finder}"
+    );
+    let matcher = line(&hooks);
+    assert!(
+        matcher.ends_with("regex `Bash|(x`: unclosed group at column 6"),
+        "{matcher}"
+    );
+    assert!(!text.contains("error building NFA"), "{text}");
+}
+
+/// A key typo names the nearest known key, in a filter file and in
+/// `hooks.yaml`.
+#[test]
+fn a_key_typo_suggests_the_nearest_key() {
+    let s = Scratch::new();
+    let filter = rule_with(
+        &s.runtime(),
+        "pre-edit-g.filter.yaml",
+        "finders:\n  - regex: 'x'\n    reasn: r\nmode: finders\n",
+    );
+    let hooks = s.home().join("hooks.yaml");
+    std::fs::write(
+        &hooks,
+        "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          comand: \"true\"\n",
+    )
+    .unwrap();
+    let out = s.run(&["compile", "--check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    for (file, typo, key) in [(&filter, "reasn", "reason"), (&hooks, "comand", "command")] {
+        let want = format!("unknown key `{typo}` (did you mean `{key}`?)");
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&file.display().to_string()) && l.contains(&want)),
+            "no {want:?} for {}:\n{text}",
+            file.display()
+        );
+    }
+}

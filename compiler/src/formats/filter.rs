@@ -222,12 +222,52 @@ pub(crate) fn yaml_error(err: &serde_saphyr::Error) -> (RuleErrorKind, Option<(u
         Some(at) if span.is_some() => text[..at].to_string(),
         _ => text,
     };
-    (RuleErrorKind::Syntax(message), span)
+    (RuleErrorKind::Syntax(with_suggestion(message)), span)
+}
+
+/// serde's `unknown field `x`, expected one of …` (the key files of
+/// filters, `hooks.yaml` and their nested tables) as `unknown key `x`
+/// (did you mean `y`?); expected one of …` when a known key is
+/// [`nearest`](hookdex_model::text::nearest) to it; any other message as it is.
+pub(crate) fn with_suggestion(message: String) -> String {
+    let Some(rest) = message.strip_prefix("unknown field ") else {
+        return message;
+    };
+    let Some((key, expected)) = rest.split_once(", expected ") else {
+        return message;
+    };
+    let known: Vec<&str> = expected
+        .trim_start_matches("one of ")
+        .split(", ")
+        .flat_map(|k| k.split(" or "))
+        .map(|k| k.trim_matches('`'))
+        .collect();
+    let key = key.trim_matches('`');
+    match hookdex_model::text::nearest(key, &known) {
+        Some(near) => format!("unknown key `{key}` (did you mean `{near}`?); expected {expected}"),
+        None => message,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_typo_names_the_nearest_key() {
+        let Err((kind, _)) = compile("finders:\n  - regex: x\n    reasn: r\n") else {
+            panic!("reasn parsed");
+        };
+        let text = kind.to_string();
+        assert!(
+            text.contains("unknown key `reasn` (did you mean `reason`?)"),
+            "{text}"
+        );
+        let Err((kind, _)) = compile("colour: red\n") else {
+            panic!("colour parsed");
+        };
+        assert!(!kind.to_string().contains("did you mean"), "{kind}");
+    }
 
     #[test]
     fn valid_filters() {
