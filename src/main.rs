@@ -19,6 +19,7 @@
 
 mod cmd;
 mod error;
+mod paint;
 
 use std::ffi::{c_char, c_int, OsString};
 use std::path::PathBuf;

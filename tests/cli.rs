@@ -689,3 +689,36 @@ fn a_key_typo_suggests_the_nearest_key() {
         );
     }
 }
+
+/// Status words are coloured only on a terminal and without `NO_COLOR`:
+/// a pipe never gets escape codes; under a pseudo-terminal (`script`, when
+/// installed) they come and `NO_COLOR` takes them away.
+#[test]
+fn colour_only_on_a_terminal_without_no_color() {
+    let mut s = Scratch::new();
+    rule(&s.runtime(), "pre-bash-x.sh");
+    rule(&s.runtime(), "pre-read-y.sh");
+    let args = ["explain", "--tool", "Bash", "--command", "ls"];
+    let escapes = |out: &std::process::Output| out.stdout.contains(&0x1b);
+    let piped = s.run(&args);
+    assert_success(&piped, &args);
+    assert!(stdout(&piped).contains("FIRES"), "{}", stdout(&piped));
+    assert!(!escapes(&piped), "{}", stdout(&piped));
+    let has_script = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    // `script` runs `$0 $*` (the binary and these plain words) on a terminal.
+    let tty = ["sh", "-c", "exec script -qec \"$0 $*\" /dev/null"];
+    if has_script {
+        let out = s.cmd_via(&tty, &args).output().unwrap();
+        assert!(escapes(&out), "{}", stdout(&out));
+    }
+    s.set_env("NO_COLOR", "1");
+    assert!(!escapes(&s.run(&args)));
+    if has_script {
+        let out = s.cmd_via(&tty, &args).output().unwrap();
+        assert!(stdout(&out).contains("FIRES"), "{}", stdout(&out));
+        assert!(!escapes(&out), "{}", stdout(&out));
+    }
+}
