@@ -121,7 +121,7 @@ pub fn read(text: &str) -> Result<FilterFile, (RuleErrorKind, Option<(u32, u32)>
     } else {
         serde_saphyr::from_str_with_options(text, options)
     }
-    .map_err(|e| yaml_error(&e))?;
+    .map_err(|e| with_key(text, yaml_error(&e)))?;
     let key = |key: &str, reason: &str, at: &Location| {
         (
             RuleErrorKind::Key {
@@ -225,6 +225,39 @@ pub(crate) fn yaml_error(err: &serde_saphyr::Error) -> (RuleErrorKind, Option<(u
     (RuleErrorKind::Syntax(with_suggestion(message)), span)
 }
 
+/// A YAML error at a line that sets a key (`mode: sometimes`, `- regex:
+/// …`) as an error of that key, when the message does not name it already:
+/// serde names a bad value (`unknown variant `sometimes``) but not its key.
+fn with_key(
+    text: &str,
+    (kind, span): (RuleErrorKind, Option<(u32, u32)>),
+) -> (RuleErrorKind, Option<(u32, u32)>) {
+    let RuleErrorKind::Syntax(reason) = &kind else {
+        return (kind, span);
+    };
+    let key = span
+        .and_then(|(line, _)| text.lines().nth(line.checked_sub(1)? as usize))
+        .and_then(|line| line.trim_start().trim_start_matches("- ").split_once(':'))
+        .map(|(key, _)| key.trim())
+        .filter(|key| {
+            !key.is_empty()
+                && key
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        })
+        .filter(|key| !reason.contains(&format!("`{key}`")));
+    match key {
+        Some(key) => (
+            RuleErrorKind::Key {
+                key: key.to_string(),
+                reason: reason.clone(),
+            },
+            span,
+        ),
+        None => (kind, span),
+    }
+}
+
 /// serde's `unknown field `x`, expected one of …` (the key files of
 /// filters, `hooks.yaml` and their nested tables) as `unknown key `x`
 /// (did you mean `y`?); expected one of …` when a known key is
@@ -263,6 +296,15 @@ mod tests {
             text.contains("unknown key `reasn` (did you mean `reason`?)"),
             "{text}"
         );
+        let Err((kind, at)) = compile("finders:\n  - regex: x\nmode: sometimes\n") else {
+            panic!("sometimes parsed");
+        };
+        assert!(
+            kind.to_string()
+                .starts_with("mode: unknown variant `sometimes`"),
+            "{kind}"
+        );
+        assert_eq!(at.map(|(line, _)| line), Some(3));
         let Err((kind, _)) = compile("colour: red\n") else {
             panic!("colour parsed");
         };
