@@ -150,6 +150,9 @@ enum Command {
         /// then skips them until they are trusted in its own review).
         #[arg(long)]
         no_trust: bool,
+        /// Print JSON: the files written and the notes.
+        #[arg(long)]
+        json: bool,
     },
     /// Run a command and print its output shrunk by the output filter that
     /// claims it; exit with the command's code.
@@ -470,7 +473,8 @@ fn run() -> c_int {
             bundle,
             profile,
             no_trust,
-        } => cmd::init::run(target, scope, bundle, profile, !no_trust),
+            json,
+        } => cmd::init::run(target, scope, bundle, profile, !no_trust, json),
     };
     exit_code(result)
 }

@@ -722,3 +722,27 @@ fn colour_only_on_a_terminal_without_no_color() {
         assert!(!escapes(&out), "{}", stdout(&out));
     }
 }
+
+/// `init --json` prints the files it wrote (or left unchanged) and its notes.
+#[test]
+fn init_json_lists_the_files_and_notes() {
+    let s = Scratch::new();
+    let args = ["init", "--target", "claude", "--json"];
+    let first = s.json(&args);
+    let files = first["files"].as_array().unwrap();
+    assert!(!files.is_empty(), "{first:#}");
+    for file in files {
+        assert_eq!(file["action"], "wrote", "{first:#}");
+        assert!(std::path::Path::new(file["path"].as_str().unwrap()).is_file());
+    }
+    assert!(first["notes"].is_array(), "{first:#}");
+    let again = s.json(&args);
+    assert!(
+        again["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["action"] == "unchanged"),
+        "{again:#}"
+    );
+}

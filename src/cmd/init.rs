@@ -100,13 +100,16 @@ fn wired_events(target: Target, cwd: &std::path::Path) -> Vec<Event> {
 
 /// Writes the harness's hook settings, its MCP entry, `state.json` and the
 /// harness's further configuration file, then prints what was written and
-/// what the person must know; a refusal in any file writes none.
+/// what the person must know (`--json`: `{"files": [{"path", "action":
+/// "wrote"|"unchanged"}], "notes": [...]}`); a refusal in any file writes
+/// none.
 pub fn run(
     target: Target,
     scope: Scope,
     bundle: Option<PathBuf>,
     profiles: Vec<String>,
     trust: bool,
+    json: bool,
 ) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
     let exe = std::env::current_exe()
@@ -170,16 +173,30 @@ pub fn run(
     }
     notes.extend(init_notes(harness, &request));
 
+    let mut files = Vec::new();
     for doc in [Some(&settings), Some(&state), mcp.as_ref()]
         .into_iter()
         .flatten()
     {
-        report(doc.save()?, &doc.path);
+        files.push((action(doc.save()?), &doc.path));
     }
     if let Some(config) = &config {
-        report(config.save()?, &config.path);
+        files.push((action(config.save()?), &config.path));
     }
-    notes.iter().for_each(|note| println!("{note}"));
+    if json {
+        super::print_json(&serde_json::json!({
+            "files": files
+                .iter()
+                .map(|(action, path)| serde_json::json!({"path": path, "action": action}))
+                .collect::<Vec<_>>(),
+            "notes": notes,
+        }));
+    } else {
+        files
+            .iter()
+            .for_each(|(action, path)| println!("{action} {}", path.display()));
+        notes.iter().for_each(|note| println!("{note}"));
+    }
     Ok(0)
 }
 
@@ -211,10 +228,10 @@ fn mcp_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<PathBuf
     }
 }
 
-fn report(saved: Saved, path: &Path) {
-    let verb = match saved {
+/// What saving a file did, as `init` reports it.
+fn action(saved: Saved) -> &'static str {
+    match saved {
         Saved::Wrote => "wrote",
         Saved::Unchanged => "unchanged",
-    };
-    println!("{verb} {}", path.display());
+    }
 }
