@@ -746,3 +746,40 @@ fn init_json_lists_the_files_and_notes() {
         "{again:#}"
     );
 }
+
+/// A prompt asking for a rule opens the gate, and `list --session` shows
+/// when it closes at the latest as a local `HH:MM` (here in UTC), never as
+/// milliseconds since the epoch.
+#[test]
+fn the_gate_opens_for_a_rule_and_shows_its_deadline_as_a_clock_time() {
+    let mut s = Scratch::new();
+    s.set_env("TZ", "UTC");
+    let prompt = serde_json::json!({
+        "session_id": "s1",
+        "hook_event_name": "UserPromptSubmit",
+        "cwd": s.repo,
+        "prompt": "add a rule that blocks git push --force",
+    });
+    let out = s.run_stdin(
+        &["hook", "--target", "claude"],
+        prompt.to_string().as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let listed = s.list(&["--session", "s1"]);
+    let gate = &listed["gate"];
+    assert_eq!(gate["state"], "open", "{gate:#}");
+    let until_ms = gate["until_ms"].as_u64().unwrap();
+    let secs = until_ms / 1000;
+    let clock = format!("{:02}:{:02}", secs / 3600 % 24, secs / 60 % 60);
+    assert_eq!(gate["until"], clock.as_str(), "{gate:#}");
+    let text = stdout(&s.run(&["list", "--session", "s1"]));
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("gate:"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.ends_with(&format!("(at the latest {clock})")),
+        "{line}"
+    );
+    assert!(!line.contains("epoch"), "{line}");
+}
