@@ -19,6 +19,7 @@
 
 mod cmd;
 mod error;
+mod paint;
 
 use std::ffi::{c_char, c_int, OsString};
 use std::path::PathBuf;
@@ -28,7 +29,13 @@ use hookdex_model::{Step, Target};
 
 /// Rules compiler and hook runtime for AI coding agents.
 #[derive(Parser)]
-#[command(name = "hookdex", version, about, max_term_width = 100)]
+#[command(
+    name = "hookdex",
+    version = env!("HOOKDEX_VERSION"),
+    about,
+    max_term_width = 100,
+    arg_required_else_help = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -245,6 +252,15 @@ enum Command {
         /// Harness whose view to search.
         #[arg(long, value_parser = parse_target)]
         target: Option<Target>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a shell completion script for hookdex on stdout.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
     },
 }
 
@@ -389,25 +405,7 @@ fn run() -> c_int {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) if !err.use_stderr() => err.exit(),
-        Err(err) => {
-            // One line, as every other error: clap's first line names the
-            // argument and the reason.
-            let text = err.render().to_string();
-            let line = text
-                .lines()
-                .next()
-                .unwrap_or("usage error")
-                .trim_start_matches("error: ");
-            eprintln!("hookdex: {line}");
-            // Harnesses read a non-zero hook exit as a deny, and so does a
-            // call site of `filter check`.
-            match std::env::args_os().nth(1) {
-                Some(a) if a == "hook" => return cmd::hook::usage_error(line),
-                Some(a) if a == "filter" => return cmd::filter::usage_error(line),
-                _ => {}
-            }
-            return 2;
-        }
+        Err(err) => return usage_error(&err),
     };
     let result = match cli.command {
         Command::Compile {
@@ -502,7 +500,12 @@ fn run() -> c_int {
                 cmd::try_call::run(default_target(target), session.as_deref(), call, json)
             })
         }
-        Command::Show { name, target } => cmd::show::run(default_target(target), &name),
+        Command::Show { name, target, json } => cmd::show::run(default_target(target), &name, json),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "hookdex", &mut std::io::stdout());
+            Ok(0)
+        }
         Command::Trust {
             path,
             revoke,
@@ -550,6 +553,35 @@ fn run() -> c_int {
         }),
     };
     exit_code(result)
+}
+
+/// A command line clap refused. `hook` and `filter` answer as their
+/// callers need (exit 0, the reason's first line in the log or the
+/// verdict): harnesses read a non-zero hook exit as a deny, and so does a
+/// call site of `filter check`. Any other command prints clap's whole
+/// message (the reason, the usage, a tip or the possible values; coloured
+/// only on a terminal without `NO_COLOR`) and exits 2.
+fn usage_error(err: &clap::Error) -> c_int {
+    let text = err.render().to_string();
+    let line = text
+        .lines()
+        .next()
+        .unwrap_or("usage error")
+        .trim_start_matches("error: ");
+    match std::env::args_os().nth(1) {
+        Some(a) if a == "hook" => {
+            eprintln!("hookdex: {line}");
+            cmd::hook::usage_error(line)
+        }
+        Some(a) if a == "filter" => {
+            eprintln!("hookdex: {line}");
+            cmd::filter::usage_error(line)
+        }
+        _ => {
+            let _ = err.print();
+            2
+        }
+    }
 }
 
 /// The exit code of a command's result; an error is printed first.

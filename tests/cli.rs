@@ -422,13 +422,340 @@ fn runtime_errors_exit_1_with_one_line() {
     );
 }
 
-/// `--input` that is not JSON is a malformed argument, like `--target vim`.
+/// `--input` that is not JSON is a malformed argument, like `--target vim`:
+/// clap's message, its first line naming the argument and the reason.
 #[test]
 fn malformed_input_json_is_a_usage_error() {
     let s = Scratch::new();
-    for input in ["not json", "[1,2]"] {
+    for (input, reason) in [("not json", "not valid JSON"), ("[1,2]", "JSON object")] {
         let out = s.run(&["explain", "--tool", "Bash", "--input", input]);
         assert_eq!(out.status.code(), Some(2), "{input}: {}", stderr(&out));
-        assert_eq!(stderr(&out).trim_end().lines().count(), 1);
+        let err = stderr(&out);
+        let first = err.lines().next().unwrap_or_default();
+        assert!(first.contains("--input") && first.contains(reason), "{err}");
+        assert!(err.contains("try '--help'"), "{err}");
     }
+}
+
+/// A usage error prints clap's whole message: the reason, a tip, the usage.
+#[test]
+fn usage_errors_print_the_whole_message() {
+    let s = Scratch::new();
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["init"], &["--target <TARGET>", "Usage: hookdex init"]),
+        (
+            &["list", "--stpe", "pre"],
+            &[
+                "'--stpe'",
+                "tip: a similar argument exists: '--step'",
+                "Usage:",
+            ],
+        ),
+        (
+            &["list", "--step", "during"],
+            &["--step", "during", "For more information, try '--help'"],
+        ),
+        (
+            &["completions", "tcsh"],
+            &["possible values: bash, elvish, fish, powershell, zsh"],
+        ),
+    ];
+    for (args, wanted) in cases {
+        let out = s.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.lines().count() > 2, "{args:?}: {err}");
+        for want in *wanted {
+            assert!(err.contains(want), "{args:?}: no {want:?} in\n{err}");
+        }
+    }
+    // `hook` stays quiet for its harness: exit 0, the reason on one line.
+    let out = s.run_stdin(&["hook", "--target", "vim"], b"{}");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn bare_hookdex_prints_help() {
+    let s = Scratch::new();
+    let out = s.run(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    for want in [
+        "Usage: hookdex <COMMAND>",
+        "Commands:",
+        "compile",
+        "completions",
+    ] {
+        assert!(err.contains(want), "no {want:?} in\n{err}");
+    }
+}
+
+#[test]
+fn version_names_the_commit_when_built_in_git() {
+    let s = Scratch::new();
+    let out = s.run(&["--version"]);
+    assert_success(&out, &["--version"]);
+    let line = stdout(&out);
+    let version = concat!("hookdex ", env!("CARGO_PKG_VERSION"));
+    assert!(line.starts_with(version), "{line}");
+    let commit = std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
+    if let Some(commit) = commit {
+        let commit = String::from_utf8_lossy(&commit.stdout).trim().to_string();
+        assert_eq!(line.trim_end(), format!("{version} ({commit})"));
+    }
+}
+
+#[test]
+fn completions_print_a_script_per_shell() {
+    let s = Scratch::new();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = s.run(&["completions", shell]);
+        assert_success(&out, &["completions", shell]);
+        let script = stdout(&out);
+        assert!(script.contains("hookdex"), "{shell}: {script}");
+        assert!(script.contains("explain"), "{shell}: {script}");
+    }
+    assert!(stdout(&s.run(&["completions", "bash"])).contains("complete -F _hookdex"));
+}
+
+/// `show` takes every spelling `list` and `explain` print: the path, the
+/// file name, the name without its extension, `LAYER/FILE`; when a name
+/// designates rules in several layers, it says which.
+#[test]
+fn show_finds_the_names_list_prints() {
+    let s = Scratch::new();
+    let runtime = rule_with(
+        &s.runtime(),
+        "pre-bash.kubectl-readonly.sh",
+        "#!/bin/bash\n# runtime\n",
+    );
+    rule_with(
+        &s.hookdex_dir(),
+        "post-bash.kubectl-audit.sh",
+        "# directory\n",
+    );
+    let listed = s.list(&[]);
+    let file = listed["active"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|r| r["file"].as_str().filter(|f| f.ends_with("readonly.sh")))
+        .unwrap_or_else(|| panic!("{listed:#}"))
+        .to_string();
+    assert_eq!(file, runtime.display().to_string());
+    let text = stdout(&s.run(&["list"]));
+    assert!(text.lines().any(|l| l.contains(&file)), "{text}");
+    for name in [
+        file.as_str(),
+        "pre-bash.kubectl-readonly.sh",
+        "pre-bash.kubectl-readonly",
+        "runtime/pre-bash.kubectl-readonly.sh",
+        "readonly",
+    ] {
+        let out = s.run(&["show", name]);
+        assert_success(&out, &["show", name]);
+        assert_eq!(stdout(&out), "#!/bin/bash\n# runtime\n", "{name}");
+    }
+    let shown = s.json(&["show", "--json", "readonly"]);
+    assert_eq!(shown["layer"], "runtime", "{shown:#}");
+    assert_eq!(shown["file"], file.as_str());
+    assert_eq!(shown["key"], "pre-bash.kubectl-readonly");
+    assert_eq!(shown["body"], "#!/bin/bash\n# runtime\n");
+    // The same name part in two layers: the error names both as `LAYER/FILE`.
+    rule_with(&s.hookdex_dir(), "pre-bash.git-readonly.sh", "# git\n");
+    let out = s.run(&["show", "readonly"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("runtime/pre-bash.kubectl-readonly.sh"),
+        "{err}"
+    );
+    assert!(err.contains("directory/pre-bash.git-readonly.sh"), "{err}");
+    let out = s.run(&["show", "directory/pre-bash.git-readonly.sh"]);
+    assert_eq!(stdout(&out), "# git\n", "{}", stderr(&out));
+}
+
+/// `compile`'s summary line adds up: every rule is active or overridden,
+/// every file that did not parse is invalid, and they sum to the total.
+#[test]
+fn compile_check_counts_add_up() {
+    let s = Scratch::new();
+    let bundle = s.bundle("bundle");
+    let conditions = bundle.join(".claude/conditions");
+    rule(&conditions, "pre-bash-x.sh");
+    rule(&conditions, "pre-bash-y.sh");
+    rule(&conditions, "bad.sh");
+    rule(&conditions, "worse.sh");
+    rule(&s.runtime(), "pre-bash-x.sh");
+    let args = ["compile", "--check", "--bundle", bundle.to_str().unwrap()];
+    let out = s.run(&args);
+    let text = stdout(&out);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("checked "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let numbers: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .take(4)
+        .map(|w| w.parse().unwrap())
+        .collect();
+    let [total, active, overridden, invalid] = numbers[..] else {
+        panic!("{line}");
+    };
+    assert_eq!(total, active + overridden + invalid, "{line}");
+    assert_eq!((overridden, invalid), (1, 2), "{line}");
+    let words = format!("{active} active, 1 overridden, 2 invalid");
+    assert!(
+        line.starts_with(&format!("checked {total} rules ({words}) from ")),
+        "{line}"
+    );
+    let report = s.json(&["compile", "--json", "--bundle", bundle.to_str().unwrap()]);
+    assert_eq!(report["overridden"], 1, "{report:#}");
+    assert_eq!(report["active"], active, "{report:#}");
+}
+
+/// A regex that does not parse is reported with regex-syntax's reason and
+/// its column, in a filter's finder and in a `hooks.yaml` matcher.
+#[test]
+fn a_regex_error_names_the_reason_and_position() {
+    let s = Scratch::new();
+    let filter = rule_with(
+        &s.runtime(),
+        "pre-edit-f.filter.yaml",
+        "finders:\n  - regex: '(?i)because(x'\n    reason: r\nmode: finders\n",
+    );
+    let hooks = s.home().join("hooks.yaml");
+    std::fs::write(
+        &hooks,
+        "hooks:\n  PreToolUse:\n    - matcher: \"Bash|(x\"\n      hooks:\n        - type: command\n          command: \"true\"\n",
+    )
+    .unwrap();
+    let out = s.run(&["compile", "--check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    let line = |file: &std::path::Path| {
+        let prefix = format!("{}: ", file.display());
+        text.lines()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("no line for {}:\n{text}", file.display()))
+            .to_string()
+    };
+    let finder = line(&filter);
+    assert!(
+        finder.ends_with("regex `(?i)because(x`: unclosed group at column 12"),
+        "{finder}"
+    );
+    let matcher = line(&hooks);
+    assert!(
+        matcher.ends_with("regex `Bash|(x`: unclosed group at column 6"),
+        "{matcher}"
+    );
+    assert!(!text.contains("error building NFA"), "{text}");
+}
+
+/// A key typo names the nearest known key, in a filter file and in
+/// `hooks.yaml`.
+#[test]
+fn a_key_typo_suggests_the_nearest_key() {
+    let s = Scratch::new();
+    let filter = rule_with(
+        &s.runtime(),
+        "pre-edit-g.filter.yaml",
+        "finders:\n  - regex: 'x'\n    reasn: r\nmode: finders\n",
+    );
+    let hooks = s.home().join("hooks.yaml");
+    std::fs::write(
+        &hooks,
+        "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          comand: \"true\"\n",
+    )
+    .unwrap();
+    let out = s.run(&["compile", "--check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    for (file, typo, key) in [(&filter, "reasn", "reason"), (&hooks, "comand", "command")] {
+        let want = format!("unknown key `{typo}` (did you mean `{key}`?)");
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&file.display().to_string()) && l.contains(&want)),
+            "no {want:?} for {}:\n{text}",
+            file.display()
+        );
+    }
+}
+
+/// Status words are coloured only on a terminal and without `NO_COLOR`:
+/// a pipe never gets escape codes; under a pseudo-terminal (`script`, when
+/// installed) they come and `NO_COLOR` takes them away.
+#[test]
+fn colour_only_on_a_terminal_without_no_color() {
+    let mut s = Scratch::new();
+    rule(&s.runtime(), "pre-bash-x.sh");
+    rule(&s.runtime(), "pre-read-y.sh");
+    let args = ["explain", "--tool", "Bash", "--command", "ls"];
+    let escapes = |out: &std::process::Output| out.stdout.contains(&0x1b);
+    let piped = s.run(&args);
+    assert_success(&piped, &args);
+    assert!(stdout(&piped).contains("FIRES"), "{}", stdout(&piped));
+    assert!(!escapes(&piped), "{}", stdout(&piped));
+    let has_script = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    // `script` runs `$0 $*` (the binary and these plain words) on a terminal.
+    let tty = ["sh", "-c", "exec script -qec \"$0 $*\" /dev/null"];
+    if has_script {
+        let out = s.cmd_via(&tty, &args).output().unwrap();
+        assert!(escapes(&out), "{}", stdout(&out));
+    }
+    s.set_env("NO_COLOR", "1");
+    assert!(!escapes(&s.run(&args)));
+    if has_script {
+        let out = s.cmd_via(&tty, &args).output().unwrap();
+        assert!(stdout(&out).contains("FIRES"), "{}", stdout(&out));
+        assert!(!escapes(&out), "{}", stdout(&out));
+    }
+}
+
+/// A prompt asking for a rule opens the gate, and `list --session` shows
+/// when it closes at the latest as a local `HH:MM` (here in UTC), never as
+/// milliseconds since the epoch.
+#[test]
+fn the_gate_opens_for_a_rule_and_shows_its_deadline_as_a_clock_time() {
+    let mut s = Scratch::new();
+    s.set_env("TZ", "UTC");
+    let prompt = serde_json::json!({
+        "session_id": "s1",
+        "hook_event_name": "UserPromptSubmit",
+        "cwd": s.repo,
+        "prompt": "add a rule that blocks git push --force",
+    });
+    let out = s.run_stdin(
+        &["hook", "--target", "claude"],
+        prompt.to_string().as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let listed = s.list(&["--session", "s1"]);
+    let gate = &listed["gate"];
+    assert_eq!(gate["state"], "open", "{gate:#}");
+    let until_ms = gate["until_ms"].as_u64().unwrap();
+    let secs = until_ms / 1000;
+    let clock = format!("{:02}:{:02}", secs / 3600 % 24, secs / 60 % 60);
+    assert_eq!(gate["until"], clock.as_str(), "{gate:#}");
+    let text = stdout(&s.run(&["list", "--session", "s1"]));
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("gate:"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.ends_with(&format!("(at the latest {clock})")),
+        "{line}"
+    );
+    assert!(!line.contains("epoch"), "{line}");
 }

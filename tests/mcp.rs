@@ -204,3 +204,34 @@ fn enforcement_set_writes_an_entry_that_comes_on_its_cadence() {
     let reply = hook(&s, "claude", &pre_bash(&s, "claude", "kubectl get pods"));
     assert_eq!(context_of(&reply), "Cluster writes go through GitOps.");
 }
+
+/// A refused filter body names the key and the line that is wrong: a bad
+/// value under its key, a key typo with the key it is nearest to.
+#[test]
+fn a_refused_filter_names_the_key_and_its_line() {
+    let s = Scratch::new();
+    open_gate(&s, "s1");
+    let set = |script: &str| {
+        (
+            "condition_set",
+            json!({"step": "pre", "matcher": "edit", "name": "f", "language": "filter",
+                "script": script, "scope": "directory", "session_id": "s1", "cwd": s.repo}),
+        )
+    };
+    let results = mcp(
+        &s,
+        &[
+            set("fields: [content]\nmode: sometimes\n"),
+            set("finders:\n  - regex: x\n    reasn: r\n"),
+        ],
+    );
+    let wanted = [
+        "pre-edit-f.filter.yaml:2:7: mode: unknown variant `sometimes`",
+        "pre-edit-f.filter.yaml:3:5: unknown key `reasn` (did you mean `reason`?)",
+    ];
+    for (result, want) in results.iter().zip(wanted) {
+        assert_eq!(result["isError"], true, "{result}");
+        assert!(text(result).contains(want), "no {want:?} in {result}");
+    }
+    assert!(!s.repo.join(".agentihooks/conditions").exists());
+}

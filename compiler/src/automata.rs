@@ -153,7 +153,10 @@ pub fn finder(regex: &str) -> Result<(Vec<u8>, Vec<u8>), RuleErrorKind> {
                 .determinize_size_limit(Some(SIZE_LIMIT)),
         )
         .build(regex)
-        .map_err(|e| fail(format!("regex `{regex}`: {}", one_line(&e.to_string()))))?;
+        .map_err(|e| {
+            let reason = syntax_error(regex).unwrap_or_else(|| one_line(&e.to_string()));
+            fail(format!("regex `{regex}`: {reason}"))
+        })?;
     Ok((
         serialize(built.forward()).map_err(|e| fail(e.to_string()))?,
         serialize(built.reverse()).map_err(|e| fail(e.to_string()))?,
@@ -173,6 +176,7 @@ const HOOK_LIMIT: usize = 8 << 20;
 ///
 /// Why the union does not fit the limit, or which matcher does not parse.
 pub fn name_patterns(matchers: &[String]) -> Result<Vec<u8>, AutomatonError> {
+    syntax_errors(matchers)?;
     let wrapped: Vec<String> = matchers.iter().map(|m| format!("(?:{m})$")).collect();
     let dfa = dense::Builder::new()
         .configure(
@@ -229,15 +233,8 @@ pub fn input_patterns(regexes: &[String]) -> Result<Vec<u8>, AutomatonError> {
             .dfa_size_limit(Some(HOOK_LIMIT))
             .determinize_size_limit(Some(HOOK_LIMIT))
     };
+    syntax_errors(regexes)?;
     let wrapped: Vec<String> = regexes.iter().map(|r| format!("(?s:.)*?(?:{r})")).collect();
-    for (at, pattern) in wrapped.iter().enumerate() {
-        regex_automata::util::syntax::parse(pattern).map_err(|e| {
-            AutomatonError::new(AutomatonErrorKind::Syntax {
-                regex: regexes[at].clone(),
-                reason: one_line(&e.to_string()),
-            })
-        })?;
-    }
     let dfa = dense::Builder::new()
         .configure(config())
         .build_many(&wrapped)
@@ -258,6 +255,36 @@ fn serialize(dfa: &dense::DFA<Vec<u32>>) -> Result<Vec<u8>, AutomatonError> {
     Ok(bytes)
 }
 
+/// The first of `regexes` that does not parse, as a `Syntax` error with
+/// [`syntax_error`]'s reason.
+fn syntax_errors(regexes: &[String]) -> Result<(), AutomatonError> {
+    match regexes.iter().find_map(|r| Some((r, syntax_error(r)?))) {
+        Some((regex, reason)) => Err(AutomatonError::new(AutomatonErrorKind::Syntax {
+            regex: regex.clone(),
+            reason,
+        })),
+        None => Ok(()),
+    }
+}
+
+/// Why `regex` (as written, with the default syntax: Unicode, UTF-8) does
+/// not parse: regex-syntax's reason and where in it, as `unclosed group
+/// at column 12` (and the line, for a regex of several); `None` when it
+/// parses. Builders report such a regex only as "error building NFA".
+pub fn syntax_error(regex: &str) -> Option<String> {
+    let err = regex_syntax::Parser::new().parse(regex).err()?;
+    let (kind, span) = match &err {
+        regex_syntax::Error::Parse(e) => (e.kind().to_string(), *e.span()),
+        regex_syntax::Error::Translate(e) => (e.kind().to_string(), *e.span()),
+        _ => return Some(one_line(&err.to_string())),
+    };
+    let line = match span.start.line {
+        1 => String::new(),
+        n => format!("line {n}, "),
+    };
+    Some(format!("{kind} at {line}column {}", span.start.column))
+}
+
 fn one_line(message: &str) -> String {
     message.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -265,6 +292,33 @@ fn one_line(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_regex_error_names_regex_syntax_reason_and_column() {
+        assert_eq!(
+            syntax_error("(?i)because(x").as_deref(),
+            Some("unclosed group at column 12")
+        );
+        assert_eq!(
+            syntax_error("a\\qb").as_deref(),
+            Some("unrecognized escape sequence at column 2")
+        );
+        assert_eq!(syntax_error("a|b"), None);
+        let err = name_patterns(&["Bash".into(), "Bash|(x".into()]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "regex `Bash|(x`: unclosed group at column 6"
+        );
+        let err = input_patterns(&["rm(\\s".into()]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "regex `rm(\\s`: unclosed group at column 3"
+        );
+        let Err(RuleErrorKind::Key { reason, .. }) = finder("x[") else {
+            panic!("x[ built");
+        };
+        assert_eq!(reason, "regex `x[`: unclosed character class at column 2");
+    }
 
     #[test]
     fn globs_compile_and_fall_back_to_one_dfa_each() {

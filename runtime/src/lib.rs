@@ -20,7 +20,8 @@
 //! or damaged index.
 #![deny(missing_docs)]
 // `unsafe` is allowed only in `exec` and `procs` (process groups, reaping,
-// signals), each block argued there.
+// signals) and in `report::status`'s local clock (`localtime_r`), each
+// block argued there.
 #![deny(unsafe_code)]
 
 pub mod call;

@@ -100,6 +100,7 @@ fn compile_view(view: &View, check: bool, json: bool) -> CmdResult {
             "target": target.as_str(),
             "rules": data.rules.len(),
             "active": active,
+            "overridden": data.rules.len() - active,
             "layers": data.layers.iter().map(|l| json!({
                 "label": l.label, "dir": l.dir, "count": l.count,
             })).collect::<Vec<_>>(),
@@ -118,10 +119,13 @@ fn compile_view(view: &View, check: bool, json: bool) -> CmdResult {
         for warning in &warnings {
             eprintln!("warning: {}: {}", warning.file, warning.reason);
         }
+        // The parts add up: each rule is active or overridden, each file
+        // that did not parse counts once.
         let verb = if check { "checked" } else { "compiled" };
         println!(
-            "{verb} {} rules ({active} active, {} invalid) from {} layers in {elapsed_ms:.1} ms",
-            data.rules.len(),
+            "{verb} {} rules ({active} active, {} overridden, {} invalid) from {} layers in {elapsed_ms:.1} ms",
+            data.rules.len() + invalid.len(),
+            data.rules.len() - active,
             invalid.len(),
             data.layers.len(),
         );

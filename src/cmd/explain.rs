@@ -7,6 +7,7 @@ use hookdex_runtime::filters::trace::FilterTrace;
 use hookdex_runtime::report::{self, CallSpec, ExplainReport};
 
 use super::{context, current_settings, print_json, CmdResult};
+use crate::paint::{self, Tone};
 
 /// Explains every rule's verdict for one call.
 pub fn run(target: Target, session: Option<&str>, args: CallSpec, json: bool) -> CmdResult {
@@ -91,8 +92,11 @@ fn print_text(e: &ExplainReport, shell_strict: bool) {
     let layer_width = names.map(|(_, l)| l.len()).max().unwrap_or(0);
     for fired in &e.fires {
         println!(
-            "FIRES  {:<name_width$}  {:<layer_width$}  {}",
-            fired.name, fired.layer, fired.why,
+            "{} {:<name_width$}  {:<layer_width$}  {}",
+            paint::status("FIRES", 6, Tone::Good),
+            fired.name,
+            fired.layer,
+            fired.why,
         );
         if let Some(t) = &fired.trace {
             print_trace(t);
@@ -106,8 +110,11 @@ fn print_text(e: &ExplainReport, shell_strict: bool) {
     }
     for skipped in &e.skipped {
         println!(
-            "skip   {:<name_width$}  {:<layer_width$}  {}",
-            skipped.name, skipped.layer, skipped.reason,
+            "{} {:<name_width$}  {:<layer_width$}  {}",
+            paint::status("skip", 6, Tone::Quiet),
+            skipped.name,
+            skipped.layer,
+            skipped.reason,
         );
     }
 }

@@ -20,6 +20,7 @@ use hookdex_runtime::report::{self, CaseSuite};
 use serde_json::json;
 
 use super::{current_settings, print_json, CmdResult};
+use crate::paint::{self, Tone};
 
 /// Runs the tests of `files` and prints the result.
 pub fn run(files: &[PathBuf], json: bool) -> CmdResult {
@@ -98,16 +99,16 @@ fn print_case_suite(suite: &CaseSuite) {
     let runs = match &suite.runs {
         Ok(runs) => runs,
         Err(why) => {
-            println!("  BROKEN  {why}");
+            println!("  {}{why}", broken());
             return;
         }
     };
     for case in runs {
         if case.passed() {
-            println!("  ok      {}", case.name);
+            println!("  {}{}", ok(), case.name);
             continue;
         }
-        println!("  FAIL    {} (line {})", case.name, case.line);
+        println!("  {}{} (line {})", fail(), case.name, case.line);
         for failure in &case.failures {
             println!("          {failure}");
         }
@@ -133,22 +134,42 @@ fn cases_json(suite: &CaseSuite) -> serde_json::Value {
     }
 }
 
+/// The status words of a test line, eight columns wide.
+fn ok() -> String {
+    paint::status("ok", 8, Tone::Good)
+}
+
+fn fail() -> String {
+    paint::status("FAIL", 8, Tone::Bad)
+}
+
+fn broken() -> String {
+    paint::status("BROKEN", 8, Tone::Bad)
+}
+
 fn print_out_suite(suite: &OutSuite) {
     println!("{}", suite.file);
     for error in &suite.errors {
-        println!("  BROKEN  {error}");
+        println!("  {}{error}", broken());
     }
     for test in &suite.results {
         match &test.outcome {
-            TestOutcome::Passed => println!("  ok      {}: {}", test.filter, test.name),
+            TestOutcome::Passed => println!("  {}{}: {}", ok(), test.filter, test.name),
             TestOutcome::NoSuchFilter => println!(
-                "  FAIL    {}: {} (line {}): no filter `{}` loaded",
-                test.filter, test.name, test.line, test.filter
+                "  {}{}: {} (line {}): no filter `{}` loaded",
+                fail(),
+                test.filter,
+                test.name,
+                test.line,
+                test.filter
             ),
             TestOutcome::Failed { diff, .. } => {
                 println!(
-                    "  FAIL    {}: {} (line {})",
-                    test.filter, test.name, test.line
+                    "  {}{}: {} (line {})",
+                    fail(),
+                    test.filter,
+                    test.name,
+                    test.line
                 );
                 for line in diff.lines() {
                     println!("          {line}");
@@ -179,7 +200,7 @@ fn print_suite(suite: &Suite) {
     let runs = match &suite.runs {
         Ok(runs) => runs,
         Err(why) => {
-            println!("  BROKEN  {why}");
+            println!("  {}{why}", broken());
             return;
         }
     };
@@ -188,10 +209,10 @@ fn print_suite(suite: &Suite) {
     }
     for test in runs {
         if test.passed() {
-            println!("  ok      {}", test.name);
+            println!("  {}{}", ok(), test.name);
             continue;
         }
-        println!("  FAIL    {} (line {})", test.name, test.line);
+        println!("  {}{} (line {})", fail(), test.name, test.line);
         for span in test.expect.iter().filter(|s| !test.found.contains(s)) {
             println!("          - expected, not flagged: {span:?}");
         }

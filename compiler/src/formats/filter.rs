@@ -121,7 +121,7 @@ pub fn read(text: &str) -> Result<FilterFile, (RuleErrorKind, Option<(u32, u32)>
     } else {
         serde_saphyr::from_str_with_options(text, options)
     }
-    .map_err(|e| yaml_error(&e))?;
+    .map_err(|e| with_key(text, yaml_error(&e)))?;
     let key = |key: &str, reason: &str, at: &Location| {
         (
             RuleErrorKind::Key {
@@ -222,12 +222,94 @@ pub(crate) fn yaml_error(err: &serde_saphyr::Error) -> (RuleErrorKind, Option<(u
         Some(at) if span.is_some() => text[..at].to_string(),
         _ => text,
     };
-    (RuleErrorKind::Syntax(message), span)
+    (RuleErrorKind::Syntax(with_suggestion(message)), span)
+}
+
+/// A YAML error at a line that sets a key (`mode: sometimes`, `- regex:
+/// …`) as an error of that key, when the message does not name it already:
+/// serde names a bad value (`unknown variant `sometimes``) but not its key.
+fn with_key(
+    text: &str,
+    (kind, span): (RuleErrorKind, Option<(u32, u32)>),
+) -> (RuleErrorKind, Option<(u32, u32)>) {
+    let RuleErrorKind::Syntax(reason) = &kind else {
+        return (kind, span);
+    };
+    let key = span
+        .and_then(|(line, _)| text.lines().nth(line.checked_sub(1)? as usize))
+        .and_then(|line| line.trim_start().trim_start_matches("- ").split_once(':'))
+        .map(|(key, _)| key.trim())
+        .filter(|key| {
+            !key.is_empty()
+                && key
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        })
+        .filter(|key| !reason.contains(&format!("`{key}`")));
+    match key {
+        Some(key) => (
+            RuleErrorKind::Key {
+                key: key.to_string(),
+                reason: reason.clone(),
+            },
+            span,
+        ),
+        None => (kind, span),
+    }
+}
+
+/// serde's `unknown field `x`, expected one of …` (the key files of
+/// filters, `hooks.yaml` and their nested tables) as `unknown key `x`
+/// (did you mean `y`?); expected one of …` when a known key is
+/// [`nearest`](hookdex_model::text::nearest) to it; any other message as it is.
+pub(crate) fn with_suggestion(message: String) -> String {
+    let Some(rest) = message.strip_prefix("unknown field ") else {
+        return message;
+    };
+    let Some((key, expected)) = rest.split_once(", expected ") else {
+        return message;
+    };
+    let known: Vec<&str> = expected
+        .trim_start_matches("one of ")
+        .split(", ")
+        .flat_map(|k| k.split(" or "))
+        .map(|k| k.trim_matches('`'))
+        .collect();
+    let key = key.trim_matches('`');
+    match hookdex_model::text::nearest(key, &known) {
+        Some(near) => format!("unknown key `{key}` (did you mean `{near}`?); expected {expected}"),
+        None => message,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_typo_names_the_nearest_key() {
+        let Err((kind, _)) = compile("finders:\n  - regex: x\n    reasn: r\n") else {
+            panic!("reasn parsed");
+        };
+        let text = kind.to_string();
+        assert!(
+            text.contains("unknown key `reasn` (did you mean `reason`?)"),
+            "{text}"
+        );
+        let Err((kind, at)) = compile("finders:\n  - regex: x\nmode: sometimes\n") else {
+            panic!("sometimes parsed");
+        };
+        assert!(
+            kind.to_string()
+                .starts_with("mode: unknown variant `sometimes`"),
+            "{kind}"
+        );
+        assert_eq!(at.map(|(line, _)| line), Some(3));
+        let Err((kind, _)) = compile("colour: red\n") else {
+            panic!("colour parsed");
+        };
+        assert!(!kind.to_string().contains("did you mean"), "{kind}");
+    }
 
     #[test]
     fn valid_filters() {

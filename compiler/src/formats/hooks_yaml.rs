@@ -206,7 +206,9 @@ enum GroupError {
 impl std::fmt::Display for GroupError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            GroupError::Shape(err) => write!(f, "{err}"),
+            GroupError::Shape(err) => {
+                f.write_str(&crate::formats::filter::with_suggestion(err.to_string()))
+            }
             GroupError::Matcher(text, err) => write!(f, "matcher `{text}`: {err}"),
             GroupError::InputMatcher(err) => write!(f, "input_matcher: {err}"),
             GroupError::NoHooks => f.write_str("`hooks` is empty"),

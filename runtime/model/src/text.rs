@@ -29,3 +29,63 @@ pub fn cut(text: &str, max: usize) -> String {
         text.len() - end
     )
 }
+
+/// The word of `known` nearest to `word` by edit distance (Levenshtein,
+/// by character), if one is near enough to be a typo of it: at most one
+/// edit for a word of up to four characters, a third of its length above.
+///
+/// ```
+/// use hookdex_model::text::nearest;
+/// assert_eq!(nearest("comand", &["type", "command", "timeout"]), Some("command"));
+/// assert_eq!(nearest("colour", &["mode", "action"]), None);
+/// ```
+pub fn nearest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(1);
+    known
+        .iter()
+        .map(|k| (edit_distance(word, k), *k))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// The number of single-character insertions, deletions and substitutions
+/// that turn `a` into `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != *cb))
+                .min(above + 1)
+                .min(row[j] + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod nearest_tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("reasn", "reason"), 1);
+        assert_eq!(edit_distance("same", "same"), 0);
+    }
+
+    #[test]
+    fn nearest_takes_typos_only() {
+        let keys = ["regex", "script", "reason"];
+        assert_eq!(nearest("reasn", &keys), Some("reason"));
+        assert_eq!(nearest("scirpt", &keys), Some("script"));
+        assert_eq!(nearest("colour", &keys), None);
+        assert_eq!(nearest("rx", &keys), None);
+    }
+}

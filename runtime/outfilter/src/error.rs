@@ -37,7 +37,10 @@ pub enum ErrorKind {
     },
     /// A key this format does not have (rtk's keys plus `match_shape`,
     /// `priority` and `min_size`).
-    UnknownKey,
+    UnknownKey {
+        /// The known key it is nearest to, when it looks like a typo of one.
+        nearest: Option<&'static str>,
+    },
     /// A required key is absent.
     MissingKey,
     /// A value of the wrong type.
@@ -89,7 +92,10 @@ impl fmt::Display for ErrorKind {
             ErrorKind::SchemaVersion { found: Some(v) } => {
                 write!(f, "unsupported schema_version {v}, expected 1")
             }
-            ErrorKind::UnknownKey => write!(f, "unknown key"),
+            ErrorKind::UnknownKey { nearest: None } => write!(f, "unknown key"),
+            ErrorKind::UnknownKey {
+                nearest: Some(near),
+            } => write!(f, "unknown key (did you mean '{near}'?)"),
             ErrorKind::MissingKey => write!(f, "missing"),
             ErrorKind::WrongType { expected } => write!(f, "expected {expected}"),
             ErrorKind::OutOfRange => write!(f, "expected a non-negative integer"),

@@ -160,9 +160,9 @@ impl Reader {
         };
         let root = doc.as_table();
         for (key, _) in root.iter() {
-            if !matches!(key, "schema_version" | "filters" | "tests") {
+            if !TOP_KEYS.contains(&key) {
                 let line = self.key_line(root, key, 1);
-                self.error(line, Some(key.to_string()), ErrorKind::UnknownKey);
+                self.unknown(line, key.to_string(), key, TOP_KEYS);
             }
         }
         match root.get("schema_version") {
@@ -299,7 +299,12 @@ impl Reader {
                 "input" => 1,
                 "expected" => 2,
                 _ => {
-                    self.error(key_line, Some(join(path, key)), ErrorKind::UnknownKey);
+                    self.unknown(
+                        key_line,
+                        join(path, key),
+                        key,
+                        &["name", "input", "expected"],
+                    );
                     continue;
                 }
             };
@@ -390,7 +395,7 @@ impl Reader {
                         },
                     ),
                 },
-                _ => self.error(key_line, Some(key_path), ErrorKind::UnknownKey),
+                _ => self.unknown(key_line, key_path, key, FILTER_KEYS),
             }
         }
         filter.lines = match (strip, keep) {
@@ -548,13 +553,14 @@ impl Reader {
         entry: &dyn TableLike,
         line: usize,
         path: &str,
-        required: &[&str],
-        optional: &[&str],
+        required: &[&'static str],
+        optional: &[&'static str],
     ) -> Vec<Option<(String, usize)>> {
         for (key, _) in entry.iter() {
             if !required.contains(&key) && !optional.contains(&key) {
                 let key_line = self.key_line(entry, key, line);
-                self.error(key_line, Some(join(path, key)), ErrorKind::UnknownKey);
+                let known: Vec<&'static str> = required.iter().chain(optional).copied().collect();
+                self.unknown(key_line, join(path, key), key, &known);
             }
         }
         let mut fields = Vec::new();
@@ -640,7 +646,37 @@ impl Reader {
     fn error(&mut self, line: usize, key: Option<String>, kind: ErrorKind) {
         self.errors.push(Error::new(line, key, kind));
     }
+
+    /// The key `key` (at `path`), which is none of `known`, naming the one
+    /// it is nearest to.
+    fn unknown(&mut self, line: usize, path: String, key: &str, known: &[&'static str]) {
+        let nearest = hookdex_model::text::nearest(key, known);
+        self.error(line, Some(path), ErrorKind::UnknownKey { nearest });
+    }
 }
+
+/// The keys of a file's top level.
+const TOP_KEYS: &[&str] = &["schema_version", "filters", "tests"];
+
+/// The keys of one `[filters.NAME]` table (each an arm of the match in `filter`).
+const FILTER_KEYS: &[&str] = &[
+    "description",
+    "match_command",
+    "match_shape",
+    "strip_lines_matching",
+    "keep_lines_matching",
+    "strip_ansi",
+    "filter_stderr",
+    "replace",
+    "match_output",
+    "truncate_lines_at",
+    "head_lines",
+    "tail_lines",
+    "max_lines",
+    "min_size",
+    "on_empty",
+    "priority",
+];
 
 fn join(prefix: &str, key: &str) -> String {
     if prefix.is_empty() {
@@ -664,6 +700,10 @@ mod tests {
             ("schema_version = 1\n[filters.a\n", &["line 2: not TOML: unclosed table, expected `]`"]),
             ("schema_version = 1\nother = 1\n", &["line 2: key 'other': unknown key"]),
             (
+                "schema_version = 1\n[filters.a]\nmatch_command = 'a'\nhead_line = 3\n",
+                &["line 4: key 'filters.a.head_line': unknown key (did you mean 'head_lines'?)"],
+            ),
+            (
                 "schema_version = 1\n[filters.a]\nmatch_command = 'a'\nstrip_lines_matching = ['x']\nkeep_lines_matching = ['y']\n",
                 &["line 5: key 'filters.a.keep_lines_matching': strip_lines_matching and keep_lines_matching are mutually exclusive"],
             ),
@@ -677,7 +717,7 @@ mod tests {
             ),
             (
                 "schema_version = 1\n[filters.a]\nmatch_command = 'a'\nmatch_output = [{pattern = 'x', message = 'm', unles = 'e'}]\n",
-                &["line 4: key 'filters.a.match_output.unles': unknown key"],
+                &["line 4: key 'filters.a.match_output.unles': unknown key (did you mean 'unless'?)"],
             ),
             (
                 "schema_version = 1\n[filters.a]\nmatch_command = 'a'\n[[tests.a]]\nname = 'n'\ninput = ''\n",

@@ -1,14 +1,23 @@
 //! Whether a prompt asks for a rule change (SPEC §13, the seeds' phrases):
 //! a verb (`set`, `add`, `create`, `update`, `remove`) followed within a few
 //! words by what it changes (`condition`, `filter`, `classifier`,
-//! `enforcement`, singular or plural), as in "set a condition", "create a
-//! new condition", "set a ui slop filter"; not negated by `don't`, `do
+//! `enforcement`, `rule`, `hook`, `guard`, singular or plural), as in "set
+//! a condition", "create a new condition", "set a ui slop filter", "add a
+//! rule", "add a guard"; not negated by `don't`, `do
 //! not`, `never` or `no` in the few words before the verb.
 
 /// Verbs that ask for a change.
 const VERBS: &[&str] = &["set", "add", "create", "update", "remove"];
 /// What they must change.
-const OBJECTS: &[&str] = &["condition", "filter", "classifier", "enforcement"];
+const OBJECTS: &[&str] = &[
+    "condition",
+    "filter",
+    "classifier",
+    "enforcement",
+    "rule",
+    "hook",
+    "guard",
+];
 /// Words that negate a verb after them in the same sentence.
 const NEGATIONS: &[&str] = &[
     "don't",
@@ -35,8 +44,8 @@ const DETERMINERS: &[&str] = &[
 /// How many words may sit between the verb and its object.
 const BETWEEN: usize = 4;
 
-/// Whether `prompt` asks, unnegated, for a condition, filter, classifier or
-/// enforcement to be set, added, created, updated or removed.
+/// Whether `prompt` asks, unnegated, for a condition, filter, classifier,
+/// enforcement, rule, hook or guard to be set, added, created, updated or removed.
 pub fn asks_for_change(prompt: &str) -> bool {
     prompt
         .split(['.', '!', '?', ';', '\n'])
@@ -91,6 +100,10 @@ mod tests {
             "set a ui slop filter",
             "Please REMOVE the classifier filters.",
             "add an enforcement for kubectl",
+            "add a rule that blocks git push --force",
+            "create a hook for npm publish",
+            "Add a guard against rm -rf /",
+            "update the rules: no more sudo",
         ];
         for prompt in arming {
             assert!(asks_for_change(prompt), "{prompt}");
@@ -111,6 +124,10 @@ mod tests {
             "what does the condition do?",
             "set the timeout to 5 and then we talk about a condition later today",
             "fix the filtering of the list",
+            "don't add a hook",
+            "never create a new guard",
+            "add rule_id to the struct",
+            "update the ruler",
             "",
         ];
         for prompt in not_arming {

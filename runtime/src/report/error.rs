@@ -23,7 +23,7 @@ pub enum Error {
     ManyRules {
         /// The name asked for.
         name: String,
-        /// The override keys of the rules it names.
+        /// The rules it names, each as `LAYER/FILE` (a name `show` takes).
         keys: Vec<String>,
     },
     /// A rule file could not be read.
@@ -46,7 +46,7 @@ impl fmt::Display for Error {
             }
             Error::ManyRules { name, keys } => write!(
                 f,
-                "`{name}` names {} active rules: {}; give the key or file name",
+                "`{name}` names {} rules: {}; give one of these",
                 keys.len(),
                 keys.join(", ")
             ),

@@ -95,10 +95,14 @@ pub fn listing<'a>(
     })
 }
 
-/// The rules `name` designates (by override key, file name, name part or
-/// path) among those active here: not overridden, and not held back by an
-/// untrusted repository (a rule `CONDITIONS_ENABLED=false` switched off
-/// still has a body to show).
+/// The rules `name` designates among those `list` shows (not
+/// overridden), each with its layer's label. A name is the override key,
+/// the file name with or without its extension, the name part, or the
+/// path, each optionally after `LAYER/` (as `explain` spells an override:
+/// `runtime/pre-bash.git-guard.sh`); letter case aside, except for paths.
+/// A rule an untrusted repository holds back counts only when no other
+/// rule has the name (so a name shadowed by an untrusted repository's
+/// rule still designates the rule that runs).
 ///
 /// # Errors
 ///
@@ -107,23 +111,40 @@ pub fn find<'a>(
     index: &Index<'a>,
     settings: &Settings,
     name: &str,
-) -> Result<Vec<Rule<'a>>, hookdex_index::Error> {
+) -> Result<Vec<(Rule<'a>, &'a str)>, hookdex_index::Error> {
     let trust = settings.trust(&index.meta()?);
-    let wanted = name.to_ascii_lowercase();
     let mut found = Vec::new();
+    let mut untrusted = Vec::new();
     for id in 0..index.rule_count() as u32 {
         let rule = index.rule(id)?;
-        let matches = rule.key == wanted
-            || rule.file_name().eq_ignore_ascii_case(name)
-            || rule.name.eq_ignore_ascii_case(name)
-            || rule.file == name;
-        let shown = matches!(
-            lookup::verdict(&rule, &trust, settings.switches()),
-            RunVerdict::Runs | RunVerdict::Disabled | RunVerdict::ManagedApart
-        );
-        if matches && shown {
-            found.push(rule);
+        let verdict = lookup::verdict(&rule, &trust, settings.switches());
+        if matches!(verdict, RunVerdict::Overridden { .. }) {
+            continue;
+        }
+        let label = index.layer(usize::from(rule.layer))?.label;
+        let unlayered = name
+            .strip_prefix(label)
+            .and_then(|rest| rest.strip_prefix('/'));
+        if names(&rule, name) || unlayered.is_some_and(|rest| names(&rule, rest)) {
+            match verdict {
+                RunVerdict::Untrusted => untrusted.push((rule, label)),
+                _ => found.push((rule, label)),
+            }
         }
     }
-    Ok(found)
+    Ok(if found.is_empty() { untrusted } else { found })
+}
+
+/// Whether `name` is one of `rule`'s names (see [`find`]).
+fn names(rule: &Rule<'_>, name: &str) -> bool {
+    let file_name = rule.file_name();
+    let stem = file_name
+        .strip_suffix(rule.ext)
+        .and_then(|s| s.strip_suffix('.'))
+        .unwrap_or(file_name);
+    rule.key.eq_ignore_ascii_case(name)
+        || file_name.eq_ignore_ascii_case(name)
+        || stem.eq_ignore_ascii_case(name)
+        || rule.name.eq_ignore_ascii_case(name)
+        || rule.file == name
 }

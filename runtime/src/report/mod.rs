@@ -33,7 +33,7 @@ pub use self::list::{
     list, ActiveRule, BreakerEntry, EnforcementEntry, FilterEntry, FinderEntry, Fire, HookEntry,
     HookRuns, InputEntry, LayerEntry, ListReport, OutFilterEntry, RequiresEntry, TrustEntry,
 };
-pub use self::show::show;
+pub use self::show::{show, Shown};
 pub use self::status::{EnforcementStatus, GateStatus};
 pub use self::try_call::{
     try_call, MergedAnswer, ReplyEntry, RuleAnswer, TryCall, TryReport, TRY_SESSION,

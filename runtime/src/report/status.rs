@@ -20,6 +20,9 @@ pub struct GateStatus {
     /// When an open gate closes, in milliseconds since the epoch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub until_ms: Option<u64>,
+    /// The same, as the local time `HH:MM`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
 }
 
 impl GateStatus {
@@ -32,6 +35,7 @@ impl GateStatus {
                 session: session_owned,
                 state: Some("off"),
                 until_ms: None,
+                until: None,
             };
         }
         let (state, until_ms) = match session.map(|s| Gates::new(&settings.view.home).state(s)) {
@@ -44,6 +48,7 @@ impl GateStatus {
             session: session_owned,
             state,
             until_ms,
+            until: until_ms.map(local_clock),
         }
     }
 
@@ -54,14 +59,43 @@ impl GateStatus {
                 "off (HOOKDEX_GATE=off): rule sources can be changed by any call".into()
             }
             (Some("open"), Some(session)) => format!(
-                "open for session {session} until the turn ends (at most until {} ms since the epoch)",
-                self.until_ms.unwrap_or_default()
+                "open for session {session} until the turn ends (at the latest {})",
+                self.until.as_deref().unwrap_or("in an hour")
             ),
             (Some("closed"), Some(session)) => {
-                format!("closed for session {session}: rule sources change only when the person asks")
+                format!(
+                    "closed for session {session}: rule sources change only when the person asks"
+                )
             }
             _ => "on (`--session ID` shows a session's state)".into(),
         }
+    }
+}
+
+/// `ms` since the epoch as the local time `HH:MM` (the time zone of `TZ`
+/// or the system's); UTC when the local time cannot be had.
+pub fn local_clock(ms: u64) -> String {
+    let secs = (ms / 1000) as libc::time_t;
+    let (hour, minute) = local_hour_minute(secs).unwrap_or(((secs / 3600) % 24, (secs / 60) % 60));
+    format!("{hour:02}:{minute:02}")
+}
+
+/// The local hour and minute of `secs` since the epoch.
+#[allow(unsafe_code)]
+fn local_hour_minute(secs: libc::time_t) -> Option<(libc::time_t, libc::time_t)> {
+    // SAFETY: `tm` is plain data that `localtime_r` fills (all zero is a
+    // valid value of it); both pointers are to live locals for the call,
+    // and `localtime_r` keeps neither. It returns null on failure, and
+    // `tm` is read only when it did not.
+    unsafe {
+        let mut tm: libc::tm = std::mem::zeroed();
+        if libc::localtime_r(&secs, &mut tm).is_null() {
+            return None;
+        }
+        Some((
+            libc::time_t::from(tm.tm_hour),
+            libc::time_t::from(tm.tm_min),
+        ))
     }
 }
 
@@ -94,5 +128,35 @@ impl EnforcementStatus {
             write_gate: status.watched.write_gate,
             harness_prefix: settings.harness_guards,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_deadline_is_a_local_clock_time() {
+        // 2026-12-04 13:05:59 UTC, and this process's zone's view of it.
+        let ms = 1_796_389_559_000;
+        let clock = local_clock(ms);
+        assert_eq!(clock.len(), 5, "{clock}");
+        assert_eq!(&clock[2..3], ":");
+        let (hour, minute) = local_hour_minute(1_796_389_559).unwrap();
+        assert_eq!(clock, format!("{hour:02}:{minute:02}"));
+        assert!(hour < 24 && minute < 60, "{clock}");
+        let open = GateStatus {
+            enabled: true,
+            session: Some("s1".into()),
+            state: Some("open"),
+            until_ms: Some(ms),
+            until: Some(clock.clone()),
+        };
+        let line = open.line();
+        assert!(
+            line.ends_with(&format!("(at the latest {clock})")),
+            "{line}"
+        );
+        assert!(!line.contains("epoch"), "{line}");
     }
 }
