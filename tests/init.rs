@@ -459,18 +459,22 @@ fn an_earlier_install_is_replaced_where_it_stands() {
         let pre = settings["hooks"][h.pre].as_array().unwrap();
         let ours = h.entry(&s, "project", h.pre);
         if h.grouped {
-            assert_eq!(pre.len(), 4, "{}: {pre:#?}", h.target);
+            // The old handler stood in a group matching only Bash: it
+            // leaves it for hookdex's own group, which matches every tool.
+            assert_eq!(pre.len(), 5, "{}: {pre:#?}", h.target);
             assert_eq!(pre[1]["matcher"], "Bash", "{}", h.target);
+            assert_eq!(pre[1]["hooks"].as_array().unwrap().len(), 1);
             assert_eq!(pre[1]["hooks"][0]["command"], "beside.sh");
-            assert_eq!(pre[1]["hooks"][1], ours["hooks"][0], "{}", h.target);
             assert_eq!(pre[2]["hooks"][0]["command"], wrong_target);
+            assert!(pre[3].to_string().contains("last.sh"));
+            assert_eq!(pre[4], ours, "{}", h.target);
         } else {
             // Flat: first.sh, beside.sh, old → ours, other target, last.sh.
             assert_eq!(pre.len(), 5, "{}: {pre:#?}", h.target);
             assert_eq!(pre[2], ours, "{}", h.target);
             assert!(pre[3].to_string().contains(wrong_target));
+            assert!(pre[4].to_string().contains("last.sh"));
         }
-        assert!(pre.last().unwrap().to_string().contains("last.sh"));
         assert!(!settings.to_string().contains("/old/bin"), "{settings:#}");
     }
 }
@@ -1233,4 +1237,48 @@ fn init_creates_the_conditions_folder_and_says_what_next() {
     );
     let again = init_ok(&s, "claude", "user", &[]).join("\n");
     assert!(!again.contains("created "), "{again}");
+}
+
+#[test]
+fn a_users_handler_that_runs_hookdex_and_more_is_kept_and_not_removed() {
+    let s = Scratch::new();
+    let path = s.path("home/.cursor/hooks.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let theirs = [
+        "/usr/bin/hookdex hook --target cursor && rm -rf x",
+        "hookdex hook --target cursor | tee -a audit.log",
+        "HOOKDEX_HOME=$(backup) hookdex hook --target cursor",
+        "hookdex hook --target cursor > /dev/null || notify-send failed",
+        "hookdex hook --target cursor && ~/bin/after.sh",
+    ];
+    let handlers: Vec<Value> = theirs.iter().map(|c| json!({"command": c})).collect();
+    let mine = json!({"version": 1, "hooks": {"preToolUse": &handlers}});
+    std::fs::write(&path, serde_json::to_string_pretty(&mine).unwrap() + "\n").unwrap();
+    init_ok(&s, "cursor", "user", &[]);
+    let pre = read_json(&path)["hooks"]["preToolUse"].clone();
+    assert_eq!(pre.as_array().unwrap().len(), theirs.len() + 1, "{pre}");
+    let pre = pre.as_array().unwrap();
+    assert_eq!(pre[..theirs.len()], handlers[..], "{pre:?}");
+    init_ok(&s, "cursor", "user", &["--remove"]);
+    assert_eq!(read_json(&path), mine);
+}
+
+#[test]
+fn hookdex_in_a_narrower_group_gets_its_own_group_matching_every_tool() {
+    let s = Scratch::new();
+    let path = s.path("home/.codex/hooks.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let group = json!({"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "mine.sh"},
+        {"type": "command", "command": format!("{} hook --target codex", exe())},
+    ]});
+    std::fs::write(&path, json!({"hooks": {"PreToolUse": [group]}}).to_string()).unwrap();
+    init_ok(&s, "codex", "user", &[]);
+    let pre = read_json(&path)["hooks"]["PreToolUse"].clone();
+    assert_eq!(pre.as_array().unwrap().len(), 2, "{pre}");
+    assert_eq!(
+        pre[0],
+        json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "mine.sh"}]})
+    );
+    assert_eq!(pre[1]["matcher"], "*", "{pre}");
 }
