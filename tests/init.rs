@@ -1282,3 +1282,52 @@ fn hookdex_in_a_narrower_group_gets_its_own_group_matching_every_tool() {
     );
     assert_eq!(pre[1]["matcher"], "*", "{pre}");
 }
+
+#[test]
+fn project_scope_refuses_a_file_linked_out_of_the_repository() {
+    let s = Scratch::new();
+    let outside = s.path("home/.config/app/config.json");
+    std::fs::create_dir_all(outside.parent().unwrap()).unwrap();
+    std::fs::write(&outside, "{\"app\": 1}\n").unwrap();
+    for (rel, target) in [
+        (
+            ".claude/settings.json",
+            "../../home/.config/app/config.json",
+        ),
+        (".mcp.json", "../home/.config/app/config.json"),
+    ] {
+        let link = s.repo.join(rel);
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(target, &link).unwrap();
+        let out = init(&s, "claude", "project", &[]);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let line = stderr_line(&out);
+        assert!(
+            line.starts_with(&format!("hookdex: {}: ", link.display())),
+            "{line}"
+        );
+        assert!(line.contains("out of the repository"), "{line}");
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "{\"app\": 1}\n");
+        assert!(!s.home().join("state.json").exists());
+        std::fs::remove_file(&link).unwrap();
+    }
+}
+
+#[test]
+fn two_files_linked_to_one_keep_each_others_edits() {
+    let s = Scratch::new();
+    let real = s.path("dotfiles/claude.json");
+    std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+    std::fs::write(&real, "{\"model\": \"x\"}\n").unwrap();
+    let settings = s.path("home/.claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&real, &settings).unwrap();
+    std::os::unix::fs::symlink(&real, s.path("home/.claude.json")).unwrap();
+    init_ok(&s, "claude", "user", &[]);
+    let both = read_json(&real);
+    assert!(both["hooks"]["PreToolUse"].is_array(), "{both:#}");
+    assert!(both["mcpServers"]["hookdex"].is_object(), "{both:#}");
+    assert_eq!(both["model"], "x");
+    init_ok(&s, "claude", "user", &["--remove"]);
+    assert_eq!(read_json(&real), json!({"model": "x"}));
+}

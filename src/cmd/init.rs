@@ -13,8 +13,10 @@ mod settings_file;
 
 use std::path::{Path, PathBuf};
 
-use hookdex_compiler::sources::{find_repo_root, state};
-use hookdex_harness::{harness, init_notes, registered_note, HookSettings, InitRequest, McpFormat};
+use hookdex_compiler::sources::{confine, find_repo_root, state};
+use hookdex_harness::{
+    harness, init_notes, real_path, registered_note, HookSettings, InitRequest, McpFormat,
+};
 use hookdex_model::{Event, Step, Target};
 use hookdex_runtime::settings::Settings;
 
@@ -34,10 +36,7 @@ pub enum Scope {
 /// The settings file `settings` names for `scope`, seen from `cwd`.
 fn settings_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<PathBuf, String> {
     Ok(match scope {
-        // Outside a repository the current directory is the project.
-        Scope::Project => {
-            settings.project_path(&find_repo_root(cwd).unwrap_or_else(|| cwd.to_path_buf()))
-        }
+        Scope::Project => in_project(cwd, settings.project)?,
         Scope::User => {
             let path = settings
                 .user_path(|name| std::env::var_os(name))
@@ -45,6 +44,34 @@ fn settings_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<Pa
             std::path::absolute(path).map_err(|e| e.to_string())?
         }
     })
+}
+
+/// The file `rel` of the project seen from `cwd` (the repository root, or
+/// the current directory outside a repository).
+///
+/// # Errors
+///
+/// When a symlink on its way (the file itself included) leads out of the
+/// project: a cloned repository's links must not make `init` write the
+/// person's other files.
+fn in_project(cwd: &Path, rel: &str) -> Result<PathBuf, String> {
+    let root = find_repo_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+    let path = root.join(rel);
+    match confine::leaving_link(&path, &root) {
+        None => Ok(path),
+        Some(leaving) => Err(format!(
+            "{}: {} leads out of the repository (to {}); nothing written",
+            path.display(),
+            leaving.link.display(),
+            leaving.to
+        )),
+    }
+}
+
+/// Whether `a` and `b` name the same file, through symlinks and `..`
+/// (two of `init`'s documents linked to one file are edited as one).
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b || real_path(a) == real_path(b)
 }
 
 /// The bundle directory `dir` as the absolute, canonical path `state.json` holds.
@@ -238,7 +265,7 @@ fn install(
     let mut mcp = None;
     let mut notes = Vec::new();
     if let McpFormat::Json { .. } = hooks.mcp.format {
-        let doc = match mcp_path == settings.path {
+        let doc = match same_file(&mcp_path, &settings.path) {
             true => &mut settings,
             false => mcp.insert(Doc::load(mcp_path)?),
         };
@@ -259,14 +286,23 @@ fn install(
             &format!("mcpServers.hookdex: {mcp_exe} mcp --target {target}"),
         ));
     }
-    let mut state = Doc::load(view.state_path())?;
+    let state_path = view.state_path();
+    let mut state = None;
+    let state_doc = if same_file(&state_path, &settings.path) {
+        &mut settings
+    } else {
+        match mcp.as_mut().filter(|doc| same_file(&state_path, &doc.path)) {
+            Some(doc) => doc,
+            None => state.insert(Doc::load(state_path)?),
+        }
+    };
     state::link(
-        &mut state.root,
+        &mut state_doc.root,
         target,
         bundle.as_deref(),
         &options.profiles,
     )
-    .map_err(|e| format!("{}: {e}", state.path.display()))?;
+    .map_err(|e| format!("{}: {e}", state_doc.path.display()))?;
     let var = |name: &str| std::env::var_os(name);
     let request = InitRequest {
         project,
@@ -299,7 +335,7 @@ fn install(
     Ok(Edits {
         settings,
         mcp,
-        state: Some(state),
+        state,
         config,
         notes,
     })
@@ -328,7 +364,7 @@ fn remove(
     let (mcp_path, mcp_in_project) = mcp_path(hooks, options.scope, cwd)?;
     let mut mcp = None;
     if matches!(hooks.mcp.format, McpFormat::Json { .. }) && mcp_in_project == project {
-        let doc = match mcp_path == settings.path {
+        let doc = match same_file(&mcp_path, &settings.path) {
             true => &mut settings,
             false => mcp.insert(Doc::load(mcp_path)?),
         };
@@ -386,12 +422,7 @@ fn files_exe<'a>(
 fn mcp_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<(PathBuf, bool), String> {
     let mcp = &settings.mcp;
     match (scope, mcp.project) {
-        (Scope::Project, Some(project)) => Ok((
-            find_repo_root(cwd)
-                .unwrap_or_else(|| cwd.to_path_buf())
-                .join(project),
-            true,
-        )),
+        (Scope::Project, Some(project)) => Ok((in_project(cwd, project)?, true)),
         _ => {
             let moved = mcp.user_dir_var.and_then(|(var, file)| {
                 let dir = std::env::var_os(var).filter(|d| !d.is_empty())?;

@@ -107,7 +107,7 @@ pub fn registered_note(changed: bool, path: &Path, entry: &str) -> String {
 
 /// `path` with its deepest existing ancestor resolved (symlinks, `..`), the
 /// rest appended as it is.
-pub(crate) fn real_path(path: &Path) -> PathBuf {
+pub fn real_path(path: &Path) -> PathBuf {
     let mut rest = Vec::new();
     let mut at = path;
     loop {

@@ -39,7 +39,7 @@ mod tools;
 use hookdex_model::{Answer, Event, Target, ToolName};
 
 pub use crate::codex_trust::NotATable;
-pub use crate::init::{init_notes, registered_note, ConfigFile, InitRequest};
+pub use crate::init::{init_notes, real_path, registered_note, ConfigFile, InitRequest};
 pub use crate::mcp::McpScope;
 pub use crate::payload::{Payload, PayloadError, Shape};
 pub use crate::reply::{
