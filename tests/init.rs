@@ -1331,3 +1331,23 @@ fn two_files_linked_to_one_keep_each_others_edits() {
     init_ok(&s, "claude", "user", &["--remove"]);
     assert_eq!(read_json(&real), json!({"model": "x"}));
 }
+
+#[test]
+fn remove_keeps_a_linked_file_and_empties_its_target() {
+    let s = Scratch::new();
+    let real = s.path("dotfiles/copilot-hooks.json");
+    std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+    std::fs::write(&real, "{}\n").unwrap();
+    let link = s.path("home/.copilot/hooks/hookdex.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    init_ok(&s, "copilot", "user", &[]);
+    assert!(read_json(&real)["hooks"].is_object());
+    let dry = init_ok(&s, "copilot", "user", &["--remove", "--dry-run"]);
+    assert!(dry.contains(&format!("+++ {}", link.display())), "{dry:?}");
+    let out = init_ok(&s, "copilot", "user", &["--remove"]);
+    assert_eq!(out[0], format!("wrote {}", link.display()), "{out:?}");
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink());
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), "{}\n");
+}

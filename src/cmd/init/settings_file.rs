@@ -2,7 +2,7 @@
 //! document order, via serde_json's `preserve_order`) or as a TOML document
 //! (comments and layout kept, via `toml_edit`), and write it back atomically
 //! only when its text changed — or, for `init --remove`, remove a file left
-//! with nothing in it — or show the change as a unified diff (`--dry-run`).
+//! with nothing in it (a symlink stays, and its target is emptied) — or show the change as a unified diff (`--dry-run`).
 
 use std::path::{Path, PathBuf};
 
@@ -38,6 +38,20 @@ pub trait Edited {
     fn original(&self) -> Option<&[u8]>;
     /// The bytes the file is to hold; `None` when it is to go.
     fn planned(&self) -> Result<Option<Vec<u8>>, String>;
+    /// The text of the file with nothing in it, written instead of removing
+    /// a symlink (the link is the person's, and stays).
+    fn empty(&self) -> &'static [u8];
+}
+
+/// What [`save`] leaves at `file`'s path: [`Edited::planned`], except that
+/// a symlink that would go keeps its link and its target the empty text.
+fn outcome(file: &dyn Edited) -> Result<Option<Vec<u8>>, String> {
+    let planned = file.planned()?;
+    let linked = std::fs::symlink_metadata(file.path()).is_ok_and(|m| m.is_symlink());
+    Ok(match (planned, file.original()) {
+        (None, Some(_)) if linked => Some(file.empty().to_vec()),
+        (planned, _) => planned,
+    })
 }
 
 impl Edited for Doc {
@@ -58,6 +72,10 @@ impl Edited for Doc {
             .map_err(|e| format!("{}: {e}", self.path.display()))?;
         text.push(b'\n');
         Ok(Some(text))
+    }
+
+    fn empty(&self) -> &'static [u8] {
+        b"{}\n"
     }
 }
 
@@ -86,13 +104,17 @@ impl Edited for TomlDoc {
         }
         Ok(Some(text.into_bytes()))
     }
+
+    fn empty(&self) -> &'static [u8] {
+        b""
+    }
 }
 
 /// Writes what `file` is to hold, unless it already holds exactly that;
-/// removes it when it is to go.
+/// removes it when it is to go (a symlink stays, its target emptied).
 pub fn save(file: &dyn Edited) -> Result<Saved, String> {
     let path = file.path();
-    match (file.original(), file.planned()?) {
+    match (file.original(), outcome(file)?) {
         (None, None) => Ok(Saved::Unchanged),
         (Some(_), None) => match std::fs::remove_file(path) {
             Ok(()) => Ok(Saved::Removed),
@@ -109,7 +131,7 @@ pub fn save(file: &dyn Edited) -> Result<Saved, String> {
 /// The change [`save`] would make to `file`, as a unified line diff
 /// (`/dev/null` for a file created or removed); `None` when there is none.
 pub fn diff(file: &dyn Edited) -> Result<Option<String>, String> {
-    let planned = file.planned()?;
+    let planned = outcome(file)?;
     let original = file.original();
     if original == planned.as_deref() || original.is_none() && planned.is_none() {
         return Ok(None);
