@@ -1351,3 +1351,27 @@ fn remove_keeps_a_linked_file_and_empties_its_target() {
     assert!(meta.file_type().is_symlink());
     assert_eq!(std::fs::read_to_string(&real).unwrap(), "{}\n");
 }
+
+#[test]
+fn a_settings_file_that_is_not_a_regular_file_is_refused_without_hanging() {
+    let s = Scratch::new();
+    let path = s.path("home/.cursor/hooks.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = init(&s, "cursor", "user", &[]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let line = stderr_line(&out);
+    assert_eq!(
+        line,
+        format!("hookdex: {}: not a regular file", path.display())
+    );
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    let out = init(&s, "cursor", "user", &[]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(stderr_line(&out).contains("not a regular file"));
+}

@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use hookdex_compiler::sources::confine;
 use serde_json::{Map, Value};
 
 /// A JSON object file: where it is, the bytes it held, and its edited root.
@@ -215,9 +216,14 @@ impl TomlDoc {
     }
 }
 
-/// The bytes of the file at `path`; `None` when there is none.
+/// The most a settings file `init` reads may hold.
+const MAX_SETTINGS_BYTES: u64 = 16 << 20;
+
+/// The bytes of the file at `path`; `None` when there is none. Only a
+/// regular file of at most [`MAX_SETTINGS_BYTES`] is read: a FIFO or a
+/// device put there is an error naming it, never a hang.
 fn read(path: &Path) -> Result<Option<Vec<u8>>, String> {
-    match std::fs::read(path) {
+    match confine::read_regular(path, MAX_SETTINGS_BYTES) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(format!("{}: {err}", path.display())),
