@@ -1375,3 +1375,49 @@ fn a_settings_file_that_is_not_a_regular_file_is_refused_without_hanging() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(stderr_line(&out).contains("not a regular file"));
 }
+
+/// Runs `init` as a copy of the binary under another name, `bin`.
+fn init_as(s: &Scratch, bin: &Path, target: &str, extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["init", "--target", target, "--scope", "user"];
+    args.extend_from_slice(extra);
+    let wrapper = [
+        "sh",
+        "-c",
+        "shift; exec \"$0\" \"$@\"",
+        bin.to_str().unwrap(),
+    ];
+    let out = s.cmd_via(&wrapper, &args).output().unwrap();
+    assert_success(&out, &args);
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// A copy of this build's binary named `hd`, canonical.
+fn renamed_binary(s: &Scratch) -> PathBuf {
+    let bin = s.path("bin/hd");
+    std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+    if std::fs::hard_link(exe(), &bin).is_err() {
+        std::fs::copy(exe(), &bin).unwrap();
+    }
+    bin.canonicalize().unwrap()
+}
+
+#[test]
+fn a_binary_of_another_name_owns_the_guard_prefix_it_wrote() {
+    let s = Scratch::new();
+    let bin = renamed_binary(&s);
+    let out = init_as(&s, &bin, "claude", &[]).join("\n");
+    assert!(!out.contains("your own prefix"), "{out}");
+    let path = s.path("home/.claude/settings.json");
+    let prefix = format!("{} --guard-shell=claude", bin.display());
+    assert_eq!(
+        read_json(&path)["env"]["CLAUDE_CODE_SHELL_PREFIX"],
+        prefix.as_str()
+    );
+    init_as(&s, &bin, "claude", &["--remove"]);
+    let left = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(!left.contains("CLAUDE_CODE_SHELL_PREFIX"), "{left}");
+}
