@@ -1421,3 +1421,30 @@ fn a_binary_of_another_name_owns_the_guard_prefix_it_wrote() {
     let left = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(!left.contains("CLAUDE_CODE_SHELL_PREFIX"), "{left}");
 }
+
+#[test]
+fn remove_leaves_an_mcp_server_named_hookdex_that_runs_something_else() {
+    let s = Scratch::new();
+    let claude = s.path("home/.claude.json");
+    std::fs::create_dir_all(claude.parent().unwrap()).unwrap();
+    let theirs =
+        json!({"mcpServers": {"hookdex": {"command": "npx", "args": ["-y", "hookdex-mcp"]}}});
+    std::fs::write(&claude, theirs.to_string()).unwrap();
+    let out = init_ok(&s, "claude", "user", &["--remove"]).join("\n");
+    assert_eq!(read_json(&claude), theirs);
+    assert!(
+        out.contains(&format!(
+            "note: left mcpServers.hookdex in {}: it does not run hookdex mcp",
+            claude.display()
+        )),
+        "{out}"
+    );
+
+    let config = s.path("home/.codex/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    let mine = "[mcp_servers.hookdex]\ncommand = \"npx\"\nargs = [\"hookdex-mcp\"]\n";
+    std::fs::write(&config, mine).unwrap();
+    let out = init_ok(&s, "codex", "user", &["--remove"]).join("\n");
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), mine);
+    assert!(out.contains("note: left [mcp_servers.hookdex] in"), "{out}");
+}

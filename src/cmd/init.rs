@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 use hookdex_compiler::sources::{confine, find_repo_root, state};
 use hookdex_harness::{
-    harness, init_notes, real_path, registered_note, HookSettings, InitRequest, McpFormat,
+    foreign_server_note, harness, init_notes, real_path, registered_note, HookSettings,
+    InitRequest, McpFormat, McpRemoval,
 };
 use hookdex_model::{Event, Step, Target};
 use hookdex_runtime::settings::Settings;
@@ -363,13 +364,16 @@ fn remove(
     // leaves it to the user's.
     let (mcp_path, mcp_in_project) = mcp_path(hooks, options.scope, cwd)?;
     let mut mcp = None;
+    let mut foreign = None;
     if matches!(hooks.mcp.format, McpFormat::Json { .. }) && mcp_in_project == project {
         let doc = match same_file(&mcp_path, &settings.path) {
             true => &mut settings,
             false => mcp.insert(Doc::load(mcp_path)?),
         };
         doc.gone_when_empty = true;
-        hooks.mcp.uninstall_json(&mut doc.root);
+        if hooks.mcp.uninstall_json(&mut doc.root, exe) == McpRemoval::Foreign {
+            foreign = Some(foreign_server_note(&doc.path, "mcpServers.hookdex"));
+        }
     }
     let var = |name: &str| std::env::var_os(name);
     let command = hooks.command(hook_exe, target, env);
@@ -384,14 +388,15 @@ fn remove(
         var: &var,
     };
     let mut config = None;
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = foreign.into_iter().collect();
     if let Some(file) = harness.config_file() {
         let path = file.path(&request).ok_or("HOME is not set".to_string())?;
         let doc = config.insert(TomlDoc::load(path)?);
         doc.gone_when_empty = true;
-        notes = file
-            .remove(&request, &mut doc.doc)
-            .map_err(|e| format!("{}: {e}", doc.path.display()))?;
+        notes.extend(
+            file.remove(&request, &mut doc.doc)
+                .map_err(|e| format!("{}: {e}", doc.path.display()))?,
+        );
     }
     Ok(Edits {
         settings,

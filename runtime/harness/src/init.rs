@@ -105,6 +105,15 @@ pub fn registered_note(changed: bool, path: &Path, entry: &str) -> String {
     )
 }
 
+/// The line that says `--remove` left the MCP server named `hookdex` in
+/// `path` (`entry` names it), since it does not run `hookdex mcp`.
+pub fn foreign_server_note(path: &Path, entry: &str) -> String {
+    format!(
+        "note: left {entry} in {}: it does not run hookdex mcp, so it is not hookdex's",
+        path.display()
+    )
+}
+
 /// `path` with its deepest existing ancestor resolved (symlinks, `..`), the
 /// rest appended as it is.
 pub fn real_path(path: &Path) -> PathBuf {

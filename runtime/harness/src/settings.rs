@@ -132,21 +132,50 @@ pub(crate) enum EnvPlace {
     Prefix,
 }
 
+/// What [`McpRegistration::uninstall_json`] found under the name `hookdex`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum McpRemoval {
+    /// hookdex's server, removed.
+    Removed,
+    /// No server of that name.
+    Absent,
+    /// A server of that name that does not run `hookdex mcp`: the
+    /// person's, left where it is.
+    Foreign,
+}
+
 impl McpRegistration {
     /// Removes hookdex's server from a JSON settings `root`, and
-    /// `mcpServers` when it held nothing else; returns whether it was there.
-    pub fn uninstall_json(&self, root: &mut Map<String, Value>) -> bool {
+    /// `mcpServers` when it held nothing else: only a server that runs
+    /// [`runs_mcp`] (`exe` being this binary).
+    pub fn uninstall_json(&self, root: &mut Map<String, Value>, exe: &str) -> McpRemoval {
         let Some(servers) = root.get_mut("mcpServers").and_then(Value::as_object_mut) else {
-            return false;
+            return McpRemoval::Absent;
         };
-        if servers.shift_remove("hookdex").is_none() {
-            return false;
+        let Some(server) = servers.get("hookdex") else {
+            return McpRemoval::Absent;
+        };
+        let command = server.get("command").and_then(Value::as_str);
+        let args: Option<Vec<&str>> = server
+            .get("args")
+            .and_then(Value::as_array)
+            .and_then(|args| args.iter().map(Value::as_str).collect());
+        if !command.is_some_and(|c| runs_mcp(c, args.as_deref().unwrap_or_default(), exe)) {
+            return McpRemoval::Foreign;
         }
+        servers.shift_remove("hookdex");
         if servers.is_empty() {
             root.shift_remove("mcpServers");
         }
-        true
+        McpRemoval::Removed
     }
+}
+
+/// Whether an MCP server running `command` with `args` is hookdex's:
+/// `command` is a file named `hookdex` or the binary `exe`, and its first
+/// argument `mcp`.
+pub(crate) fn runs_mcp(command: &str, args: &[&str], exe: &str) -> bool {
+    is_hookdex(command, Some(exe)) && args.first() == Some(&"mcp")
 }
 
 /// How a harness lists the handlers of one event.
@@ -701,8 +730,12 @@ mod tests {
         let mut root = Map::new();
         mcp.install_json(&mut root, EXE, Target::Claude, &env())
             .unwrap();
-        assert!(mcp.uninstall_json(&mut root));
+        assert_eq!(mcp.uninstall_json(&mut root, EXE), McpRemoval::Removed);
         assert!(root.is_empty());
-        assert!(!mcp.uninstall_json(&mut root));
+        assert_eq!(mcp.uninstall_json(&mut root, EXE), McpRemoval::Absent);
+        let theirs = json!({"mcpServers": {"hookdex": {"command": "npx", "args": ["hookdex"]}}});
+        let mut root = theirs.as_object().unwrap().clone();
+        assert_eq!(mcp.uninstall_json(&mut root, EXE), McpRemoval::Foreign);
+        assert_eq!(Value::Object(root), theirs);
     }
 }
