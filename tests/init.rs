@@ -1448,3 +1448,38 @@ fn remove_leaves_an_mcp_server_named_hookdex_that_runs_something_else() {
     assert_eq!(std::fs::read_to_string(&config).unwrap(), mine);
     assert!(out.contains("note: left [mcp_servers.hookdex] in"), "{out}");
 }
+
+#[test]
+fn concurrent_runs_keep_each_others_state() {
+    let targets = ["claude", "codex", "copilot", "gemini", "cursor"];
+    for _round in 0..3 {
+        let s = Scratch::new();
+        let runs: Vec<_> = targets
+            .iter()
+            .map(|target| {
+                let args = [
+                    "init",
+                    "--target",
+                    target,
+                    "--scope",
+                    "project",
+                    "--profile",
+                    "k8s-readonly",
+                ];
+                s.cmd(&args).spawn().unwrap()
+            })
+            .collect();
+        for run in runs {
+            let out = run.wait_with_output().unwrap();
+            assert!(out.status.success(), "{out:?}");
+        }
+        let state = read_json(&s.home().join("state.json"));
+        for target in targets {
+            assert_eq!(
+                state["targets"][target]["profiles"],
+                json!(["k8s-readonly"]),
+                "{target}: {state:#}"
+            );
+        }
+    }
+}

@@ -20,6 +20,7 @@ use hookdex_harness::{
 };
 use hookdex_model::{Event, Step, Target};
 use hookdex_runtime::settings::Settings;
+use hookdex_runtime::state::Store;
 
 use self::settings_file::{diff, save, Doc, Edited, Saved, TomlDoc};
 use super::CmdResult;
@@ -157,6 +158,9 @@ struct Edits {
     state: Option<Doc>,
     config: Option<TomlDoc>,
     notes: Vec<String>,
+    /// The lock on `state.json`'s read-modify-write, held until the files
+    /// are saved (a dry run takes none).
+    _state_lock: Option<std::fs::File>,
 }
 
 /// Writes the harness's hook settings, its MCP entry, `state.json` and the
@@ -288,6 +292,10 @@ fn install(
         ));
     }
     let state_path = view.state_path();
+    let state_lock = match options.dry_run {
+        true => None,
+        false => Some(lock_state(&state_path)?),
+    };
     let mut state = None;
     let state_doc = if same_file(&state_path, &settings.path) {
         &mut settings
@@ -339,6 +347,7 @@ fn install(
         state,
         config,
         notes,
+        _state_lock: state_lock,
     })
 }
 
@@ -404,7 +413,25 @@ fn remove(
         state: None,
         config,
         notes,
+        _state_lock: None,
     })
+}
+
+/// Takes `flock` on `state.json.lock` beside `state` (created when
+/// missing), so that of two `init` runs each reads the other's `state.json`
+/// edits rather than writing over them; the kernel drops it with the process.
+fn lock_state(state: &Path) -> Result<std::fs::File, String> {
+    let dir = state.parent().unwrap_or(Path::new("."));
+    let name = format!(
+        "{}.lock",
+        state.file_name().unwrap_or_default().to_string_lossy()
+    );
+    let failed = |e: std::io::Error| format!("{}: {e}", dir.join(&name).display());
+    let file = Store::new(dir.to_path_buf())
+        .lock_file(&name)
+        .map_err(failed)?;
+    file.lock().map_err(failed)?;
+    Ok(file)
 }
 
 /// The binary and variables a file names: `hookdex` (found on PATH) and
