@@ -1483,3 +1483,22 @@ fn concurrent_runs_keep_each_others_state() {
         }
     }
 }
+
+#[test]
+fn remove_says_codexs_hooks_feature_was_left_on() {
+    let s = Scratch::new();
+    let config = s.path("home/.codex/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "[features]\nhooks = false\n").unwrap();
+    let out = init_ok(&s, "codex", "user", &[]).join("\n");
+    assert!(out.contains("switched [features] hooks on"), "{out}");
+    let out = init_ok(&s, "codex", "user", &["--remove"]).join("\n");
+    assert!(
+        out.contains(&format!(
+            "note: left [features] hooks = true in {}",
+            config.display()
+        )),
+        "{out}"
+    );
+    assert!(out.contains("set it to false there"), "{out}");
+}

@@ -97,6 +97,20 @@ impl ConfigFile for CodexConfig {
                 self.path(request).unwrap_or_default().display()
             ));
         }
+        // Whether `init` switched a flag on is not recorded: it is left on,
+        // and the person told how to switch it off.
+        for flag in ["hooks", "codex_hooks"] {
+            let on = doc
+                .get("features")
+                .and_then(|f| f.get(flag))
+                .and_then(|v| v.as_bool());
+            if on == Some(true) {
+                notes.push(format!(
+                    "note: left [features] {flag} = true in {} (init switches it on where it was                      off): set it to false there if you had it off",
+                    self.path(request).unwrap_or_default().display()
+                ));
+            }
+        }
         // The server in the user's file serves every scope: a project's
         // removal leaves it to the user's.
         let servers = doc
