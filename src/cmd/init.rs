@@ -4,10 +4,13 @@
 //! file is merged, never replaced. `--remove` takes out again what it wrote
 //! (hookdex's handlers, its MCP server, Codex's trust records), and
 //! `--dry-run` prints each change as a diff instead of writing it. It
-//! creates the runtime layer's `conditions/` folder and says what to do next. What a harness needs beyond its hook list to really run the
-//! hooks (Codex's `config.toml`, the notes on folder trust) its own module
+//! creates the runtime layer's `conditions/` folder and says what to do
+//! next. What a harness needs beyond its hook list to really run the hooks
+//! (Codex's `config.toml`, the notes on folder trust) its own module
 //! answers behind the `Harness` trait; this file loads, saves and prints.
-//! Members keep their document order (serde_json's `preserve_order`).
+//! Members keep their document order (serde_json's `preserve_order`). The
+//! repository's files are not followed out of the repository, two files
+//! that are one are edited as one, and `state.json` is edited under a lock.
 
 mod settings_file;
 

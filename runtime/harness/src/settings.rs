@@ -1,6 +1,8 @@
 //! The hook settings `hookdex init` writes for a harness: where the file
 //! is, how the harness lists the handlers of an event, and merging hookdex's
-//! handler into a settings object that may already hold others.
+//! handler into a settings object that may already hold others — and
+//! knowing hookdex's own handler, guard prefix and MCP server from the
+//! person's, which merely run hookdex among other things.
 
 use std::ffi::OsString;
 use std::fmt;

@@ -2,7 +2,9 @@
 //! document order, via serde_json's `preserve_order`) or as a TOML document
 //! (comments and layout kept, via `toml_edit`), and write it back atomically
 //! only when its text changed — or, for `init --remove`, remove a file left
-//! with nothing in it (a symlink stays, and its target is emptied) — or show the change as a unified diff (`--dry-run`).
+//! with nothing in it (a symlink stays, and its target is emptied) — or
+//! show the change as a unified diff (`--dry-run`). Only a regular file of
+//! bounded size is read.
 
 use std::path::{Path, PathBuf};
 
