@@ -459,18 +459,22 @@ fn an_earlier_install_is_replaced_where_it_stands() {
         let pre = settings["hooks"][h.pre].as_array().unwrap();
         let ours = h.entry(&s, "project", h.pre);
         if h.grouped {
-            assert_eq!(pre.len(), 4, "{}: {pre:#?}", h.target);
+            // The old handler stood in a group matching only Bash: it
+            // leaves it for hookdex's own group, which matches every tool.
+            assert_eq!(pre.len(), 5, "{}: {pre:#?}", h.target);
             assert_eq!(pre[1]["matcher"], "Bash", "{}", h.target);
+            assert_eq!(pre[1]["hooks"].as_array().unwrap().len(), 1);
             assert_eq!(pre[1]["hooks"][0]["command"], "beside.sh");
-            assert_eq!(pre[1]["hooks"][1], ours["hooks"][0], "{}", h.target);
             assert_eq!(pre[2]["hooks"][0]["command"], wrong_target);
+            assert!(pre[3].to_string().contains("last.sh"));
+            assert_eq!(pre[4], ours, "{}", h.target);
         } else {
             // Flat: first.sh, beside.sh, old → ours, other target, last.sh.
             assert_eq!(pre.len(), 5, "{}: {pre:#?}", h.target);
             assert_eq!(pre[2], ours, "{}", h.target);
             assert!(pre[3].to_string().contains(wrong_target));
+            assert!(pre[4].to_string().contains("last.sh"));
         }
-        assert!(pre.last().unwrap().to_string().contains("last.sh"));
         assert!(!settings.to_string().contains("/old/bin"), "{settings:#}");
     }
 }
@@ -1233,4 +1237,268 @@ fn init_creates_the_conditions_folder_and_says_what_next() {
     );
     let again = init_ok(&s, "claude", "user", &[]).join("\n");
     assert!(!again.contains("created "), "{again}");
+}
+
+#[test]
+fn a_users_handler_that_runs_hookdex_and_more_is_kept_and_not_removed() {
+    let s = Scratch::new();
+    let path = s.path("home/.cursor/hooks.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let theirs = [
+        "/usr/bin/hookdex hook --target cursor && rm -rf x",
+        "hookdex hook --target cursor | tee -a audit.log",
+        "HOOKDEX_HOME=$(backup) hookdex hook --target cursor",
+        "hookdex hook --target cursor > /dev/null || notify-send failed",
+        "hookdex hook --target cursor && ~/bin/after.sh",
+    ];
+    let handlers: Vec<Value> = theirs.iter().map(|c| json!({"command": c})).collect();
+    let mine = json!({"version": 1, "hooks": {"preToolUse": &handlers}});
+    std::fs::write(&path, serde_json::to_string_pretty(&mine).unwrap() + "\n").unwrap();
+    init_ok(&s, "cursor", "user", &[]);
+    let pre = read_json(&path)["hooks"]["preToolUse"].clone();
+    assert_eq!(pre.as_array().unwrap().len(), theirs.len() + 1, "{pre}");
+    let pre = pre.as_array().unwrap();
+    assert_eq!(pre[..theirs.len()], handlers[..], "{pre:?}");
+    init_ok(&s, "cursor", "user", &["--remove"]);
+    assert_eq!(read_json(&path), mine);
+}
+
+#[test]
+fn hookdex_in_a_narrower_group_gets_its_own_group_matching_every_tool() {
+    let s = Scratch::new();
+    let path = s.path("home/.codex/hooks.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let group = json!({"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "mine.sh"},
+        {"type": "command", "command": format!("{} hook --target codex", exe())},
+    ]});
+    std::fs::write(&path, json!({"hooks": {"PreToolUse": [group]}}).to_string()).unwrap();
+    init_ok(&s, "codex", "user", &[]);
+    let pre = read_json(&path)["hooks"]["PreToolUse"].clone();
+    assert_eq!(pre.as_array().unwrap().len(), 2, "{pre}");
+    assert_eq!(
+        pre[0],
+        json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "mine.sh"}]})
+    );
+    assert_eq!(pre[1]["matcher"], "*", "{pre}");
+}
+
+#[test]
+fn project_scope_refuses_a_file_linked_out_of_the_repository() {
+    let s = Scratch::new();
+    let outside = s.path("home/.config/app/config.json");
+    std::fs::create_dir_all(outside.parent().unwrap()).unwrap();
+    std::fs::write(&outside, "{\"app\": 1}\n").unwrap();
+    for (rel, target) in [
+        (
+            ".claude/settings.json",
+            "../../home/.config/app/config.json",
+        ),
+        (".mcp.json", "../home/.config/app/config.json"),
+    ] {
+        let link = s.repo.join(rel);
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(target, &link).unwrap();
+        let out = init(&s, "claude", "project", &[]);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let line = stderr_line(&out);
+        assert!(
+            line.starts_with(&format!("hookdex: {}: ", link.display())),
+            "{line}"
+        );
+        assert!(line.contains("out of the repository"), "{line}");
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "{\"app\": 1}\n");
+        assert!(!s.home().join("state.json").exists());
+        std::fs::remove_file(&link).unwrap();
+    }
+}
+
+#[test]
+fn two_files_linked_to_one_keep_each_others_edits() {
+    let s = Scratch::new();
+    let real = s.path("dotfiles/claude.json");
+    std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+    std::fs::write(&real, "{\"model\": \"x\"}\n").unwrap();
+    let settings = s.path("home/.claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&real, &settings).unwrap();
+    std::os::unix::fs::symlink(&real, s.path("home/.claude.json")).unwrap();
+    init_ok(&s, "claude", "user", &[]);
+    let both = read_json(&real);
+    assert!(both["hooks"]["PreToolUse"].is_array(), "{both:#}");
+    assert!(both["mcpServers"]["hookdex"].is_object(), "{both:#}");
+    assert_eq!(both["model"], "x");
+    init_ok(&s, "claude", "user", &["--remove"]);
+    assert_eq!(read_json(&real), json!({"model": "x"}));
+}
+
+#[test]
+fn remove_keeps_a_linked_file_and_empties_its_target() {
+    let s = Scratch::new();
+    let real = s.path("dotfiles/copilot-hooks.json");
+    std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+    std::fs::write(&real, "{}\n").unwrap();
+    let link = s.path("home/.copilot/hooks/hookdex.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    init_ok(&s, "copilot", "user", &[]);
+    assert!(read_json(&real)["hooks"].is_object());
+    let dry = init_ok(&s, "copilot", "user", &["--remove", "--dry-run"]);
+    assert!(dry.contains(&format!("+++ {}", link.display())), "{dry:?}");
+    let out = init_ok(&s, "copilot", "user", &["--remove"]);
+    assert_eq!(out[0], format!("wrote {}", link.display()), "{out:?}");
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink());
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), "{}\n");
+}
+
+#[test]
+fn a_settings_file_that_is_not_a_regular_file_is_refused_without_hanging() {
+    let s = Scratch::new();
+    let path = s.path("home/.cursor/hooks.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = init(&s, "cursor", "user", &[]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let line = stderr_line(&out);
+    assert_eq!(
+        line,
+        format!("hookdex: {}: not a regular file", path.display())
+    );
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    let out = init(&s, "cursor", "user", &[]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(stderr_line(&out).contains("not a regular file"));
+}
+
+/// Runs `init` as a copy of the binary under another name, `bin`.
+fn init_as(s: &Scratch, bin: &Path, target: &str, extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["init", "--target", target, "--scope", "user"];
+    args.extend_from_slice(extra);
+    let wrapper = [
+        "sh",
+        "-c",
+        "shift; exec \"$0\" \"$@\"",
+        bin.to_str().unwrap(),
+    ];
+    let out = s.cmd_via(&wrapper, &args).output().unwrap();
+    assert_success(&out, &args);
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// A copy of this build's binary named `hd`, canonical.
+fn renamed_binary(s: &Scratch) -> PathBuf {
+    let bin = s.path("bin/hd");
+    std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+    if std::fs::hard_link(exe(), &bin).is_err() {
+        std::fs::copy(exe(), &bin).unwrap();
+    }
+    bin.canonicalize().unwrap()
+}
+
+#[test]
+fn a_binary_of_another_name_owns_the_guard_prefix_it_wrote() {
+    let s = Scratch::new();
+    let bin = renamed_binary(&s);
+    let out = init_as(&s, &bin, "claude", &[]).join("\n");
+    assert!(!out.contains("your own prefix"), "{out}");
+    let path = s.path("home/.claude/settings.json");
+    let prefix = format!("{} --guard-shell=claude", bin.display());
+    assert_eq!(
+        read_json(&path)["env"]["CLAUDE_CODE_SHELL_PREFIX"],
+        prefix.as_str()
+    );
+    init_as(&s, &bin, "claude", &["--remove"]);
+    let left = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(!left.contains("CLAUDE_CODE_SHELL_PREFIX"), "{left}");
+}
+
+#[test]
+fn remove_leaves_an_mcp_server_named_hookdex_that_runs_something_else() {
+    let s = Scratch::new();
+    let claude = s.path("home/.claude.json");
+    std::fs::create_dir_all(claude.parent().unwrap()).unwrap();
+    let theirs =
+        json!({"mcpServers": {"hookdex": {"command": "npx", "args": ["-y", "hookdex-mcp"]}}});
+    std::fs::write(&claude, theirs.to_string()).unwrap();
+    let out = init_ok(&s, "claude", "user", &["--remove"]).join("\n");
+    assert_eq!(read_json(&claude), theirs);
+    assert!(
+        out.contains(&format!(
+            "note: left mcpServers.hookdex in {}: it does not run hookdex mcp",
+            claude.display()
+        )),
+        "{out}"
+    );
+
+    let config = s.path("home/.codex/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    let mine = "[mcp_servers.hookdex]\ncommand = \"npx\"\nargs = [\"hookdex-mcp\"]\n";
+    std::fs::write(&config, mine).unwrap();
+    let out = init_ok(&s, "codex", "user", &["--remove"]).join("\n");
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), mine);
+    assert!(out.contains("note: left [mcp_servers.hookdex] in"), "{out}");
+}
+
+#[test]
+fn concurrent_runs_keep_each_others_state() {
+    let targets = ["claude", "codex", "copilot", "gemini", "cursor"];
+    for _round in 0..3 {
+        let s = Scratch::new();
+        let runs: Vec<_> = targets
+            .iter()
+            .map(|target| {
+                let args = [
+                    "init",
+                    "--target",
+                    target,
+                    "--scope",
+                    "project",
+                    "--profile",
+                    "k8s-readonly",
+                ];
+                s.cmd(&args).spawn().unwrap()
+            })
+            .collect();
+        for run in runs {
+            let out = run.wait_with_output().unwrap();
+            assert!(out.status.success(), "{out:?}");
+        }
+        let state = read_json(&s.home().join("state.json"));
+        for target in targets {
+            assert_eq!(
+                state["targets"][target]["profiles"],
+                json!(["k8s-readonly"]),
+                "{target}: {state:#}"
+            );
+        }
+    }
+}
+
+#[test]
+fn remove_says_codexs_hooks_feature_was_left_on() {
+    let s = Scratch::new();
+    let config = s.path("home/.codex/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "[features]\nhooks = false\n").unwrap();
+    let out = init_ok(&s, "codex", "user", &[]).join("\n");
+    assert!(out.contains("switched [features] hooks on"), "{out}");
+    let out = init_ok(&s, "codex", "user", &["--remove"]).join("\n");
+    assert!(
+        out.contains(&format!(
+            "note: left [features] hooks = true in {}",
+            config.display()
+        )),
+        "{out}"
+    );
+    assert!(out.contains("set it to false there"), "{out}");
 }

@@ -4,19 +4,26 @@
 //! file is merged, never replaced. `--remove` takes out again what it wrote
 //! (hookdex's handlers, its MCP server, Codex's trust records), and
 //! `--dry-run` prints each change as a diff instead of writing it. It
-//! creates the runtime layer's `conditions/` folder and says what to do next. What a harness needs beyond its hook list to really run the
-//! hooks (Codex's `config.toml`, the notes on folder trust) its own module
+//! creates the runtime layer's `conditions/` folder and says what to do
+//! next. What a harness needs beyond its hook list to really run the hooks
+//! (Codex's `config.toml`, the notes on folder trust) its own module
 //! answers behind the `Harness` trait; this file loads, saves and prints.
-//! Members keep their document order (serde_json's `preserve_order`).
+//! Members keep their document order (serde_json's `preserve_order`). The
+//! repository's files are not followed out of the repository, two files
+//! that are one are edited as one, and `state.json` is edited under a lock.
 
 mod settings_file;
 
 use std::path::{Path, PathBuf};
 
-use hookdex_compiler::sources::{find_repo_root, state};
-use hookdex_harness::{harness, init_notes, registered_note, HookSettings, InitRequest, McpFormat};
+use hookdex_compiler::sources::{confine, find_repo_root, state};
+use hookdex_harness::{
+    foreign_server_note, harness, init_notes, real_path, registered_note, HookSettings,
+    InitRequest, McpFormat, McpRemoval,
+};
 use hookdex_model::{Event, Step, Target};
 use hookdex_runtime::settings::Settings;
+use hookdex_runtime::state::Store;
 
 use self::settings_file::{diff, save, Doc, Edited, Saved, TomlDoc};
 use super::CmdResult;
@@ -34,10 +41,7 @@ pub enum Scope {
 /// The settings file `settings` names for `scope`, seen from `cwd`.
 fn settings_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<PathBuf, String> {
     Ok(match scope {
-        // Outside a repository the current directory is the project.
-        Scope::Project => {
-            settings.project_path(&find_repo_root(cwd).unwrap_or_else(|| cwd.to_path_buf()))
-        }
+        Scope::Project => in_project(cwd, settings.project)?,
         Scope::User => {
             let path = settings
                 .user_path(|name| std::env::var_os(name))
@@ -45,6 +49,34 @@ fn settings_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<Pa
             std::path::absolute(path).map_err(|e| e.to_string())?
         }
     })
+}
+
+/// The file `rel` of the project seen from `cwd` (the repository root, or
+/// the current directory outside a repository).
+///
+/// # Errors
+///
+/// When a symlink on its way (the file itself included) leads out of the
+/// project: a cloned repository's links must not make `init` write the
+/// person's other files.
+fn in_project(cwd: &Path, rel: &str) -> Result<PathBuf, String> {
+    let root = find_repo_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+    let path = root.join(rel);
+    match confine::leaving_link(&path, &root) {
+        None => Ok(path),
+        Some(leaving) => Err(format!(
+            "{}: {} leads out of the repository (to {}); nothing written",
+            path.display(),
+            leaving.link.display(),
+            leaving.to
+        )),
+    }
+}
+
+/// Whether `a` and `b` name the same file, through symlinks and `..`
+/// (two of `init`'s documents linked to one file are edited as one).
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b || real_path(a) == real_path(b)
 }
 
 /// The bundle directory `dir` as the absolute, canonical path `state.json` holds.
@@ -140,6 +172,9 @@ struct Edits {
     state: Option<Doc>,
     config: Option<TomlDoc>,
     notes: Vec<String>,
+    /// The lock on `state.json`'s read-modify-write, held until the files
+    /// are saved (a dry run takes none).
+    _state_lock: Option<std::fs::File>,
 }
 
 /// Writes the harness's hook settings, its MCP entry, `state.json` and the
@@ -250,7 +285,7 @@ fn install(
     let mut mcp = None;
     let mut notes = Vec::new();
     if let McpFormat::Json { .. } = hooks.mcp.format {
-        let doc = match mcp_path == settings.path {
+        let doc = match same_file(&mcp_path, &settings.path) {
             true => &mut settings,
             false => mcp.insert(Doc::load(mcp_path)?),
         };
@@ -271,9 +306,22 @@ fn install(
             &format!("mcpServers.hookdex: {mcp_exe} mcp --target {target}"),
         ));
     }
-    let mut state = Doc::load(view.state_path())?;
-    state::link(&mut state.root, target, bundle.as_deref(), &profiles)
-        .map_err(|e| format!("{}: {e}", state.path.display()))?;
+    let state_path = view.state_path();
+    let state_lock = match options.dry_run {
+        true => None,
+        false => Some(lock_state(&state_path)?),
+    };
+    let mut state = None;
+    let state_doc = if same_file(&state_path, &settings.path) {
+        &mut settings
+    } else {
+        match mcp.as_mut().filter(|doc| same_file(&state_path, &doc.path)) {
+            Some(doc) => doc,
+            None => state.insert(Doc::load(state_path)?),
+        }
+    };
+    state::link(&mut state_doc.root, target, bundle.as_deref(), &profiles)
+        .map_err(|e| format!("{}: {e}", state_doc.path.display()))?;
     let var = |name: &str| std::env::var_os(name);
     let request = InitRequest {
         project,
@@ -306,9 +354,10 @@ fn install(
     Ok(Edits {
         settings,
         mcp,
-        state: Some(state),
+        state,
         config,
         notes,
+        _state_lock: state_lock,
     })
 }
 
@@ -334,13 +383,16 @@ fn remove(
     // leaves it to the user's.
     let (mcp_path, mcp_in_project) = mcp_path(hooks, options.scope, cwd)?;
     let mut mcp = None;
+    let mut foreign = None;
     if matches!(hooks.mcp.format, McpFormat::Json { .. }) && mcp_in_project == project {
-        let doc = match mcp_path == settings.path {
+        let doc = match same_file(&mcp_path, &settings.path) {
             true => &mut settings,
             false => mcp.insert(Doc::load(mcp_path)?),
         };
         doc.gone_when_empty = true;
-        hooks.mcp.uninstall_json(&mut doc.root);
+        if hooks.mcp.uninstall_json(&mut doc.root, exe) == McpRemoval::Foreign {
+            foreign = Some(foreign_server_note(&doc.path, "mcpServers.hookdex"));
+        }
     }
     let var = |name: &str| std::env::var_os(name);
     let command = hooks.command(hook_exe, target, env);
@@ -355,14 +407,15 @@ fn remove(
         var: &var,
     };
     let mut config = None;
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = foreign.into_iter().collect();
     if let Some(file) = harness.config_file() {
         let path = file.path(&request).ok_or("HOME is not set".to_string())?;
         let doc = config.insert(TomlDoc::load(path)?);
         doc.gone_when_empty = true;
-        notes = file
-            .remove(&request, &mut doc.doc)
-            .map_err(|e| format!("{}: {e}", doc.path.display()))?;
+        notes.extend(
+            file.remove(&request, &mut doc.doc)
+                .map_err(|e| format!("{}: {e}", doc.path.display()))?,
+        );
     }
     Ok(Edits {
         settings,
@@ -370,7 +423,25 @@ fn remove(
         state: None,
         config,
         notes,
+        _state_lock: None,
     })
+}
+
+/// Takes `flock` on `state.json.lock` beside `state` (created when
+/// missing), so that of two `init` runs each reads the other's `state.json`
+/// edits rather than writing over them; the kernel drops it with the process.
+fn lock_state(state: &Path) -> Result<std::fs::File, String> {
+    let dir = state.parent().unwrap_or(Path::new("."));
+    let name = format!(
+        "{}.lock",
+        state.file_name().unwrap_or_default().to_string_lossy()
+    );
+    let failed = |e: std::io::Error| format!("{}: {e}", dir.join(&name).display());
+    let file = Store::new(dir.to_path_buf())
+        .lock_file(&name)
+        .map_err(failed)?;
+    file.lock().map_err(failed)?;
+    Ok(file)
 }
 
 /// The binary and variables a file names: `hookdex` (found on PATH) and
@@ -393,12 +464,7 @@ fn files_exe<'a>(
 fn mcp_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<(PathBuf, bool), String> {
     let mcp = &settings.mcp;
     match (scope, mcp.project) {
-        (Scope::Project, Some(project)) => Ok((
-            find_repo_root(cwd)
-                .unwrap_or_else(|| cwd.to_path_buf())
-                .join(project),
-            true,
-        )),
+        (Scope::Project, Some(project)) => Ok((in_project(cwd, project)?, true)),
         _ => {
             let moved = mcp.user_dir_var.and_then(|(var, file)| {
                 let dir = std::env::var_os(var).filter(|d| !d.is_empty())?;

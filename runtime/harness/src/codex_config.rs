@@ -12,8 +12,8 @@ use toml_edit::{DocumentMut, Item, Table};
 use serde_json::Value;
 
 use crate::codex_trust::{codex_trust_entries, forget_codex_trust, record_codex_trust};
-use crate::init::{real_path, registered_note, ConfigFile, InitRequest};
-use crate::settings::runs_hook;
+use crate::init::{foreign_server_note, real_path, registered_note, ConfigFile, InitRequest};
+use crate::settings::{runs_hook, runs_mcp};
 use crate::{harness, NotATable};
 
 /// Codex's `config.toml`, beside its user `hooks.json`.
@@ -97,6 +97,20 @@ impl ConfigFile for CodexConfig {
                 self.path(request).unwrap_or_default().display()
             ));
         }
+        // Whether `init` switched a flag on is not recorded: it is left on,
+        // and the person told how to switch it off.
+        for flag in ["hooks", "codex_hooks"] {
+            let on = doc
+                .get("features")
+                .and_then(|f| f.get(flag))
+                .and_then(|v| v.as_bool());
+            if on == Some(true) {
+                notes.push(format!(
+                    "note: left [features] {flag} = true in {} (init switches it on where it was                      off): set it to false there if you had it off",
+                    self.path(request).unwrap_or_default().display()
+                ));
+            }
+        }
         // The server in the user's file serves every scope: a project's
         // removal leaves it to the user's.
         let servers = doc
@@ -104,8 +118,24 @@ impl ConfigFile for CodexConfig {
             .and_then(Item::as_table_like_mut)
             .filter(|_| !request.project);
         if let Some(servers) = servers {
-            if servers.remove("hookdex").is_some() && servers.is_empty() {
-                doc.remove("mcp_servers");
+            let server = servers.get("hookdex");
+            let command = server.and_then(|s| s.get("command")?.as_str());
+            let args: Vec<&str> = server
+                .and_then(|s| s.get("args")?.as_array())
+                .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+                .unwrap_or_default();
+            match command {
+                Some(command) if runs_mcp(command, &args, request.exe) => {
+                    servers.remove("hookdex");
+                    if servers.is_empty() {
+                        doc.remove("mcp_servers");
+                    }
+                }
+                _ if server.is_some() => notes.push(foreign_server_note(
+                    &self.path(request).unwrap_or_default(),
+                    "[mcp_servers.hookdex]",
+                )),
+                _ => {}
             }
         }
         Ok(notes)

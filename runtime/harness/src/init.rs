@@ -105,9 +105,18 @@ pub fn registered_note(changed: bool, path: &Path, entry: &str) -> String {
     )
 }
 
+/// The line that says `--remove` left the MCP server named `hookdex` in
+/// `path` (`entry` names it), since it does not run `hookdex mcp`.
+pub fn foreign_server_note(path: &Path, entry: &str) -> String {
+    format!(
+        "note: left {entry} in {}: it does not run hookdex mcp, so it is not hookdex's",
+        path.display()
+    )
+}
+
 /// `path` with its deepest existing ancestor resolved (symlinks, `..`), the
 /// rest appended as it is.
-pub(crate) fn real_path(path: &Path) -> PathBuf {
+pub fn real_path(path: &Path) -> PathBuf {
     let mut rest = Vec::new();
     let mut at = path;
     loop {

@@ -39,14 +39,17 @@ mod tools;
 use hookdex_model::{Answer, Event, Target, ToolName};
 
 pub use crate::codex_trust::NotATable;
-pub use crate::init::{init_notes, registered_note, ConfigFile, InitRequest};
+pub use crate::init::{
+    foreign_server_note, init_notes, real_path, registered_note, ConfigFile, InitRequest,
+};
 pub use crate::mcp::McpScope;
 pub use crate::payload::{Payload, PayloadError, Shape};
 pub use crate::reply::{
     decision_at_event, notice, reply, Ask, Capabilities, OutputChannel, Reply, ReplyOptions,
 };
 pub use crate::settings::{
-    guard_prefix, is_guard_prefix, HookSettings, McpFormat, McpRegistration, SettingsError,
+    guard_prefix, is_guard_prefix, HookSettings, McpFormat, McpRegistration, McpRemoval,
+    SettingsError,
 };
 pub use crate::tools::{known_tool, KnownTool, Normalized};
 

@@ -1,6 +1,8 @@
 //! The hook settings `hookdex init` writes for a harness: where the file
 //! is, how the harness lists the handlers of an event, and merging hookdex's
-//! handler into a settings object that may already hold others.
+//! handler into a settings object that may already hold others — and
+//! knowing hookdex's own handler, guard prefix and MCP server from the
+//! person's, which merely run hookdex among other things.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -132,21 +134,50 @@ pub(crate) enum EnvPlace {
     Prefix,
 }
 
+/// What [`McpRegistration::uninstall_json`] found under the name `hookdex`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum McpRemoval {
+    /// hookdex's server, removed.
+    Removed,
+    /// No server of that name.
+    Absent,
+    /// A server of that name that does not run `hookdex mcp`: the
+    /// person's, left where it is.
+    Foreign,
+}
+
 impl McpRegistration {
     /// Removes hookdex's server from a JSON settings `root`, and
-    /// `mcpServers` when it held nothing else; returns whether it was there.
-    pub fn uninstall_json(&self, root: &mut Map<String, Value>) -> bool {
+    /// `mcpServers` when it held nothing else: only a server that runs
+    /// [`runs_mcp`] (`exe` being this binary).
+    pub fn uninstall_json(&self, root: &mut Map<String, Value>, exe: &str) -> McpRemoval {
         let Some(servers) = root.get_mut("mcpServers").and_then(Value::as_object_mut) else {
-            return false;
+            return McpRemoval::Absent;
         };
-        if servers.shift_remove("hookdex").is_none() {
-            return false;
+        let Some(server) = servers.get("hookdex") else {
+            return McpRemoval::Absent;
+        };
+        let command = server.get("command").and_then(Value::as_str);
+        let args: Option<Vec<&str>> = server
+            .get("args")
+            .and_then(Value::as_array)
+            .and_then(|args| args.iter().map(Value::as_str).collect());
+        if !command.is_some_and(|c| runs_mcp(c, args.as_deref().unwrap_or_default(), exe)) {
+            return McpRemoval::Foreign;
         }
+        servers.shift_remove("hookdex");
         if servers.is_empty() {
             root.shift_remove("mcpServers");
         }
-        true
+        McpRemoval::Removed
     }
+}
+
+/// Whether an MCP server running `command` with `args` is hookdex's:
+/// `command` is a file named `hookdex` or the binary `exe`, and its first
+/// argument `mcp`.
+pub(crate) fn runs_mcp(command: &str, args: &[&str], exe: &str) -> bool {
+    is_hookdex(command, Some(exe)) && args.first() == Some(&"mcp")
 }
 
 /// How a harness lists the handlers of one event.
@@ -270,6 +301,23 @@ impl HookSettings {
                 handler["args"] = json!(["hook", "--target", target.as_str()]);
             }
             let ours = |h: &Value| runs_hook(h, target, exe);
+            if grouped {
+                // hookdex's handler in a group of the person's that matches
+                // fewer tools (`"matcher": "Bash"`) is taken out of it:
+                // hookdex's own group matches every tool.
+                list.retain_mut(|group| {
+                    if matches_all(group) {
+                        return true;
+                    }
+                    let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut)
+                    else {
+                        return true;
+                    };
+                    let had = handlers.len();
+                    handlers.retain(|h| !ours(h));
+                    handlers.len() == had || !handlers.is_empty()
+                });
+            }
             let slot = list.iter_mut().find_map(|entry| {
                 if grouped {
                     entry
@@ -443,43 +491,62 @@ pub fn guard_prefix(exe: &str, target: Target) -> Option<String> {
     plain.then(|| format!("{exe} --guard-shell={target}"))
 }
 
-/// Whether a shell prefix is hookdex's guard ([`guard_prefix`]).
+/// Whether a shell prefix is hookdex's guard ([`guard_prefix`]): plain
+/// words (as [`hookdex_shell::quote`] writes them) whose program is a file
+/// named `hookdex` or this very binary.
 pub fn is_guard_prefix(prefix: &str) -> bool {
-    let words = words(prefix);
+    let Some(words) = plain_words(prefix) else {
+        return false;
+    };
     let guard = words
         .windows(2)
         .any(|w| w[0] == "exec" && w[1] == "--guard")
         || words.iter().any(|w| w.starts_with("--guard-shell="));
-    guard
-        && words
-            .first()
-            .is_some_and(|p| p.rsplit('/').next() == Some("hookdex"))
+    let this = std::env::current_exe().ok();
+    let this = this.as_deref().and_then(std::path::Path::to_str);
+    guard && words.first().is_some_and(|p| is_hookdex(p, this))
 }
 
-/// Whether `handler` runs `hookdex hook --target <target>`: its program is
-/// this binary or any file named `hookdex`.
+/// Whether `program` is a file named `hookdex` or the binary `exe`.
+fn is_hookdex(program: &str, exe: Option<&str>) -> bool {
+    Some(program) == exe || program.rsplit('/').next() == Some("hookdex")
+}
+
+/// Whether the matcher group `group` runs its handlers on every tool
+/// (`"*"`, an empty matcher or none), as hookdex's own group does.
+fn matches_all(group: &Value) -> bool {
+    group
+        .get("matcher")
+        .is_none_or(|m| m.as_str().is_some_and(|m| m.is_empty() || m == "*"))
+}
+
+/// Whether `handler` runs exactly `[VAR=value …] <hookdex> hook --target
+/// <target> [--event E]`: its program is this binary or any file named
+/// `hookdex`, the variables set first are hookdex's own, and the command
+/// has nothing else — no other word, shell operator, redirection or
+/// substitution. One that wraps hookdex (`notify.sh … hookdex hook …`,
+/// `hookdex hook … && after.sh`, `… | tee log`, another variable set
+/// first) is the user's, and kept as written.
 pub(crate) fn runs_hook(handler: &Value, target: Target, exe: &str) -> bool {
+    let hook_args = |args: &[&str]| match args {
+        ["hook", "--target", t] => *t == target.as_str(),
+        ["hook", "--target", t, "--event", e] => *t == target.as_str() && !e.starts_with('-'),
+        _ => false,
+    };
     if let (Some(program), Some(args)) = (
         handler.get("command").and_then(Value::as_str),
         handler.get("args").and_then(Value::as_array),
     ) {
-        let args: Vec<&str> = args.iter().filter_map(Value::as_str).collect();
-        let hookdex = program == exe || program.rsplit('/').next() == Some("hookdex");
-        return hookdex
-            && args.first() == Some(&"hook")
-            && args
-                .windows(2)
-                .any(|w| w[0] == "--target" && w[1] == target.as_str());
+        let args: Option<Vec<&str>> = args.iter().map(Value::as_str).collect();
+        return is_hookdex(program, Some(exe)) && args.is_some_and(|a| hook_args(&a));
     }
     ["command", "bash"]
         .iter()
         .filter_map(|key| handler.get(key)?.as_str())
         .any(|command| {
-            // Only a handler that runs hookdex itself, after the variables
-            // of hookdex's own that `init` sets before it: one that wraps
-            // it (`notify.sh … hookdex hook …`, `logger …; hookdex …`, another
-            // variable set first) is the user's, and kept as written.
-            let words = words(command);
+            let Some(words) = plain_words(command) else {
+                return false;
+            };
             let set_first = words
                 .iter()
                 .take_while(|w| sets_hookdex_variable(w))
@@ -487,13 +554,8 @@ pub(crate) fn runs_hook(handler: &Value, target: Target, exe: &str) -> bool {
             let Some((program, args)) = words[set_first..].split_first() else {
                 return false;
             };
-            let hookdex = program == exe || program.rsplit('/').next() == Some("hookdex");
-            hookdex
-                && args.first().is_some_and(|a| a == "hook")
-                && (args
-                    .windows(2)
-                    .any(|w| w[0] == "--target" && w[1] == target.as_str())
-                    || args.iter().any(|a| *a == format!("--target={target}")))
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            is_hookdex(program, Some(exe)) && hook_args(&args)
         })
 }
 
@@ -508,29 +570,38 @@ fn sets_hookdex_variable(word: &str) -> bool {
     })
 }
 
-/// The words of a shell command line, quotes and backslashes removed; enough
-/// to recognise a hook command, not a shell parser.
-fn words(command: &str) -> Vec<String> {
+/// The words of `command` when it is nothing but words as
+/// [`hookdex_shell::quote`] writes them, separated by spaces: plain
+/// characters, `'…'` runs and `\'`. Anything else a shell gives a meaning
+/// to (`&&`, `|`, `;`, `>`, `$(…)`, `` ` ``, `"`, `~`, globs, newlines) is
+/// `None`: such a command is not one `init` wrote.
+fn plain_words(command: &str) -> Option<Vec<String>> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
     let mut words = Vec::new();
     let mut word: Option<String> = None;
-    let mut quote = None;
     let mut chars = command.chars();
     while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some('"'), '\\') | (None, '\\') => {
-                word.get_or_insert_with(String::new).extend(chars.next());
+        match c {
+            ' ' => words.extend(word.take()),
+            '\\' => match chars.next() {
+                Some('\'') => word.get_or_insert_with(String::new).push('\''),
+                _ => return None,
+            },
+            '\'' => {
+                let word = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c => word.push(c),
+                    }
+                }
             }
-            (None, c) if c.is_whitespace() => words.extend(word.take()),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                word.get_or_insert_with(String::new);
-            }
-            _ => word.get_or_insert_with(String::new).push(c),
+            c if plain(c) => word.get_or_insert_with(String::new).push(c),
+            _ => return None,
         }
     }
     words.extend(word);
-    words
+    Some(words)
 }
 
 #[cfg(test)]
@@ -559,6 +630,63 @@ mod tests {
         assert!(runs_hook(&handler, Target::Codex, EXE));
         let theirs = json!({"command": "MINE=1 /opt/bin/hookdex hook --target codex"});
         assert!(!runs_hook(&theirs, Target::Codex, EXE));
+    }
+
+    #[test]
+    fn a_command_that_does_more_than_run_the_hook_is_not_hookdexs() {
+        let theirs = [
+            "/usr/bin/hookdex hook --target claude && rm -rf x",
+            "hookdex hook --target claude | tee -a audit.log",
+            "HOOKDEX_HOME=$(backup) hookdex hook --target claude",
+            "hookdex hook --target claude > /dev/null || notify-send failed",
+            "hookdex hook --target claude && ~/bin/after.sh",
+            "hookdex hook --target claude; after.sh",
+            "hookdex hook --target claude extra",
+            "HOOKDEX_HOME=\"/h\" hookdex hook --target claude",
+            "`which hookdex` hook --target claude",
+        ];
+        for command in theirs {
+            let handler = json!({"command": command});
+            assert!(!runs_hook(&handler, Target::Claude, EXE), "{command}");
+        }
+        let ours = [
+            "hookdex hook --target claude",
+            "HOOKDEX_HOME='/h/my hookdex' '/opt/my bin/hookdex' hook --target claude",
+            "HOOKDEX_HOME='/h/it'\\''s' /opt/bin/hookdex hook --target claude --event Stop",
+        ];
+        for command in ours {
+            let handler = json!({"command": command});
+            assert!(runs_hook(&handler, Target::Claude, EXE), "{command}");
+        }
+        assert!(!is_guard_prefix("hookdex --guard-shell=claude && x"));
+        assert!(is_guard_prefix("/opt/bin/hookdex --guard-shell=claude"));
+    }
+
+    #[test]
+    fn hookdex_leaves_a_narrower_group_for_its_own() {
+        let settings = crate::harness(Target::Claude).settings();
+        let mine = json!({"type": "command", "command": "mine.sh"});
+        let mut root = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            mine, {"type": "command", "command": "hookdex hook --target claude"}]}]}})
+        .as_object()
+        .unwrap()
+        .clone();
+        let command = settings.command(EXE, Target::Claude, &[]);
+        settings
+            .install(
+                &mut root,
+                Target::Claude,
+                EXE,
+                &command,
+                &[],
+                &[Event::PreToolUse],
+            )
+            .unwrap();
+        let groups = root["hooks"]["PreToolUse"].as_array().unwrap();
+        assert_eq!(groups.len(), 2, "{groups:?}");
+        assert_eq!(groups[0], json!({"matcher": "Bash", "hooks": [mine]}));
+        assert_eq!(groups[1]["matcher"], "*");
+        assert_eq!(groups[1]["hooks"][0]["command"], EXE);
     }
 
     #[test]
@@ -604,8 +732,12 @@ mod tests {
         let mut root = Map::new();
         mcp.install_json(&mut root, EXE, Target::Claude, &env())
             .unwrap();
-        assert!(mcp.uninstall_json(&mut root));
+        assert_eq!(mcp.uninstall_json(&mut root, EXE), McpRemoval::Removed);
         assert!(root.is_empty());
-        assert!(!mcp.uninstall_json(&mut root));
+        assert_eq!(mcp.uninstall_json(&mut root, EXE), McpRemoval::Absent);
+        let theirs = json!({"mcpServers": {"hookdex": {"command": "npx", "args": ["hookdex"]}}});
+        let mut root = theirs.as_object().unwrap().clone();
+        assert_eq!(mcp.uninstall_json(&mut root, EXE), McpRemoval::Foreign);
+        assert_eq!(Value::Object(root), theirs);
     }
 }

@@ -2,10 +2,13 @@
 //! document order, via serde_json's `preserve_order`) or as a TOML document
 //! (comments and layout kept, via `toml_edit`), and write it back atomically
 //! only when its text changed — or, for `init --remove`, remove a file left
-//! with nothing in it — or show the change as a unified diff (`--dry-run`).
+//! with nothing in it (a symlink stays, and its target is emptied) — or
+//! show the change as a unified diff (`--dry-run`). Only a regular file of
+//! bounded size is read.
 
 use std::path::{Path, PathBuf};
 
+use hookdex_compiler::sources::confine;
 use serde_json::{Map, Value};
 
 /// A JSON object file: where it is, the bytes it held, and its edited root.
@@ -38,6 +41,20 @@ pub trait Edited {
     fn original(&self) -> Option<&[u8]>;
     /// The bytes the file is to hold; `None` when it is to go.
     fn planned(&self) -> Result<Option<Vec<u8>>, String>;
+    /// The text of the file with nothing in it, written instead of removing
+    /// a symlink (the link is the person's, and stays).
+    fn empty(&self) -> &'static [u8];
+}
+
+/// What [`save`] leaves at `file`'s path: [`Edited::planned`], except that
+/// a symlink that would go keeps its link and its target the empty text.
+fn outcome(file: &dyn Edited) -> Result<Option<Vec<u8>>, String> {
+    let planned = file.planned()?;
+    let linked = std::fs::symlink_metadata(file.path()).is_ok_and(|m| m.is_symlink());
+    Ok(match (planned, file.original()) {
+        (None, Some(_)) if linked => Some(file.empty().to_vec()),
+        (planned, _) => planned,
+    })
 }
 
 impl Edited for Doc {
@@ -58,6 +75,10 @@ impl Edited for Doc {
             .map_err(|e| format!("{}: {e}", self.path.display()))?;
         text.push(b'\n');
         Ok(Some(text))
+    }
+
+    fn empty(&self) -> &'static [u8] {
+        b"{}\n"
     }
 }
 
@@ -86,13 +107,17 @@ impl Edited for TomlDoc {
         }
         Ok(Some(text.into_bytes()))
     }
+
+    fn empty(&self) -> &'static [u8] {
+        b""
+    }
 }
 
 /// Writes what `file` is to hold, unless it already holds exactly that;
-/// removes it when it is to go.
+/// removes it when it is to go (a symlink stays, its target emptied).
 pub fn save(file: &dyn Edited) -> Result<Saved, String> {
     let path = file.path();
-    match (file.original(), file.planned()?) {
+    match (file.original(), outcome(file)?) {
         (None, None) => Ok(Saved::Unchanged),
         (Some(_), None) => match std::fs::remove_file(path) {
             Ok(()) => Ok(Saved::Removed),
@@ -109,7 +134,7 @@ pub fn save(file: &dyn Edited) -> Result<Saved, String> {
 /// The change [`save`] would make to `file`, as a unified line diff
 /// (`/dev/null` for a file created or removed); `None` when there is none.
 pub fn diff(file: &dyn Edited) -> Result<Option<String>, String> {
-    let planned = file.planned()?;
+    let planned = outcome(file)?;
     let original = file.original();
     if original == planned.as_deref() || original.is_none() && planned.is_none() {
         return Ok(None);
@@ -193,9 +218,14 @@ impl TomlDoc {
     }
 }
 
-/// The bytes of the file at `path`; `None` when there is none.
+/// The most a settings file `init` reads may hold.
+const MAX_SETTINGS_BYTES: u64 = 16 << 20;
+
+/// The bytes of the file at `path`; `None` when there is none. Only a
+/// regular file of at most [`MAX_SETTINGS_BYTES`] is read: a FIFO or a
+/// device put there is an error naming it, never a hang.
 fn read(path: &Path) -> Result<Option<Vec<u8>>, String> {
-    match std::fs::read(path) {
+    match confine::read_regular(path, MAX_SETTINGS_BYTES) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(format!("{}: {err}", path.display())),
