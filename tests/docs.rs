@@ -152,7 +152,11 @@ fn every_documented_command_names_what_the_binary_has() {
                     continue;
                 };
                 // A command shown with the usage error it gets is a mistake on purpose.
-                if block.lines.get(at + 1).is_some_and(|l| l.starts_with("error:")) {
+                if block
+                    .lines
+                    .get(at + 1)
+                    .is_some_and(|l| l.starts_with("error:"))
+                {
                     continue;
                 }
                 seen += 1;

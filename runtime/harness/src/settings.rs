@@ -502,9 +502,15 @@ pub fn is_guard_prefix(prefix: &str) -> bool {
         .windows(2)
         .any(|w| w[0] == "exec" && w[1] == "--guard")
         || words.iter().any(|w| w.starts_with("--guard-shell="));
-    let this = std::env::current_exe().ok();
-    let this = this.as_deref().and_then(std::path::Path::to_str);
-    guard && words.first().is_some_and(|p| is_hookdex(p, this))
+    // The running binary's path is read only for a program not named
+    // `hookdex`: the hook checks this prefix on every call.
+    guard
+        && words.first().is_some_and(|p| {
+            is_hookdex(p, None) || {
+                let this = std::env::current_exe().ok();
+                is_hookdex(p, this.as_deref().and_then(std::path::Path::to_str))
+            }
+        })
 }
 
 /// Whether `program` is a file named `hookdex` or the binary `exe`.
