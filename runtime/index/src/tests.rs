@@ -87,6 +87,7 @@ fn sample() -> IndexData {
                 python: None,
                 sh: Some("/bin/sh".into()),
             },
+            shadowing: 2,
         },
         paths: vec![("/nonexistent/hookdex-test".into(), Stamp::ABSENT)],
         layers: vec![
@@ -350,6 +351,15 @@ fn round_trip() {
     );
     assert_eq!(meta.trust_record, Some("R\t/r\t\n"));
     assert!(meta.directory_names_only);
+    assert_eq!(meta.shadowing, 2);
+    // The shadowing rules and the one invalid file.
+    assert_eq!(
+        index.problem_count().unwrap(),
+        crate::ProblemCount {
+            invalid: 1,
+            shadowing: 2
+        }
+    );
     assert_eq!(
         meta.interpreters,
         hookdex_model::Interpreters {

@@ -8,7 +8,8 @@
 //! as the conditions left it ([`filters`]), a rewritten input judged again
 //! ([`rejudge`]), a post call's output shrunk ([`output`]), the answer held
 //! to the session's caps and the guard ([`answer`], [`guard`]), and the
-//! reply with its log line ([`reply`], [`log`]). Every rule of the call,
+//! reply with its log line ([`reply`], [`log`]), which carries, on a
+//! session's first call, the notice of mistakes in the rules ([`notice`]). Every rule of the call,
 //! whichever call of a batch or run it belongs to, runs within one deadline
 //! from the hook's start.
 //!
@@ -22,6 +23,7 @@ mod filters;
 mod gate;
 mod guard;
 mod log;
+mod notice;
 mod output;
 mod payload;
 mod plan;
@@ -90,6 +92,7 @@ pub fn hook(
             return notice(target, &message);
         }
     };
+    let told = notice::once(settings, payload, plan.problems);
     let post_output = payload.step() == Step::Post && settings.outfilters_enabled;
     if plan.fires_nothing() && !post_output {
         if payload.event == Event::UserPromptSubmit {
@@ -97,7 +100,7 @@ pub fn hook(
             let session = payload.session_id.as_deref().unwrap_or_default();
             Caps::new(&settings.view.home).reset(session, CapKind::Stop);
         }
-        return reply::guarded_or_nothing(settings, payload, &plan, &log, var);
+        return reply::guarded_or_nothing(settings, payload, &plan, &log, var, told);
     }
     let mut ran = Ran::default();
     for planned in &plan.calls {
@@ -115,7 +118,7 @@ pub fn hook(
         if !ran.notes.is_empty() {
             log.write(&[], None, &ran.notes);
         }
-        return reply::guarded_or_nothing(settings, payload, &plan, &log, var);
+        return reply::guarded_or_nothing(settings, payload, &plan, &log, var, told);
     }
     if let Some(input) = merged.updated_input.clone() {
         let rewriters = merged.rewriters.clone();
@@ -130,6 +133,7 @@ pub fn hook(
         ran.fired.push(guarded);
     }
     merged.log.extend(ran.notes);
+    merged.user_notes.extend(told);
     let fired: Vec<&str> = ran.fired.iter().map(String::as_str).collect();
     reply::render(settings, payload, &plan, &mut merged, &log, &fired)
 }

@@ -12,19 +12,24 @@ use super::plan::Plan;
 use crate::settings::Settings;
 
 /// The reply to a call where no rule had anything to say: the shell call
-/// wrapped to run under the guard where that applies, else nothing.
+/// wrapped to run under the guard where that applies, and the session's
+/// notice `told` ([`super::notice`]) if any, else nothing.
 pub(super) fn guarded_or_nothing(
     settings: &Settings,
     payload: &Payload,
     plan: &Plan,
     log: &Log<'_>,
     var: &dyn Fn(&str) -> Option<OsString>,
+    told: Option<String>,
 ) -> Reply {
     let mut answer = Answer::default();
-    let Some(guarded) = guard_call(settings, payload, plan, &mut answer, var) else {
+    let guarded = guard_call(settings, payload, plan, &mut answer, var);
+    if guarded.is_none() && told.is_none() {
         return Reply::default();
-    };
-    render(settings, payload, plan, &mut answer, log, &[&guarded])
+    }
+    answer.user_notes.extend(told);
+    let fired: Vec<&str> = guarded.iter().map(String::as_str).collect();
+    render(settings, payload, plan, &mut answer, log, &fired)
 }
 
 /// The harness's reply carrying `answer`, with the log line naming what
