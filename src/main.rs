@@ -196,6 +196,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Check the set-up: each harness's wiring, trust and environment, the
+    /// rules, the index and enforcement; exit 1 when a rule you wrote
+    /// would not run.
+    Doctor {
+        /// Only this harness.
+        #[arg(long, value_parser = parse_target)]
+        target: Option<Target>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the body of one active rule (by key, file name or name).
     Show {
         /// The rule.
@@ -433,6 +444,7 @@ fn run() -> c_int {
             json,
         ),
         Command::Show { name, target } => cmd::show::run(default_target(target), &name),
+        Command::Doctor { target, json } => cmd::doctor::run(target, json),
         Command::Trust {
             path,
             revoke,

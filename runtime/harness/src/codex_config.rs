@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use hookdex_model::Target;
 use toml_edit::{DocumentMut, Item, Table};
 
-use crate::codex_trust::{codex_trust_entries, record_codex_trust};
-use crate::init::{real_path, ConfigFile, InitRequest};
+use crate::codex_trust::{codex_record_path, codex_trust_entries, record_codex_trust};
+use crate::init::{ConfigFile, InitRequest};
 use crate::{harness, NotATable};
 
 /// Codex's `config.toml`, beside its user `hooks.json`.
@@ -41,13 +41,7 @@ impl ConfigFile for CodexConfig {
             }
         }
         if request.trust {
-            // Codex 0.171.0 resolves `CODEX_HOME` to its real path and names
-            // the records by it (it leaves `HOME` as it is).
-            let moved = (request.var)("CODEX_HOME").is_some_and(|h| !h.is_empty());
-            let named = match !request.project && moved {
-                true => real_path(request.settings_path),
-                false => request.settings_path.to_path_buf(),
-            };
+            let named = codex_record_path(request.settings_path, request.project, request.var);
             let entries = codex_trust_entries(&named, request.settings, request.command);
             record_codex_trust(doc, &entries)?;
             let path = self.path(request).unwrap_or_default();

@@ -67,6 +67,48 @@ pub(crate) fn codex_trust_entries(
     entries
 }
 
+/// The `hooks.json` path as Codex 0.171.0 names its trust records: it
+/// resolves `CODEX_HOME` to its real path (and leaves `HOME` as it is), so
+/// a user file under a moved `CODEX_HOME` is named by its real path.
+pub fn codex_record_path(
+    settings_path: &Path,
+    project: bool,
+    var: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> std::path::PathBuf {
+    let moved = var("CODEX_HOME").is_some_and(|h| !h.is_empty());
+    match !project && moved {
+        true => crate::init::real_path(settings_path),
+        false => settings_path.to_path_buf(),
+    }
+}
+
+/// The handlers of `hooks_json` (the parsed `hooks.json` at `path`, named
+/// as Codex names it) running `command` that `config` (Codex's
+/// `config.toml`, its text; one that does not parse records nothing) does
+/// not record as trusted with their current hash: each record's key. Codex
+/// skips such a handler silently.
+pub fn codex_untrusted(
+    path: &Path,
+    hooks_json: &Map<String, Value>,
+    command: &str,
+    config: &str,
+) -> Vec<String> {
+    let config: DocumentMut = config.parse().unwrap_or_default();
+    codex_trust_entries(path, hooks_json, command)
+        .into_iter()
+        .filter(|entry| {
+            config
+                .get("hooks")
+                .and_then(|h| h.get("state"))
+                .and_then(|s| s.get(&entry.key))
+                .and_then(|r| r.get("trusted_hash"))
+                .and_then(|h| h.as_str())
+                != Some(entry.hash.as_str())
+        })
+        .map(|entry| entry.key)
+        .collect()
+}
+
 /// Records `entries` in the `config.toml` document `config`, replacing an
 /// older hash under the same key and keeping everything else as it was.
 /// Returns whether the document changed.

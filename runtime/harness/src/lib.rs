@@ -38,7 +38,7 @@ mod tools;
 
 use hookdex_model::{Answer, Event, Target, ToolName};
 
-pub use crate::codex_trust::NotATable;
+pub use crate::codex_trust::{codex_record_path, codex_untrusted, NotATable};
 pub use crate::init::{init_notes, ConfigFile, InitRequest};
 pub use crate::mcp::McpScope;
 pub use crate::payload::{Payload, PayloadError, Shape};
@@ -46,7 +46,7 @@ pub use crate::reply::{
     decision_at_event, notice, reply, Ask, Capabilities, OutputChannel, Reply, ReplyOptions,
 };
 pub use crate::settings::{
-    guard_prefix, is_guard_prefix, HookSettings, McpFormat, McpRegistration, SettingsError,
+    guard_prefix, is_guard_prefix, HookSettings, McpFormat, McpRegistration, SettingsError, Wired,
 };
 pub use crate::tools::{known_tool, KnownTool, Normalized};
 
@@ -79,6 +79,10 @@ pub trait Harness: Sync {
 
     /// Where `hookdex init` writes the hook settings and how they are spelled.
     fn settings(&self) -> &'static HookSettings;
+
+    /// The harness's program on `PATH` (`claude`, `cursor-agent`, …): with
+    /// its own directory, how `hookdex doctor` finds it on a machine.
+    fn program(&self) -> &'static str;
 
     /// The harness's name for `event`: its own spelling, else Claude Code's.
     fn event_name(&self, event: Event) -> &'static str {

@@ -1,11 +1,12 @@
-//! The reports the binary prints, as data: [`list`], [`explain`] and
-//! [`show`]. Each opens the index (and the managed one) itself, assembles
+//! The reports the binary prints, as data: [`list`], [`explain`],
+//! [`show`] and [`doctor`]. Each opens the index (and the managed one) itself, assembles
 //! what it shows and returns a value that serializes to its command's
 //! `--json` output key for key; the binary only prints. Beneath them,
 //! [`verdicts`] (why each rule fires or not for one call) and the listing
 //! of an index.
 
 mod call;
+mod doctor;
 mod error;
 mod explain;
 mod list;
@@ -19,6 +20,10 @@ use std::ffi::OsString;
 use serde::Serialize;
 
 pub use self::call::CallSpec;
+pub use self::doctor::{
+    doctor, BinaryReport, DoctorReport, DoctorRequest, EnforcementReport, EnvReport, HarnessReport,
+    IndexReport, Problem, RulesReport, ScopeReport, ShadowEntry, TrustReport, WiredReport,
+};
 pub use self::error::Error;
 pub use self::explain::{
     explain, Cadence, CallGate, DynamicEntry, ExplainReport, Fired, Header, IndexEntry,
