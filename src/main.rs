@@ -97,6 +97,9 @@ enum Command {
         /// Show the gate's state for this session.
         #[arg(long)]
         session: Option<String>,
+        /// Also list the rules a higher layer overrides.
+        #[arg(long)]
+        all: bool,
     },
     /// Say, rule by rule, whether it fires for a call and why.
     Explain {
@@ -409,6 +412,7 @@ fn run() -> c_int {
             json,
             target,
             session,
+            all,
         } => cmd::list::run(
             default_target(target),
             session.as_deref(),
@@ -420,6 +424,7 @@ fn run() -> c_int {
                 input: None,
                 step: step.unwrap_or(Step::Pre),
             }),
+            all,
             json,
         ),
         Command::Explain {

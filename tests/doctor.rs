@@ -262,3 +262,33 @@ fn json_has_the_documented_shape() {
     assert!(report["enforcement"]["on"].is_boolean());
     assert_eq!(report["ok"], false);
 }
+
+#[test]
+fn list_all_shows_overridden_rules_and_list_does_not() {
+    let s = Scratch::new();
+    let bundle = s.bundle("bundle");
+    let shipped = rule(&bundle.join(".claude/conditions"), "pre-bash-x.sh");
+    let mine = rule(&s.runtime(), "pre-bash-x.sh");
+    s.write_state(&serde_json::json!({"bundle": bundle}));
+
+    let plain = s.list(&[]);
+    assert!(plain.get("overridden").is_none(), "{plain:#}");
+    let all = s.list(&["--all"]);
+    let overridden = all["overridden"].as_array().unwrap();
+    assert_eq!(overridden.len(), 1, "{all:#}");
+    assert_eq!(overridden[0]["file"], shipped.display().to_string());
+    assert_eq!(overridden[0]["layer"], "bundle");
+    assert_eq!(overridden[0]["overridden_by"], mine.display().to_string());
+
+    let text = String::from_utf8_lossy(&s.run(&["list", "--all"]).stdout).to_string();
+    assert!(
+        text.contains(&format!(
+            "{}  (overridden by {})",
+            shipped.display(),
+            mine.display()
+        )),
+        "{text}"
+    );
+    let text = String::from_utf8_lossy(&s.run(&["list"]).stdout).to_string();
+    assert!(!text.contains("overridden"), "{text}");
+}

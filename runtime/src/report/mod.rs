@@ -31,7 +31,8 @@ pub use self::explain::{
 };
 pub use self::list::{
     list, ActiveRule, BreakerEntry, EnforcementEntry, FilterEntry, FinderEntry, Fire, HookEntry,
-    HookRuns, InputEntry, LayerEntry, ListReport, OutFilterEntry, RequiresEntry, TrustEntry,
+    HookRuns, InputEntry, LayerEntry, ListReport, OutFilterEntry, OverriddenEntry, RequiresEntry,
+    TrustEntry,
 };
 pub use self::show::show;
 pub use self::status::{EnforcementStatus, GateStatus};
