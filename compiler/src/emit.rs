@@ -124,6 +124,12 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
             directory_names_only: layers.iter().any(|l| l.names_only),
             interpreters,
             shadowing: shadowing(&rules),
+            invalid_persons: invalid
+                .iter()
+                .filter(|(layer, _)| {
+                    layer.is_none_or(|l| layers[usize::from(l)].source.kind.is_persons())
+                })
+                .count() as u32,
         },
         paths,
         layers: layers

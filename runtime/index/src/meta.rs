@@ -35,7 +35,7 @@ pub(crate) struct MetaRecord {
     python: StrRef,
     sh: StrRef,
     shadowing: U32,
-    reserved2: U32,
+    invalid_persons: U32,
 }
 
 const _: () = assert!(std::mem::size_of::<MetaRecord>() == 120);
@@ -75,6 +75,10 @@ pub struct MetaData {
     /// How many rules shadow a rule shipped in a lower layer
     /// ([`hookdex_model::LayerKind::shadows`]).
     pub shadowing: u32,
+    /// How many invalid files are the person's: in a layer they write
+    /// ([`hookdex_model::LayerKind::is_persons`]) or of the selection
+    /// itself (a missing profile, a bad `state.json`).
+    pub invalid_persons: u32,
 }
 
 /// The view and trust facts, read in place.
@@ -107,12 +111,14 @@ pub struct Meta<'a> {
     pub interpreters: Interpreters,
     /// How many rules shadow a shipped rule (see [`MetaData::shadowing`]).
     pub shadowing: u32,
+    /// How many invalid files are the person's (see [`MetaData::invalid_persons`]).
+    pub invalid_persons: u32,
 }
 
 /// What [`Index::problem_count`] counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ProblemCount {
-    /// Invalid files, a missing profile or a bad `state.json` among them.
+    /// The person's invalid files ([`MetaData::invalid_persons`]).
     pub invalid: u32,
     /// Rules that shadow a shipped rule.
     pub shadowing: u32,
@@ -151,7 +157,7 @@ impl MetaData {
             python: pool.put_opt(self.interpreters.python.as_deref()),
             sh: pool.put_opt(self.interpreters.sh.as_deref()),
             shadowing: U32::new(self.shadowing),
-            reserved2: U32::ZERO,
+            invalid_persons: U32::new(self.invalid_persons),
         }
     }
 }
@@ -190,13 +196,14 @@ impl<'a> Index<'a> {
                 sh: self.opt_str(&r.sh)?.map(str::to_string),
             },
             shadowing: r.shadowing.get(),
+            invalid_persons: r.invalid_persons.get(),
         })
     }
 
-    /// How many problems a person should hear of: the invalid files (a
+    /// How many problems a person should hear of: their invalid files (a
     /// missing profile among them) and the rules that shadow a shipped
-    /// rule. Reads the meta record's counter and the invalid section's
-    /// length, no string: the hook asks it on every call.
+    /// rule. Reads the meta record's counters, no string: the hook asks it
+    /// on every call.
     ///
     /// # Errors
     ///
@@ -204,7 +211,7 @@ impl<'a> Index<'a> {
     pub fn problem_count(&self) -> Result<ProblemCount, Error> {
         let r: &MetaRecord = self.meta.record(0)?;
         Ok(ProblemCount {
-            invalid: self.invalid_count() as u32,
+            invalid: r.invalid_persons.get(),
             shadowing: r.shadowing.get(),
         })
     }

@@ -88,6 +88,7 @@ fn sample() -> IndexData {
                 sh: Some("/bin/sh".into()),
             },
             shadowing: 2,
+            invalid_persons: 1,
         },
         paths: vec![("/nonexistent/hookdex-test".into(), Stamp::ABSENT)],
         layers: vec![
@@ -351,7 +352,7 @@ fn round_trip() {
     );
     assert_eq!(meta.trust_record, Some("R\t/r\t\n"));
     assert!(meta.directory_names_only);
-    assert_eq!(meta.shadowing, 2);
+    assert_eq!((meta.shadowing, meta.invalid_persons), (2, 1));
     // The shadowing rules and the one invalid file.
     assert_eq!(
         index.problem_count().unwrap(),

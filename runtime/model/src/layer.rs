@@ -37,6 +37,14 @@ impl LayerKind {
         LayerKind::ALL.get(usize::from(code)).copied()
     }
 
+    /// Whether the person (or their bundle, profile or repository) writes
+    /// this layer's rules: not the package, shipped in the binary, nor
+    /// the administrator's managed layer. An invalid file here is a rule
+    /// the person wrote that does not run.
+    pub fn is_persons(self) -> bool {
+        !matches!(self, LayerKind::Package | LayerKind::Managed)
+    }
+
     /// Whether a rule of layer `higher` (this kind) that overrides a rule
     /// of layer `lower` (of kind `lower_kind`) shadows it: the hidden rule
     /// was shipped to the person (the package, a bundle, a profile) and

@@ -269,7 +269,7 @@ fn rules(index: &hookdex_index::Index<'_>) -> Result<RulesReport, Error> {
                 Some(line) => format!("edit {} line {line}", entry.file),
                 None => format!("edit or rename {}", entry.file),
             },
-            blocking: !matches!(kind, Some(LayerKind::Package | LayerKind::Managed)),
+            blocking: kind.is_none_or(LayerKind::is_persons),
         });
         report.invalid.push(entry);
     }
