@@ -294,4 +294,22 @@ mod tests {
             "a second run changes nothing"
         );
     }
+
+    #[test]
+    fn untrusted_entries_are_those_without_their_current_hash() {
+        let path = Path::new("/h/.codex/hooks.json");
+        let command = "/bin/hookdex hook --target codex";
+        let hooks = json!({"hooks": {"PreToolUse": [
+            {"matcher": "*", "hooks": [{"type": "command", "command": command}]}
+        ]}});
+        let hooks = hooks.as_object().unwrap();
+        let key = format!("{}:pre_tool_use:0:0", path.display());
+        assert_eq!(codex_untrusted(path, hooks, command, ""), vec![key.clone()]);
+        let mut config = DocumentMut::new();
+        record_codex_trust(&mut config, &codex_trust_entries(path, hooks, command)).unwrap();
+        let config = config.to_string();
+        assert!(codex_untrusted(path, hooks, command, &config).is_empty());
+        let changed = config.replace("sha256:", "sha256:0");
+        assert_eq!(codex_untrusted(path, hooks, command, &changed), vec![key]);
+    }
 }

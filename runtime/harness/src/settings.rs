@@ -447,3 +447,31 @@ fn words(command: &str) -> Vec<String> {
     words.extend(word);
     words
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wired_finds_hookdex_handlers_and_nothing_else() {
+        let settings = crate::harness(Target::Gemini).settings();
+        let root = json!({"hooks": {
+            "BeforeTool": [{"matcher": "*", "hooks": [
+                {"type": "command", "command": "notify.sh"},
+                {"type": "command", "command": "/opt/hookdex hook --target gemini",
+                 "env": {"HOOKDEX_HOME": "/hh"}}
+            ]}],
+            "AfterTool": [{"hooks": [{"type": "command", "command": "/x/hookdex hook --target claude"}]}]
+        }});
+        let wired = settings.wired(root.as_object().unwrap(), Target::Gemini, "/bin/hookdex");
+        assert_eq!(
+            wired,
+            vec![Wired {
+                event: "BeforeTool".into(),
+                program: "/opt/hookdex".into(),
+                command: "/opt/hookdex hook --target gemini".into(),
+                env: vec![("HOOKDEX_HOME".into(), "/hh".into())],
+            }]
+        );
+    }
+}
