@@ -104,6 +104,9 @@ enum Command {
         /// Show the gate's state for this session.
         #[arg(long)]
         session: Option<String>,
+        /// Also list the rules a higher layer overrides.
+        #[arg(long)]
+        all: bool,
     },
     /// Say, rule by rule, whether it fires for a call and why.
     Explain {
@@ -241,6 +244,17 @@ enum Command {
         /// List every repository the store knows, with its decision and owners seen.
         #[arg(long, conflicts_with = "path")]
         list: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check the set-up: each harness's wiring, trust and environment, the
+    /// rules, the index and enforcement; exit 1 when a rule you wrote
+    /// would not run.
+    Doctor {
+        /// Only this harness.
+        #[arg(long, value_parser = parse_target)]
+        target: Option<Target>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -438,6 +452,7 @@ fn run() -> c_int {
             json,
             target,
             session,
+            all,
         } => cmd::list::run(
             default_target(target),
             session.as_deref(),
@@ -449,6 +464,7 @@ fn run() -> c_int {
                 input: None,
                 step: step.unwrap_or(Step::Pre),
             }),
+            all,
             json,
         ),
         Command::Explain {
@@ -506,6 +522,7 @@ fn run() -> c_int {
             clap_complete::generate(shell, &mut command, "hookdex", &mut std::io::stdout());
             Ok(0)
         }
+        Command::Doctor { target, json } => cmd::doctor::run(target, json),
         Command::Trust {
             path,
             revoke,

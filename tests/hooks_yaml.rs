@@ -349,9 +349,11 @@ fn a_broken_group_is_listed_with_its_line_and_the_others_run() {
     assert_eq!(hooks.len(), 1, "{listed}");
     assert_eq!(hooks[0]["hook"]["label"], "Stop[0].hooks[0]");
     assert_eq!(hooks[0]["line"], 6);
+    // The session's first call also tells the person of the broken group.
     assert_eq!(
         hook(&s, "claude", &fixture(&s, "claude-stop")),
-        json!({"decision": "block", "reason": "not yet"})
+        json!({"decision": "block", "reason": "not yet",
+               "systemMessage": "hookdex: 1 rule file is invalid and will not run (hookdex doctor)"})
     );
     let check = s.run(&["compile", "--check"]);
     assert_eq!(

@@ -64,7 +64,7 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
     let mut filters = Vec::new();
     let mut enforcements = Vec::new();
     let mut hooks = Vec::new();
-    let rules = resolved
+    let rules: Vec<RuleData> = resolved
         .into_iter()
         .enumerate()
         .map(|(id, r)| {
@@ -123,6 +123,13 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
                 .map_or(0, |d| d.as_millis() as u64),
             directory_names_only: layers.iter().any(|l| l.names_only),
             interpreters,
+            shadowing: shadowing(&rules),
+            invalid_persons: invalid
+                .iter()
+                .filter(|(layer, _)| {
+                    layer.is_none_or(|l| layers[usize::from(l)].source.kind.is_persons())
+                })
+                .count() as u32,
         },
         paths,
         layers: layers
@@ -159,6 +166,16 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
     };
     let bytes = data.to_bytes();
     Compiled { data, bytes }
+}
+
+/// How many of `rules` (in execution order, ids their positions) shadow
+/// a shipped rule they override ([`hookdex_model::LayerKind::shadows`]).
+fn shadowing(rules: &[RuleData]) -> u32 {
+    let shadows = |rule: &RuleData| {
+        let by = rules.get(rule.overridden_by? as usize)?;
+        Some(by.layer_kind.shadows(by.layer, rule.layer_kind, rule.layer))
+    };
+    rules.iter().filter(|r| shadows(r) == Some(true)).count() as u32
 }
 
 /// The output filters as index records, in choosing order: descending

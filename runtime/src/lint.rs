@@ -1,7 +1,9 @@
 //! Warnings about rules that parse but can never fire as their file name
 //! suggests: a matcher alternative that names no tool of any harness, and a
 //! name part written with `-`, which the filename grammar moves into the
-//! matcher. Computed for `list` and `compile --check` only, never on the hook path.
+//! matcher; and a rule that shadows a rule shipped in a lower layer
+//! ([`shadowing`]). Computed for `list`, `compile --check` and `doctor`
+//! only, never on the hook path.
 
 use hookdex_harness::{known_tool, KnownTool};
 use hookdex_index::{Index, Rule};
@@ -43,7 +45,8 @@ pub fn permission_warning(path: &str) -> Option<Warning<'_>> {
     Some(Warning { file: path, reason })
 }
 
-/// The warnings about every rule of `index` that is not overridden, in execution order.
+/// The warnings about every rule of `index` that is not overridden, in
+/// execution order, then one per rule that shadows a shipped rule.
 ///
 /// # Errors
 ///
@@ -54,6 +57,68 @@ pub fn warnings<'a>(index: &Index<'a>) -> Result<Vec<Warning<'a>>, hookdex_index
         let rule = index.rule(id)?;
         if rule.overridden_by.is_none() {
             out.extend(rule_warnings(index, &rule)?);
+        }
+    }
+    out.extend(shadowing(index)?.iter().map(Shadow::warning));
+    Ok(out)
+}
+
+/// A rule that overrides a rule shipped in a lower layer (the package, a
+/// bundle, a profile) by having the same key
+/// ([`hookdex_model::LayerKind::shadows`]): the shipped rule does not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shadow<'a> {
+    /// The rule that runs.
+    pub file: &'a str,
+    /// Its layer's label.
+    pub layer: &'a str,
+    /// The shipped rule it hides.
+    pub shadows: &'a str,
+    /// That rule's layer's label.
+    pub shadowed_layer: &'a str,
+    /// The key both share.
+    pub key: &'a str,
+}
+
+impl<'a> Shadow<'a> {
+    /// The warning `compile --check` prints for it.
+    pub fn warning(&self) -> Warning<'a> {
+        Warning {
+            file: self.file,
+            reason: format!(
+                "overrides {} ({}) with the same key `{}`: that rule does not run; rename this \
+                 file to run both, or delete it to run the {} rule",
+                self.shadows, self.shadowed_layer, self.key, self.shadowed_layer
+            ),
+        }
+    }
+}
+
+/// Every rule of `index` that shadows a shipped rule, in the shipped
+/// rules' order.
+///
+/// # Errors
+///
+/// When the index is damaged.
+pub fn shadowing<'a>(index: &Index<'a>) -> Result<Vec<Shadow<'a>>, hookdex_index::Error> {
+    let mut out = Vec::new();
+    for id in 0..index.rule_count() as u32 {
+        let hidden = index.rule(id)?;
+        let Some(by) = hidden.overridden_by else {
+            continue;
+        };
+        let by = index.rule(by)?;
+        if by
+            .layer_kind
+            .shadows(by.layer, hidden.layer_kind, hidden.layer)
+        {
+            out.push(Shadow {
+                file: by.file,
+                layer: index.layer(usize::from(by.layer))?.label,
+                shadows: hidden.file,
+                shadowed_layer: index.layer(usize::from(hidden.layer))?.label,
+                key: hidden.key,
+            });
         }
     }
     Ok(out)

@@ -1,4 +1,4 @@
-//! `hookdex list [--step S] [--tool N] [--command C] [--path P] [--json]`:
+//! `hookdex list [--step S] [--tool N] [--command C] [--path P] [--all] [--json]`:
 //! prints [`report::list`].
 
 use hookdex_model::{LayerKind, RunVerdict, Step, Target};
@@ -6,16 +6,18 @@ use hookdex_runtime::report::{self, ActiveRule, CallSpec, ListReport};
 
 use super::{context, current_settings, print_json, CmdResult};
 
-/// Lists layers, active rules, invalid files and warnings; with a call, what fires.
+/// Lists layers, active rules, invalid files and warnings; with a call,
+/// what fires; with `all`, the overridden rules.
 pub fn run(
     target: Target,
     session: Option<&str>,
     step: Option<Step>,
     call: Option<CallSpec>,
+    all: bool,
     json: bool,
 ) -> CmdResult {
     let settings = current_settings(target);
-    let listed = report::list(&context(&settings, session), step, call.as_ref())?;
+    let listed = report::list(&context(&settings, session), step, call.as_ref(), all)?;
     if json {
         print_json(&listed);
     } else {
@@ -58,6 +60,18 @@ fn print_text(listed: &ListReport, call: Option<&CallSpec>) {
             what_runs(rule),
             held(rule.verdict)
         );
+    }
+    if let Some(overridden) = &listed.overridden {
+        println!("\noverridden rules");
+        if overridden.is_empty() {
+            println!("  (none)");
+        }
+        for rule in overridden {
+            println!(
+                "  {:<width$} {}  (overridden by {})",
+                rule.layer, rule.file, rule.overridden_by
+            );
+        }
     }
     if !listed.output_filters.is_empty() {
         let standing = listed.output_filters.iter().filter(|f| f.stands).count();

@@ -2,6 +2,7 @@
 //! directory, the index for them, and a call described by command-line flags.
 
 pub mod compile;
+pub mod doctor;
 pub mod explain;
 pub mod filter;
 pub mod hook;

@@ -57,7 +57,7 @@ mod guard;
 mod probe;
 
 pub use guard::{Error, Guard, GuardBuilder, Ran};
-pub use probe::{available, Unavailable};
+pub use probe::{available, landlock, Unavailable};
 
 #[cfg(target_os = "linux")]
 pub use filter::{filter_program, Watch};

@@ -39,6 +39,34 @@ pub fn available() -> Result<(), Unavailable> {
     linux::available()
 }
 
+/// The Landlock ABI version this kernel offers, or why it has none
+/// (reported by `hookdex doctor`; the guard does not depend on it).
+pub fn landlock() -> Result<u32, Unavailable> {
+    #[cfg(not(target_os = "linux"))]
+    return Err(Unavailable::NotLinux);
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: LANDLOCK_CREATE_RULESET_VERSION (1) with a null
+        // attribute and size 0 only asks for the ABI version; the kernel
+        // reads and writes no memory of this process.
+        let abi = unsafe {
+            libc::syscall(
+                libc::SYS_landlock_create_ruleset,
+                std::ptr::null::<libc::c_void>(),
+                0usize,
+                1u32,
+            )
+        };
+        match u32::try_from(abi) {
+            Ok(abi) if abi > 0 => Ok(abi),
+            _ => Err(Unavailable::Kernel(format!(
+                "the kernel offers no Landlock ({})",
+                std::io::Error::last_os_error()
+            ))),
+        }
+    }
+}
+
 #[cfg(target_os = "linux")]
 mod linux {
     use super::Unavailable;

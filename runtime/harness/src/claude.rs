@@ -54,6 +54,10 @@ impl Harness for Claude {
         render(payload, tool, answer, BareAllow::Say)
     }
 
+    fn program(&self) -> &'static str {
+        "claude"
+    }
+
     fn settings(&self) -> &'static HookSettings {
         &HookSettings {
             project: ".claude/settings.json",

@@ -95,6 +95,10 @@ impl Harness for Codex {
         }
     }
 
+    fn program(&self) -> &'static str {
+        "codex"
+    }
+
     fn settings(&self) -> &'static HookSettings {
         &HookSettings {
             project: ".codex/hooks.json",

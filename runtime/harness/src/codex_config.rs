@@ -11,8 +11,10 @@ use toml_edit::{DocumentMut, Item, Table};
 
 use serde_json::Value;
 
-use crate::codex_trust::{codex_trust_entries, forget_codex_trust, record_codex_trust};
-use crate::init::{foreign_server_note, real_path, registered_note, ConfigFile, InitRequest};
+use crate::codex_trust::{
+    codex_record_path, codex_trust_entries, forget_codex_trust, record_codex_trust,
+};
+use crate::init::{foreign_server_note, registered_note, ConfigFile, InitRequest};
 use crate::settings::{runs_hook, runs_mcp};
 use crate::{harness, NotATable};
 
@@ -44,7 +46,7 @@ impl ConfigFile for CodexConfig {
             }
         }
         if request.trust {
-            let named = self.records_name(request);
+            let named = codex_record_path(request.settings_path, request.project, request.var);
             let command = request.command;
             let entries = codex_trust_entries(&named, request.settings, |h| {
                 h.get("command").and_then(Value::as_str) == Some(command)
@@ -87,7 +89,7 @@ impl ConfigFile for CodexConfig {
         request: &InitRequest<'_>,
         doc: &mut DocumentMut,
     ) -> Result<Vec<String>, NotATable> {
-        let named = self.records_name(request);
+        let named = codex_record_path(request.settings_path, request.project, request.var);
         let ours = |h: &Value| runs_hook(h, Target::Codex, request.exe);
         let entries = codex_trust_entries(&named, request.settings, ours);
         let mut notes = Vec::new();
@@ -139,19 +141,6 @@ impl ConfigFile for CodexConfig {
             }
         }
         Ok(notes)
-    }
-}
-
-impl CodexConfig {
-    /// The `hooks.json` path Codex names its trust records by: Codex
-    /// 0.171.0 resolves `CODEX_HOME` to its real path (it leaves `HOME` as
-    /// it is).
-    fn records_name(&self, request: &InitRequest<'_>) -> PathBuf {
-        let moved = (request.var)("CODEX_HOME").is_some_and(|h| !h.is_empty());
-        match !request.project && moved {
-            true => real_path(request.settings_path),
-            false => request.settings_path.to_path_buf(),
-        }
     }
 }
 

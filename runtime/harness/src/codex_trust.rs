@@ -68,6 +68,50 @@ pub(crate) fn codex_trust_entries(
     entries
 }
 
+/// The `hooks.json` path as Codex 0.171.0 names its trust records: it
+/// resolves `CODEX_HOME` to its real path (and leaves `HOME` as it is), so
+/// a user file under a moved `CODEX_HOME` is named by its real path.
+pub fn codex_record_path(
+    settings_path: &Path,
+    project: bool,
+    var: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> std::path::PathBuf {
+    let moved = var("CODEX_HOME").is_some_and(|h| !h.is_empty());
+    match !project && moved {
+        true => crate::init::real_path(settings_path),
+        false => settings_path.to_path_buf(),
+    }
+}
+
+/// The handlers of `hooks_json` (the parsed `hooks.json` at `path`, named
+/// as Codex names it) running `command` that `config` (Codex's
+/// `config.toml`, its text; one that does not parse records nothing) does
+/// not record as trusted with their current hash: each record's key. Codex
+/// skips such a handler silently.
+pub fn codex_untrusted(
+    path: &Path,
+    hooks_json: &Map<String, Value>,
+    command: &str,
+    config: &str,
+) -> Vec<String> {
+    let config: DocumentMut = config.parse().unwrap_or_default();
+    codex_trust_entries(path, hooks_json, |h| {
+        h.get("command").and_then(Value::as_str) == Some(command)
+    })
+    .into_iter()
+    .filter(|entry| {
+        config
+            .get("hooks")
+            .and_then(|h| h.get("state"))
+            .and_then(|s| s.get(&entry.key))
+            .and_then(|r| r.get("trusted_hash"))
+            .and_then(|h| h.as_str())
+            != Some(entry.hash.as_str())
+    })
+    .map(|entry| entry.key)
+    .collect()
+}
+
 /// Records `entries` in the `config.toml` document `config`, replacing an
 /// older hash under the same key and keeping everything else as it was.
 /// Returns whether the document changed.
@@ -283,5 +327,24 @@ mod tests {
         assert!(forget_codex_trust(&mut config, &entries));
         assert_eq!(config.to_string(), "# mine\nmodel = \"m\"\n");
         assert!(!forget_codex_trust(&mut config, &entries));
+    }
+
+    #[test]
+    fn untrusted_entries_are_those_without_their_current_hash() {
+        let path = Path::new("/h/.codex/hooks.json");
+        let command = "/bin/hookdex hook --target codex";
+        let hooks = json!({"hooks": {"PreToolUse": [
+            {"matcher": "*", "hooks": [{"type": "command", "command": command}]}
+        ]}});
+        let hooks = hooks.as_object().unwrap();
+        let key = format!("{}:pre_tool_use:0:0", path.display());
+        assert_eq!(codex_untrusted(path, hooks, command, ""), vec![key.clone()]);
+        let mut config = DocumentMut::new();
+        let ours = |h: &Value| h.get("command").and_then(Value::as_str) == Some(command);
+        record_codex_trust(&mut config, &codex_trust_entries(path, hooks, ours)).unwrap();
+        let config = config.to_string();
+        assert!(codex_untrusted(path, hooks, command, &config).is_empty());
+        let changed = config.replace("sha256:", "sha256:0");
+        assert_eq!(codex_untrusted(path, hooks, command, &changed), vec![key]);
     }
 }

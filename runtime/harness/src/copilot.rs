@@ -147,6 +147,10 @@ impl Harness for Copilot {
         }
     }
 
+    fn program(&self) -> &'static str {
+        "copilot"
+    }
+
     fn settings(&self) -> &'static HookSettings {
         &HookSettings {
             project: ".github/hooks/hookdex.json",

@@ -102,6 +102,10 @@ impl Harness for Cursor {
         Some(named.unwrap_or_else(|| ToolName::new("mcp")))
     }
 
+    fn program(&self) -> &'static str {
+        "cursor-agent"
+    }
+
     fn settings(&self) -> &'static HookSettings {
         &HookSettings {
             project: ".cursor/hooks.json",

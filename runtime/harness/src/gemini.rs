@@ -135,6 +135,10 @@ impl Harness for Gemini {
         notes
     }
 
+    fn program(&self) -> &'static str {
+        "gemini"
+    }
+
     fn settings(&self) -> &'static HookSettings {
         &HookSettings {
             project: ".gemini/settings.json",

@@ -38,7 +38,7 @@ mod tools;
 
 use hookdex_model::{Answer, Event, Target, ToolName};
 
-pub use crate::codex_trust::NotATable;
+pub use crate::codex_trust::{codex_record_path, codex_untrusted, NotATable};
 pub use crate::init::{
     foreign_server_note, init_notes, real_path, registered_note, ConfigFile, InitRequest,
 };
@@ -49,7 +49,7 @@ pub use crate::reply::{
 };
 pub use crate::settings::{
     guard_prefix, is_guard_prefix, HookSettings, McpFormat, McpRegistration, McpRemoval,
-    SettingsError,
+    SettingsError, Wired,
 };
 pub use crate::tools::{known_tool, KnownTool, Normalized};
 
@@ -82,6 +82,10 @@ pub trait Harness: Sync {
 
     /// Where `hookdex init` writes the hook settings and how they are spelled.
     fn settings(&self) -> &'static HookSettings;
+
+    /// The harness's program on `PATH` (`claude`, `cursor-agent`, …): with
+    /// its own directory, how `hookdex doctor` finds it on a machine.
+    fn program(&self) -> &'static str;
 
     /// The harness's name for `event`: its own spelling, else Claude Code's.
     fn event_name(&self, event: Event) -> &'static str {

@@ -180,6 +180,19 @@ pub(crate) fn runs_mcp(command: &str, args: &[&str], exe: &str) -> bool {
     is_hookdex(command, Some(exe)) && args.first() == Some(&"mcp")
 }
 
+/// One handler of a settings file that runs `hookdex hook` ([`HookSettings::wired`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wired {
+    /// The event key it is listed under, as the harness spells it.
+    pub event: String,
+    /// The program it runs.
+    pub program: String,
+    /// Its command line as written.
+    pub command: String,
+    /// The variables it carries in its own `env`.
+    pub env: Vec<(String, String)>,
+}
+
 /// How a harness lists the handlers of one event.
 #[derive(Debug)]
 pub(crate) enum Layout {
@@ -227,12 +240,77 @@ impl HookSettings {
     /// The user-scope settings file, with variables read through `var`;
     /// `None` when neither the harness's variable nor `HOME` is set.
     pub fn user_path(&self, var: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+        Some(self.user_home(var)?.join(self.user_file))
+    }
+
+    /// The harness's own directory (`~/.claude`, `$COPILOT_HOME`, …):
+    /// where it is found on a machine. `None` without `HOME`.
+    pub fn user_home(&self, var: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
         let var = |name: &str| var(name).filter(|v| !v.is_empty());
-        let dir = match self.user_dir_var.and_then(var) {
+        Some(match self.user_dir_var.and_then(var) {
             Some(dir) => PathBuf::from(dir),
             None => PathBuf::from(var("HOME")?).join(self.user_dir),
+        })
+    }
+
+    /// Whether the handler carries hookdex's variables in its own `env`
+    /// (the harness may strip them from a hook's environment); otherwise
+    /// the hook inherits the harness's environment.
+    pub fn carries_env(&self) -> bool {
+        self.env == EnvPlace::Handler
+    }
+
+    /// Every handler of the settings object `root` that runs `hookdex hook
+    /// --target <target>` (its program is `exe` or any file named
+    /// `hookdex`), in document order, with its event, program and `env`.
+    pub fn wired(&self, root: &Map<String, Value>, target: Target, exe: &str) -> Vec<Wired> {
+        let grouped = matches!(self.layout, Layout::Grouped { .. });
+        let mut found = Vec::new();
+        let Some(hooks) = root.get("hooks").and_then(Value::as_object) else {
+            return found;
         };
-        Some(dir.join(self.user_file))
+        for (event, list) in hooks {
+            for entry in list.as_array().into_iter().flatten() {
+                let handlers: Vec<&Value> = match grouped {
+                    true => entry
+                        .get("hooks")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .collect(),
+                    false => vec![entry],
+                };
+                for handler in handlers.into_iter().filter(|h| runs_hook(h, target, exe)) {
+                    let command = ["command", "bash"]
+                        .iter()
+                        .find_map(|key| handler.get(key)?.as_str())
+                        .unwrap_or_default();
+                    let program = match handler.get("args") {
+                        Some(_) => command.to_string(),
+                        // Past the `NAME=value` words init may put first.
+                        None => plain_words(command)
+                            .unwrap_or_default()
+                            .into_iter()
+                            .find(|w| !w.contains('='))
+                            .unwrap_or_default(),
+                    };
+                    let env = handler
+                        .get("env")
+                        .and_then(Value::as_object)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+                        .collect();
+                    found.push(Wired {
+                        event: event.clone(),
+                        program,
+                        command: command.to_string(),
+                        env,
+                    });
+                }
+            }
+        }
+        found
     }
 
     /// The hook command line that runs `exe` for `target` with `env` (the
@@ -745,5 +823,28 @@ mod tests {
         let mut root = theirs.as_object().unwrap().clone();
         assert_eq!(mcp.uninstall_json(&mut root, EXE), McpRemoval::Foreign);
         assert_eq!(Value::Object(root), theirs);
+    }
+
+    #[test]
+    fn wired_finds_hookdex_handlers_and_nothing_else() {
+        let settings = crate::harness(Target::Gemini).settings();
+        let root = json!({"hooks": {
+            "BeforeTool": [{"matcher": "*", "hooks": [
+                {"type": "command", "command": "notify.sh"},
+                {"type": "command", "command": "/opt/hookdex hook --target gemini",
+                 "env": {"HOOKDEX_HOME": "/hh"}}
+            ]}],
+            "AfterTool": [{"hooks": [{"type": "command", "command": "/x/hookdex hook --target claude"}]}]
+        }});
+        let wired = settings.wired(root.as_object().unwrap(), Target::Gemini, "/bin/hookdex");
+        assert_eq!(
+            wired,
+            vec![Wired {
+                event: "BeforeTool".into(),
+                program: "/opt/hookdex".into(),
+                command: "/opt/hookdex hook --target gemini".into(),
+                env: vec![("HOOKDEX_HOME".into(), "/hh".into())],
+            }]
+        );
     }
 }

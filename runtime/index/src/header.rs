@@ -15,8 +15,9 @@ pub const MAGIC: [u8; 8] = *b"HOOKDEX\0";
 /// be stamped as a link; 5: the finder-script section; 6: the output-filter
 /// sections, paths as bytes; 9: the meta records the trust evidence; 10: and
 /// the rule interpreters; 11: a hook's spec as a record, its lists in the
-/// hook strings section, not JSON); another value means recompile.
-pub const FORMAT_VERSION: u32 = 11;
+/// hook strings section, not JSON; 12: the meta counts the rules that
+/// shadow a shipped rule and the person's invalid files); another value means recompile.
+pub const FORMAT_VERSION: u32 = 12;
 /// Written in native order; reads back differently on another endianness.
 const ENDIAN_MARK: u32 = 0x0102_0304;
 /// Names the serialization of the embedded DFAs: the regex-automata version

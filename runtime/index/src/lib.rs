@@ -96,7 +96,7 @@ pub use crate::hook::{Hook, HookData, InputMatcher};
 pub use crate::index::Index;
 pub use crate::invalid::{Invalid, InvalidData, NO_LAYER};
 pub use crate::layer::{Layer, LayerData};
-pub use crate::meta::{Meta, MetaData};
+pub use crate::meta::{Meta, MetaData, ProblemCount};
 pub use crate::outfilter::{OutFilter, OutFilterData};
 pub use crate::path::{Freshness, PathEntry, Stamp, StampKind};
 pub use crate::rule::{Rule, RuleData};

@@ -1,9 +1,11 @@
 //! The meta record: the view an index was compiled for, the owners its
 //! trust verdict is taken from, and whether the directory layer was read
 //! by file name only (an untrusted repository's files are never opened),
-//! and the interpreters its rules run with.
+//! the interpreters its rules run with, and how many rules shadow a rule
+//! shipped in a lower layer (with the invalid files, what the hook's
+//! once-per-session notice counts without reading more than this record).
 
-use zerocopy::little_endian::U64;
+use zerocopy::little_endian::{U32, U64};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 use hookdex_model::Interpreters;
@@ -32,9 +34,11 @@ pub(crate) struct MetaRecord {
     bash: StrRef,
     python: StrRef,
     sh: StrRef,
+    shadowing: U32,
+    invalid_persons: U32,
 }
 
-const _: () = assert!(std::mem::size_of::<MetaRecord>() == 112);
+const _: () = assert!(std::mem::size_of::<MetaRecord>() == 120);
 
 /// The view and trust facts recorded with an index, before serialization.
 #[derive(Clone, Debug, Default)]
@@ -68,6 +72,13 @@ pub struct MetaData {
     pub directory_names_only: bool,
     /// The interpreters found in system locations at compile time.
     pub interpreters: Interpreters,
+    /// How many rules shadow a rule shipped in a lower layer
+    /// ([`hookdex_model::LayerKind::shadows`]).
+    pub shadowing: u32,
+    /// How many invalid files are the person's: in a layer they write
+    /// ([`hookdex_model::LayerKind::is_persons`]) or of the selection
+    /// itself (a missing profile, a bad `state.json`).
+    pub invalid_persons: u32,
 }
 
 /// The view and trust facts, read in place.
@@ -98,6 +109,33 @@ pub struct Meta<'a> {
     pub directory_names_only: bool,
     /// The interpreters rules run with (see [`MetaData::interpreters`]).
     pub interpreters: Interpreters,
+    /// How many rules shadow a shipped rule (see [`MetaData::shadowing`]).
+    pub shadowing: u32,
+    /// How many invalid files are the person's (see [`MetaData::invalid_persons`]).
+    pub invalid_persons: u32,
+}
+
+/// What [`Index::problem_count`] counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProblemCount {
+    /// The person's invalid files ([`MetaData::invalid_persons`]).
+    pub invalid: u32,
+    /// Rules that shadow a shipped rule.
+    pub shadowing: u32,
+}
+
+impl ProblemCount {
+    /// Whether there is nothing to tell.
+    pub fn is_empty(&self) -> bool {
+        self.invalid == 0 && self.shadowing == 0
+    }
+}
+
+impl std::ops::AddAssign for ProblemCount {
+    fn add_assign(&mut self, more: ProblemCount) {
+        self.invalid = self.invalid.saturating_add(more.invalid);
+        self.shadowing = self.shadowing.saturating_add(more.shadowing);
+    }
 }
 
 impl MetaData {
@@ -118,6 +156,8 @@ impl MetaData {
             bash: pool.put_opt(self.interpreters.bash.as_deref()),
             python: pool.put_opt(self.interpreters.python.as_deref()),
             sh: pool.put_opt(self.interpreters.sh.as_deref()),
+            shadowing: U32::new(self.shadowing),
+            invalid_persons: U32::new(self.invalid_persons),
         }
     }
 }
@@ -155,6 +195,24 @@ impl<'a> Index<'a> {
                 python: self.opt_str(&r.python)?.map(str::to_string),
                 sh: self.opt_str(&r.sh)?.map(str::to_string),
             },
+            shadowing: r.shadowing.get(),
+            invalid_persons: r.invalid_persons.get(),
+        })
+    }
+
+    /// How many problems a person should hear of: their invalid files (a
+    /// missing profile among them) and the rules that shadow a shipped
+    /// rule. Reads the meta record's counters, no string: the hook asks it
+    /// on every call.
+    ///
+    /// # Errors
+    ///
+    /// When the meta record is damaged.
+    pub fn problem_count(&self) -> Result<ProblemCount, Error> {
+        let r: &MetaRecord = self.meta.record(0)?;
+        Ok(ProblemCount {
+            invalid: r.invalid_persons.get(),
+            shadowing: r.shadowing.get(),
         })
     }
 }

@@ -87,6 +87,8 @@ fn sample() -> IndexData {
                 python: None,
                 sh: Some("/bin/sh".into()),
             },
+            shadowing: 2,
+            invalid_persons: 1,
         },
         paths: vec![("/nonexistent/hookdex-test".into(), Stamp::ABSENT)],
         layers: vec![
@@ -350,6 +352,15 @@ fn round_trip() {
     );
     assert_eq!(meta.trust_record, Some("R\t/r\t\n"));
     assert!(meta.directory_names_only);
+    assert_eq!((meta.shadowing, meta.invalid_persons), (2, 1));
+    // The shadowing rules and the one invalid file.
+    assert_eq!(
+        index.problem_count().unwrap(),
+        crate::ProblemCount {
+            invalid: 1,
+            shadowing: 2
+        }
+    );
     assert_eq!(
         meta.interpreters,
         hookdex_model::Interpreters {

@@ -8,8 +8,10 @@
 //! as the conditions left it ([`filters`]), a rewritten input judged again
 //! ([`rejudge`]), a post call's output shrunk ([`output`]), the answer held
 //! to the session's caps and the guard ([`answer`], [`guard`]), and the
-//! reply with its log line ([`reply`], [`log`]). `hookdex try` runs the
-//! same stages as a [`trial`], which keeps what they saw. Every rule of the call,
+//! reply with its log line ([`reply`], [`log`]), which carries, on a
+//! session's first call, the notice of mistakes in the rules ([`notice`]).
+//! `hookdex try` runs the same stages as a [`trial`], which keeps what they
+//! saw. Every rule of the call,
 //! whichever call of a batch or run it belongs to, runs within one deadline
 //! from the hook's start.
 //!
@@ -23,6 +25,7 @@ mod filters;
 mod gate;
 mod guard;
 mod log;
+mod notice;
 mod output;
 mod payload;
 mod plan;
@@ -122,6 +125,11 @@ pub(crate) fn judge_call(
     if let Some(only) = trial.as_deref().and_then(|t| t.only.as_deref()) {
         plan.keep_only(only);
     }
+    // A trial is no session's call: it tells nothing once.
+    let told = match trial {
+        Some(_) => None,
+        None => notice::once(settings, payload, plan.problems),
+    };
     let post_output = payload.step() == Step::Post && settings.outfilters_enabled;
     if plan.fires_nothing() && !post_output {
         if payload.event == Event::UserPromptSubmit {
@@ -129,7 +137,7 @@ pub(crate) fn judge_call(
             let session = payload.session_id.as_deref().unwrap_or_default();
             Caps::new(&settings.view.home).reset(session, CapKind::Stop);
         }
-        return reply::guarded_or_nothing(settings, payload, &plan, &log, var, trial);
+        return reply::guarded_or_nothing(settings, payload, &plan, &log, var, told, trial);
     }
     let mut ran = Ran::default();
     for planned in &plan.calls {
@@ -150,7 +158,7 @@ pub(crate) fn judge_call(
         if let Some(trial) = trial.as_deref_mut() {
             trial.notes.extend(ran.notes);
         }
-        return reply::guarded_or_nothing(settings, payload, &plan, &log, var, trial);
+        return reply::guarded_or_nothing(settings, payload, &plan, &log, var, told, trial);
     }
     if let Some(input) = merged.updated_input.clone() {
         let rewriters = merged.rewriters.clone();
@@ -168,6 +176,7 @@ pub(crate) fn judge_call(
         trial.saw_run(&plan, &ran, &merged);
     }
     merged.log.extend(ran.notes);
+    merged.user_notes.extend(told);
     let fired: Vec<&str> = ran.fired.iter().map(String::as_str).collect();
     let reply = reply::render(settings, payload, &plan, &mut merged, &log, &fired);
     if let Some(trial) = trial {

@@ -9,6 +9,7 @@
 //! looked up once more on a rebuilt index ([`again`]).
 
 use hookdex_harness::{McpScope, Payload};
+use hookdex_index::ProblemCount;
 use hookdex_model::{Event, RuleKind};
 use serde_json::Value;
 
@@ -69,6 +70,9 @@ pub(super) struct Plan {
     /// gate, or a program a running `bash.<cli>` rule names); read only
     /// where it may wrap the call.
     pub(super) watching: bool,
+    /// How many problems the user's index records (invalid files, missing
+    /// profiles, rules shadowing a shipped rule): the session's notice.
+    pub(super) problems: ProblemCount,
     /// The rewritten input last looked up, and what fires for it.
     rewritten: Option<(Value, Result<Planned, crate::Error>)>,
     /// The one rule (by file name) a trial keeps ([`Plan::keep_only`]).
@@ -89,7 +93,8 @@ impl Plan {
         let session = payload.session_id.as_deref();
         let guarded = may_be_guarded(settings, payload, &calls);
         let gate_closed = guarded && crate::wrap::guard::gate_closed(settings, session);
-        let (fired, programs) = look_up(settings, &calls, Verify::Lazy, guarded && !gate_closed)?;
+        let (fired, programs, problems) =
+            look_up(settings, &calls, Verify::Lazy, guarded && !gate_closed)?;
         let calls = calls
             .into_iter()
             .zip(fired)
@@ -102,6 +107,7 @@ impl Plan {
         Ok(Plan {
             calls,
             watching: gate_closed || programs,
+            problems,
             rewritten: None,
             only: None,
         })
@@ -137,7 +143,7 @@ impl Plan {
         let call = Call::of(settings.view.target, &payload, scope);
         let pair = [(payload, call)];
         let only = self.only.as_deref();
-        let planned = look_up(settings, &pair, Verify::Lazy, false).map(|(mut fired, _)| {
+        let planned = look_up(settings, &pair, Verify::Lazy, false).map(|(mut fired, _, _)| {
             let [(payload, call)] = pair;
             let mut fired = fired.remove(0);
             if let Some(only) = only {
@@ -170,37 +176,44 @@ pub(super) fn again(
     payload: &Payload,
     call: &Call,
 ) -> Result<Vec<Fired>, crate::Error> {
-    let (mut fired, _) = look_up(settings, &[(payload, call)], Verify::Rebuild, false)?;
+    let (mut fired, _, _) = look_up(settings, &[(payload, call)], Verify::Rebuild, false)?;
     Ok(fired.pop().unwrap_or_default())
 }
 
-/// What fires for each of `calls`, one lookup per index, and whether a
-/// running `bash.<cli>` rule names a program when `programs` asks.
+/// What fires for each of `calls`, one lookup per index, whether a
+/// running `bash.<cli>` rule names a program when `programs` asks, and the
+/// user's index's [problem count](hookdex_index::Index::problem_count).
 fn look_up<P, C>(
     settings: &Settings,
     calls: &[(P, C)],
     verify: Verify,
     programs: bool,
-) -> Result<(Vec<Vec<Fired>>, bool), crate::Error>
+) -> Result<(Vec<Vec<Fired>>, bool, ProblemCount), crate::Error>
 where
     P: std::borrow::Borrow<Payload>,
     C: std::borrow::Borrow<Call>,
 {
     let mut fired = vec![Vec::new(); calls.len()];
     let mut named = false;
+    let mut problems = ProblemCount::default();
     for source in rules::sources(settings) {
-        let (more, names) = load::with_index(&source.view, verify, |index| {
+        let (more, names, count) = load::with_index(&source.view, verify, |index| {
             let more = rules::read(index, settings, calls, source.switches)?;
             let names = match programs {
                 true => !rules::guarded_programs(index, settings, source.switches)?.is_empty(),
                 false => false,
             };
-            Ok((more, names))
+            let count = match source.managed_only {
+                true => ProblemCount::default(),
+                false => index.problem_count()?,
+            };
+            Ok((more, names, count))
         })?;
         rules::join(&mut fired, more, &source);
         named |= names;
+        problems += count;
     }
-    Ok((fired, named))
+    Ok((fired, named, problems))
 }
 
 /// Whether the guard may wrap the payload's call ([`crate::wrap::plan`]):

@@ -13,20 +13,26 @@ use super::trial::Trial;
 use crate::settings::Settings;
 
 /// The reply to a call where no rule had anything to say: the shell call
-/// wrapped to run under the guard where that applies, else nothing; a
-/// trial keeps it.
+/// wrapped to run under the guard where that applies, and the session's
+/// notice `told` ([`super::notice`]) if any, else nothing; a trial keeps it.
 pub(super) fn guarded_or_nothing(
     settings: &Settings,
     payload: &Payload,
     plan: &Plan,
     log: &Log<'_>,
     var: &dyn Fn(&str) -> Option<OsString>,
+    told: Option<String>,
     trial: Option<&mut Trial>,
 ) -> Reply {
     let mut answer = Answer::default();
-    let reply = match guard_call(settings, payload, plan, &mut answer, var) {
-        Some(guarded) => render(settings, payload, plan, &mut answer, log, &[&guarded]),
-        None => Reply::default(),
+    let guarded = guard_call(settings, payload, plan, &mut answer, var);
+    let reply = match guarded.is_none() && told.is_none() {
+        true => Reply::default(),
+        false => {
+            answer.user_notes.extend(told);
+            let fired: Vec<&str> = guarded.iter().map(String::as_str).collect();
+            render(settings, payload, plan, &mut answer, log, &fired)
+        }
     };
     if let Some(trial) = trial {
         trial.saw_plan(plan);

@@ -32,6 +32,10 @@ pub struct ListReport {
     /// For a call, the rules that fire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fires: Option<Vec<Fire>>,
+    /// With `--all`, the rules a higher layer's rule of the same key
+    /// overrides, in execution order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overridden: Option<Vec<OverriddenEntry>>,
     /// The session's gate.
     pub gate: GateStatus,
     /// The session's guard.
@@ -247,6 +251,21 @@ pub struct OutFilterEntry {
     pub stands: bool,
 }
 
+/// A rule another rule overrides (`list --all`).
+#[derive(Clone, Debug, Serialize)]
+pub struct OverriddenEntry {
+    /// Its file.
+    pub file: String,
+    /// Its layer's label.
+    pub layer: String,
+    /// Its step.
+    pub step: &'static str,
+    /// The file of the rule that runs in its place.
+    pub overridden_by: String,
+    /// That rule's layer's label.
+    pub by_layer: String,
+}
+
 /// A rule that fires for the call asked about.
 #[derive(Clone, Debug, Serialize)]
 pub struct Fire {
@@ -259,7 +278,7 @@ pub struct Fire {
 }
 
 /// The listing under `cx`, limited to `step` if given; with `call`, what
-/// fires for it.
+/// fires for it; with `all`, the overridden rules too.
 ///
 /// # Errors
 ///
@@ -268,6 +287,7 @@ pub fn list(
     cx: &Context<'_>,
     step: Option<Step>,
     call: Option<&CallSpec>,
+    all: bool,
 ) -> Result<ListReport, Error> {
     let settings = cx.settings;
     let (file, _) = load::load(&settings.view, Verify::Full);
@@ -381,10 +401,43 @@ pub fn list(
         invalid: listing.invalid.iter().map(InvalidEntry::from).collect(),
         warnings,
         fires,
+        overridden: match all {
+            true => Some(overridden(&index, step)?),
+            false => None,
+        },
         gate: GateStatus::of(settings, cx.session),
         enforcement: EnforcementStatus::of(settings, cx.session),
         trust: trust.to_string(),
     })
+}
+
+/// The rules of `index` (of `step`, if given) that another rule overrides.
+fn overridden(
+    index: &hookdex_index::Index<'_>,
+    step: Option<Step>,
+) -> Result<Vec<OverriddenEntry>, Error> {
+    let label = |layer: u16| -> Result<String, Error> {
+        Ok(index.layer(usize::from(layer))?.label.to_string())
+    };
+    let mut out = Vec::new();
+    for id in 0..index.rule_count() as u32 {
+        let rule = index.rule(id)?;
+        let Some(by) = rule.overridden_by else {
+            continue;
+        };
+        if step.is_some_and(|s| s != rule.step) {
+            continue;
+        }
+        let by = index.rule(by)?;
+        out.push(OverriddenEntry {
+            file: rule.file.to_string(),
+            layer: label(rule.layer)?,
+            step: rule.step.as_str(),
+            overridden_by: by.file.to_string(),
+            by_layer: label(by.layer)?,
+        });
+    }
+    Ok(out)
 }
 
 /// The rules that fire for the call `spec` describes.

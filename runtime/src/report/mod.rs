@@ -1,7 +1,7 @@
 //! The reports the binary prints, as data: [`list`], [`explain`],
-//! [`show`], [`try_call`] (`hookdex try`) and the case files `hookdex test`
-//! runs through it ([`case_suites`], with [`sort_files`] telling a named
-//! file's kind). Each opens the index (and the managed one) itself, assembles
+//! [`show`], [`doctor`], [`try_call`] (`hookdex try`) and the case files
+//! `hookdex test` runs through it ([`case_suites`], with [`sort_files`]
+//! telling a named file's kind). Each opens the index (and the managed one) itself, assembles
 //! what it shows and returns a value that serializes to its command's
 //! `--json` output key for key; the binary only prints. Beneath them,
 //! [`verdicts`] (why each rule fires or not for one call) and the listing
@@ -9,6 +9,7 @@
 
 mod call;
 mod cases;
+mod doctor;
 mod error;
 mod explain;
 mod list;
@@ -24,6 +25,10 @@ use serde::Serialize;
 
 pub use self::call::CallSpec;
 pub use self::cases::{case_suites, sort_files, CaseRun, CaseSuite, CasesError, TestFiles};
+pub use self::doctor::{
+    doctor, BinaryReport, DoctorReport, DoctorRequest, EnforcementReport, EnvReport, HarnessReport,
+    IndexReport, Problem, RulesReport, ScopeReport, ShadowEntry, TrustReport, WiredReport,
+};
 pub use self::error::Error;
 pub use self::explain::{
     explain, Cadence, CallGate, DynamicEntry, ExplainReport, Fired, Header, IndexEntry,
@@ -31,7 +36,8 @@ pub use self::explain::{
 };
 pub use self::list::{
     list, ActiveRule, BreakerEntry, EnforcementEntry, FilterEntry, FinderEntry, Fire, HookEntry,
-    HookRuns, InputEntry, LayerEntry, ListReport, OutFilterEntry, RequiresEntry, TrustEntry,
+    HookRuns, InputEntry, LayerEntry, ListReport, OutFilterEntry, OverriddenEntry, RequiresEntry,
+    TrustEntry,
 };
 pub use self::show::{show, Shown};
 pub use self::status::{EnforcementStatus, GateStatus};
