@@ -160,7 +160,7 @@ fn a_missing_profile_is_a_problem() {
     assert_eq!(code, 1, "{text}");
     has_problem(
         &text,
-        "missing profile: profile `ghost` not found",
+        "missing profile: unknown profile `ghost` (available: k8s-readonly)",
         "hookdex init --target claude --profile <the chain without ghost>, or create the profile",
     );
 }

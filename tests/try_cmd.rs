@@ -205,11 +205,18 @@ fn the_other_harness_says_what_it_does() {
 #[test]
 fn usage_errors_exit_2() {
     let s = setup();
+    // clap's own message, whole: the reason, usage and a pointer to help.
     for args in [
         &["try"][..],
         &["try", "--tool", "Bash", "--payload", "x.json"],
         &["try", "--tool", "Bash", "--input", "[1]"],
-        &["try", "--payload", "/nonexistent/payload.json"],
+    ] {
+        let out = s.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: "));
+    }
+    for args in [
+        &["try", "--payload", "/nonexistent/payload.json"][..],
         // Bounded as the hook's read is, not read to the end.
         &["try", "--payload", "/dev/zero"],
     ] {

@@ -242,11 +242,14 @@ fn rules(index: &hookdex_index::Index<'_>) -> Result<RulesReport, Error> {
     };
     for i in 0..index.invalid_count() {
         let bad = index.invalid(i)?;
-        if let Some(name) = bad
-            .file
-            .strip_prefix("profile:")
-            .filter(|_| bad.layer == NO_LAYER)
-        {
+        // The compile files a missing profile under where the chain was set
+        // (`state.json` or `HOOKDEX_PROFILES`), its reason naming it first.
+        let missing = bad
+            .reason
+            .strip_prefix("unknown profile `")
+            .and_then(|rest| rest.split('`').next())
+            .filter(|_| bad.layer == NO_LAYER);
+        if let Some(name) = missing {
             report.missing_profiles.push(name.to_string());
             report.problems.push(Problem {
                 what: format!("missing profile: {}", bad.reason),
