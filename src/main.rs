@@ -195,6 +195,10 @@ enum Command {
         /// hook entries, its MCP server, Codex's trust records for them.
         #[arg(long, conflicts_with_all = ["bundle", "profile"])]
         remove: bool,
+        /// Print JSON: each file with what was done to it (and its diff in
+        /// a dry run), the folder created, the notes and next steps.
+        #[arg(long)]
+        json: bool,
     },
     /// Run a command and print its output shrunk by the output filter that
     /// claims it; exit with the command's code.
@@ -559,6 +563,7 @@ fn run() -> c_int {
             no_trust,
             dry_run,
             remove,
+            json,
         } => cmd::init::run(cmd::init::Options {
             target,
             scope,
@@ -567,6 +572,7 @@ fn run() -> c_int {
             trust: !no_trust,
             dry_run,
             remove,
+            json,
         }),
     };
     exit_code(result)

@@ -759,3 +759,42 @@ fn the_gate_opens_for_a_rule_and_shows_its_deadline_as_a_clock_time() {
     );
     assert!(!line.contains("epoch"), "{line}");
 }
+
+/// `init --json` prints the files it wrote (or left unchanged) and its notes.
+#[test]
+fn init_json_lists_the_files_and_notes() {
+    let s = Scratch::new();
+    let args = ["init", "--target", "claude", "--json"];
+    let first = s.json(&args);
+    let files = first["files"].as_array().unwrap();
+    assert!(!files.is_empty(), "{first:#}");
+    for file in files {
+        assert_eq!(file["action"], "wrote", "{first:#}");
+        assert!(std::path::Path::new(file["path"].as_str().unwrap()).is_file());
+    }
+    assert!(first["notes"].is_array(), "{first:#}");
+    assert_eq!(
+        first["next_steps"].as_array().unwrap().len(),
+        3,
+        "{first:#}"
+    );
+    let dry = s.json(&["init", "--target", "codex", "--dry-run", "--json"]);
+    assert!(dry["dry_run"].as_bool().unwrap(), "{dry:#}");
+    assert!(
+        dry["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["action"] != "wrote"),
+        "{dry:#}"
+    );
+    let again = s.json(&args);
+    assert!(
+        again["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["action"] == "unchanged"),
+        "{again:#}"
+    );
+}

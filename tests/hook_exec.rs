@@ -717,7 +717,12 @@ fn a_script_that_does_not_parse_is_invalid_and_never_runs() {
         ]
     );
     let reply = hook(&s, "claude", &pre_bash(&s, "claude", "ls"));
-    assert_eq!(reply, Value::Null, "an invalid script ran");
+    // The session's first call tells the person, once; neither script ran.
+    assert_eq!(
+        reply,
+        serde_json::json!({"systemMessage": "hookdex: 2 rule files are invalid and will not run (hookdex doctor)"}),
+        "an invalid script ran"
+    );
     assert!(!marks.join("bash").exists() && !marks.join("python").exists());
     // Fixed in place (the directory does not change): it runs again.
     std::fs::write(&bash, "echo 'fixed and running'\n").unwrap();

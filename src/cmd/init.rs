@@ -163,6 +163,8 @@ pub struct Options {
     pub dry_run: bool,
     /// Undo what `init` wrote instead.
     pub remove: bool,
+    /// Print what was done as JSON.
+    pub json: bool,
 }
 
 /// The files one `init` edits, in the order they are reported.
@@ -208,36 +210,51 @@ pub fn run(options: Options) -> CmdResult {
     .map(|doc| doc as &dyn Edited)
     .chain(edits.config.as_ref().map(|doc| doc as &dyn Edited))
     .collect();
+    let mut done = Done::default();
     for file in files {
-        match options.dry_run {
+        let path = file.path().to_path_buf();
+        done.files.push(match options.dry_run {
             true => match diff(file)? {
-                Some(diff) => print!("{diff}"),
-                None => println!("unchanged {}", file.path().display()),
+                Some(diff) => FileDone {
+                    path,
+                    action: "would change",
+                    diff: Some(diff),
+                },
+                None => FileDone {
+                    path,
+                    action: "unchanged",
+                    diff: None,
+                },
             },
-            false => report(save(file)?, file.path()),
-        }
+            false => FileDone {
+                path,
+                action: action(save(file)?),
+                diff: None,
+            },
+        });
     }
     if create_conditions {
-        match options.dry_run {
-            true => println!("would create {}", conditions.display()),
-            false => {
-                std::fs::create_dir_all(&conditions)
-                    .map_err(|e| format!("{}: {e}", conditions.display()))?;
-                println!("created {}", conditions.display());
-            }
+        if !options.dry_run {
+            std::fs::create_dir_all(&conditions)
+                .map_err(|e| format!("{}: {e}", conditions.display()))?;
         }
+        done.created = Some(conditions.clone());
     }
-    edits.notes.iter().for_each(|note| println!("{note}"));
-    if options.dry_run {
-        println!("dry run: nothing written");
-    } else if !options.remove {
-        println!("next steps:");
-        println!(
-            "  write a guard in {}, e.g. pre-bash.kubectl-guard.sh",
-            conditions.display()
-        );
-        println!("  hookdex try --tool Bash --command 'kubectl delete pod x'");
-        println!("  hookdex doctor");
+    done.notes = edits.notes;
+    done.dry_run = options.dry_run;
+    if !options.dry_run && !options.remove {
+        done.next_steps = vec![
+            format!(
+                "write a guard in {}, e.g. pre-bash.kubectl-guard.sh",
+                conditions.display()
+            ),
+            "hookdex try --tool Bash --command 'kubectl delete pod x'".into(),
+            "hookdex doctor".into(),
+        ];
+    }
+    match options.json {
+        true => super::print_json(&done),
+        false => done.print(),
     }
     Ok(0)
 }
@@ -484,11 +501,63 @@ fn mcp_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<(PathBu
     }
 }
 
-fn report(saved: Saved, path: &Path) {
-    let verb = match saved {
+fn action(saved: Saved) -> &'static str {
+    match saved {
         Saved::Wrote => "wrote",
         Saved::Unchanged => "unchanged",
         Saved::Removed => "removed",
-    };
-    println!("{verb} {}", path.display());
+    }
+}
+
+/// What one `init` did, as it prints it (`--json`: this, key for key).
+#[derive(Default, serde::Serialize)]
+struct Done {
+    /// Each file, in the order edited.
+    files: Vec<FileDone>,
+    /// The runtime conditions folder, when it was (or would be) created.
+    created: Option<PathBuf>,
+    /// What the person must know.
+    notes: Vec<String>,
+    /// Whether nothing was written.
+    dry_run: bool,
+    /// What to do next, after a first install.
+    next_steps: Vec<String>,
+}
+
+/// One file `init` edited.
+#[derive(serde::Serialize)]
+struct FileDone {
+    path: PathBuf,
+    /// `wrote`, `unchanged`, `removed` or, in a dry run, `would change`.
+    action: &'static str,
+    /// The change as a unified diff, in a dry run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
+}
+
+impl Done {
+    fn print(&self) {
+        for file in &self.files {
+            match &file.diff {
+                Some(diff) => print!("{diff}"),
+                None => println!("{} {}", file.action, file.path.display()),
+            }
+        }
+        if let Some(dir) = &self.created {
+            let verb = if self.dry_run {
+                "would create"
+            } else {
+                "created"
+            };
+            println!("{verb} {}", dir.display());
+        }
+        self.notes.iter().for_each(|note| println!("{note}"));
+        if self.dry_run {
+            println!("dry run: nothing written");
+        }
+        if !self.next_steps.is_empty() {
+            println!("next steps:");
+            self.next_steps.iter().for_each(|step| println!("  {step}"));
+        }
+    }
 }
