@@ -188,3 +188,27 @@ fn case_files_are_not_invalid_rule_files() {
     let out = s.run(&["compile", "--check"]);
     assert_success(&out, &["compile", "--check"]);
 }
+
+#[test]
+fn a_rule_under_test_sees_the_scratch_home_not_the_persons() {
+    let s = setup();
+    rule_with(
+        &s.runtime(),
+        "pre-bash-home_probe.sh",
+        "echo \"home:$HOOKDEX_HOME\" >&2; exit 2\n",
+    );
+    let cases = s.runtime().join("pre-bash-home_probe.test.yaml");
+    std::fs::write(
+        &cases,
+        "- name: probe\n  command: ls\n  expect: {decision: deny, reason: \"home:/nowhere\"}\n",
+    )
+    .unwrap();
+    let (code, text) = test_out(&s, &[cases.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{text}");
+    let person = s.root.join("hookdex-home").display().to_string();
+    assert!(text.contains("got \"home:/"), "{text}");
+    assert!(
+        !text.contains(&format!("home:{person}\"")),
+        "the rule saw the person's HOOKDEX_HOME: {text}"
+    );
+}

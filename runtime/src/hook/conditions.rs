@@ -60,7 +60,18 @@ pub(crate) fn run_rules(
             runner: rule.runner,
             interpreter: rule.interpreter.clone(),
             clear_env: env.is_some(),
-            env: env.into_iter().flatten().chain(contract).collect(),
+            // A script with an environment of its own (directory, managed)
+            // gets only that; the others see the view's home.
+            env: match env {
+                Some(own) => own.into_iter().chain(contract).collect(),
+                None => judge
+                    .settings
+                    .script_vars
+                    .iter()
+                    .cloned()
+                    .chain(contract)
+                    .collect(),
+            },
             mandatory,
             cwd: None,
             timeout: None,
