@@ -228,3 +228,32 @@ fn usage_errors_exit_2() {
     let out = s.run_stdin(&["try", "--payload", "-"], b"not json at all");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A tool result no harness sent leaves no count in `hookdex stats`; the
+/// same result through the hook does.
+#[test]
+fn a_trial_is_not_counted_in_the_stats() {
+    let s = Scratch::new();
+    let output: String = (0..400)
+        .map(|i| format!("line {i} of some build output\n"))
+        .collect();
+    let payload = serde_json::json!({
+        "hook_event_name": "PostToolUse", "session_id": "s", "tool_name": "Bash",
+        "tool_input": {"command": "mytool run"}, "tool_response": {"stdout": output},
+        "cwd": s.repo,
+    })
+    .to_string();
+    let stats = s.root.join("hookdex-home/stats");
+    let out = s.run_stdin(&["try", "--payload", "-"], payload.as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        !stats.exists(),
+        "try counted its call in {}",
+        stats.display()
+    );
+    s.run_stdin(&["hook", "--target", "claude"], payload.as_bytes());
+    assert!(
+        stats.exists(),
+        "the hook counted nothing: the test proves nothing"
+    );
+}

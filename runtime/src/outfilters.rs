@@ -205,17 +205,19 @@ pub fn choose(
 /// be read leaves the output as it is, saying why. `may_summarize` is
 /// whether a `match_output` summary may replace the whole output: not for
 /// a command that failed or a line that ran several programs ("ok" would
-/// hide the failure).
+/// hide the failure). `counted` is whether `hookdex stats` counts it (not
+/// for `hookdex try`, whose calls are no agent's).
 pub fn shrink(
     settings: &Settings,
     command: Option<&str>,
     output: &str,
     may_summarize: bool,
+    counted: bool,
 ) -> Shrunk {
     if !settings.outfilters_enabled {
         return Shrunk::unchanged(output, None, "HOOKDEX_OUTFILTERS is off".into());
     }
-    let stats = Stats::new(&settings.view.home);
+    let stats = counted.then(|| Stats::new(&settings.view.home));
     let chosen = load::with_index(&settings.view, Verify::Lazy, |index| {
         let trust = settings.trust(&index.meta()?);
         choose(index, &trust, settings.switches(), command, output)
@@ -234,14 +236,16 @@ pub fn shrink(
             return Shrunk::unchanged(output, None, notes.join("; "));
         }
         Choice::Unclaimed => {
-            stats.miss(Selector::new(command, output).text());
+            if let Some(stats) = &stats {
+                stats.miss(Selector::new(command, output).text());
+            }
             notes.push("no output filter claims it".into());
             return Shrunk::unchanged(output, None, notes.join("; "));
         }
     };
     let stash = Stash::new(&settings.view.home);
     let mut shrunk = shrink_with(&chosen.filter, &stash, output, may_summarize);
-    if shrunk.changed {
+    if let (true, Some(stats)) = (shrunk.changed, &stats) {
         let hash = shrunk
             .stash_key
             .clone()

@@ -148,7 +148,7 @@ pub(crate) fn judge_call(
     if filters::run_filters(&judge, &scope, &mut plan, &merged, &mut ran) {
         merged = answer::merge_all(payload, plan.calls.len(), &ran);
     }
-    if post_output && output::shrink_output(settings, &plan, &mut ran) {
+    if post_output && output::shrink_output(settings, &plan, &mut ran, trial.is_none()) {
         merged = answer::merge_all(payload, plan.calls.len(), &ran);
     }
     if ran.fired.is_empty() {

@@ -12,8 +12,14 @@ use crate::settings::Settings;
 
 /// Shrinks the output of the plan's one shell call; whether it did. Only
 /// a changed output leaves a line in the log: most calls are claimed by no
-/// filter.
-pub(super) fn shrink_output(settings: &Settings, plan: &Plan, ran: &mut Ran) -> bool {
+/// filter. `counted`: whether `hookdex stats` counts the output (a trial's
+/// is not).
+pub(super) fn shrink_output(
+    settings: &Settings,
+    plan: &Plan,
+    ran: &mut Ran,
+    counted: bool,
+) -> bool {
     let [planned] = plan.calls.as_slice() else {
         return false;
     };
@@ -30,7 +36,13 @@ pub(super) fn shrink_output(settings: &Settings, plan: &Plan, ran: &mut Ran) -> 
             .command
             .as_deref()
             .is_none_or(outfilters::runs_one_program);
-    let shrunk = outfilters::shrink(settings, command.as_deref(), &output, may_summarize);
+    let shrunk = outfilters::shrink(
+        settings,
+        command.as_deref(),
+        &output,
+        may_summarize,
+        counted,
+    );
     let (true, Some(name)) = (shrunk.changed, shrunk.filter) else {
         return false;
     };

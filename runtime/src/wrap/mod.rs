@@ -117,6 +117,7 @@ pub fn exec(settings: &Settings, argv: &[String]) -> Ran {
         Some(&command),
         output,
         one_program(argv) && code == 0,
+        true,
     );
     if shrunk.changed {
         let _ = out.write_all(shrunk.text.as_bytes());
