@@ -734,11 +734,13 @@ fn a_script_that_does_not_parse_is_invalid_and_never_runs() {
 fn conditions_start_with_no_signal_blocked_or_ignored_by_the_hook() {
     let s = Scratch::new();
     // A child of the condition shows what the hook passed on (bash itself
-    // blocks some signals while it runs).
+    // blocks some signals while it forks).
     condition(
         &s.runtime(),
         "pre-bash-mask.sh",
-        "sleep 0.2 &\ngrep -E '^SigBlk' /proc/$!/status\nkill $!\n",
+        // Read once it runs `sleep`: between bash's fork and exec the
+        // child still has the mask bash blocks around a fork.
+        "sleep 1 &\nfor _ in $(seq 200); do [ \"$(cat /proc/$!/comm)\" = sleep ] && break; sleep 0.01; done\ngrep -E '^SigBlk' /proc/$!/status\nkill $!\n",
     );
     let reply = hook(&s, "claude", &pre_bash(&s, "claude", "ls"));
     assert_eq!(context_of(&reply), "SigBlk:\t0000000000000000", "{reply}");
