@@ -292,3 +292,32 @@ fn list_all_shows_overridden_rules_and_list_does_not() {
     let text = String::from_utf8_lossy(&s.run(&["list"]).stdout).to_string();
     assert!(!text.contains("overridden"), "{text}");
 }
+
+#[test]
+fn a_hookdex_home_the_entries_do_not_carry_is_a_problem() {
+    // The scratch tree sets HOOKDEX_HOME; init carries it in Claude's settings `env`.
+    let s = set_up();
+    let (code, text) = doctor(&s, &[]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("env: the entries carry hookdex's variables as set here"),
+        "{text}"
+    );
+    let path = s.root.join("home/.claude/settings.json");
+    let mut settings: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    settings["env"]
+        .as_object_mut()
+        .unwrap()
+        .remove("HOOKDEX_HOME");
+    std::fs::write(&path, settings.to_string()).unwrap();
+    let (code, text) = doctor(&s, &[]);
+    assert_eq!(
+        code, 0,
+        "not carrying a variable is no rule failing: {text}"
+    );
+    has_problem(
+        &text,
+        "claude's hook entries do not carry HOOKDEX_HOME",
+        "hookdex init --target claude",
+    );
+}

@@ -253,13 +253,6 @@ impl HookSettings {
         })
     }
 
-    /// Whether the handler carries hookdex's variables in its own `env`
-    /// (the harness may strip them from a hook's environment); otherwise
-    /// the hook inherits the harness's environment.
-    pub fn carries_env(&self) -> bool {
-        self.env == EnvPlace::Handler
-    }
-
     /// Every handler of the settings object `root` that runs `hookdex hook
     /// --target <target>` (its program is `exe` or any file named
     /// `hookdex`), in document order, with its event, program and `env`.
@@ -294,13 +287,24 @@ impl HookSettings {
                             .find(|w| !w.contains('='))
                             .unwrap_or_default(),
                     };
-                    let env = handler
-                        .get("env")
-                        .and_then(Value::as_object)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
-                        .collect();
+                    // Where init puts the variables: the handler's `env`, the
+                    // settings' `env` (Claude Code), `NAME=value` words first.
+                    let object = |v: Option<&Value>| {
+                        v.and_then(Value::as_object)
+                            .into_iter()
+                            .flatten()
+                            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+                            .collect::<Vec<_>>()
+                    };
+                    let mut env = object(handler.get("env"));
+                    if self.env == EnvPlace::Settings {
+                        env.extend(object(root.get("env")));
+                    }
+                    let prefix = plain_words(command).unwrap_or_default();
+                    env.extend(prefix.iter().map_while(|w| {
+                        let (k, v) = w.split_once('=')?;
+                        Some((k.to_string(), v.to_string()))
+                    }));
                     found.push(Wired {
                         event: event.clone(),
                         program,

@@ -118,12 +118,11 @@ pub struct TrustReport {
 /// The environment the hook will see.
 #[derive(Clone, Debug, Serialize)]
 pub struct EnvReport {
-    /// Whether the entries carry hookdex's variables themselves (else the
-    /// hook inherits the harness's environment).
+    /// Whether the user's entries carry hookdex's variables as set here.
     pub carried: bool,
     /// hookdex's variables set here.
     pub here: Map<String, Value>,
-    /// Those an entry that carries variables lacks or holds otherwise.
+    /// Those a user entry lacks or holds otherwise.
     pub missing: Vec<String>,
 }
 
@@ -406,37 +405,34 @@ fn harness_report(
             (!value.is_empty()).then(|| (name.to_string(), Value::String(value)))
         })
         .collect();
-    let carried = settings.carries_env();
     let mut missing = Vec::new();
-    if carried {
-        for (name, value) in &here {
-            let lacking = user_wired.iter().chain(&project_wired).any(|w| {
-                !w.env
-                    .iter()
-                    .any(|(k, v)| k == name && Some(v.as_str()) == value.as_str())
-            });
-            if lacking {
-                missing.push(name.clone());
-            }
+    for (name, value) in &here {
+        // The repository's entries carry none by design: they are shared.
+        let lacking = user_wired.iter().any(|w| {
+            !w.env
+                .iter()
+                .any(|(k, v)| k == name && Some(v.as_str()) == value.as_str())
+        });
+        if lacking {
+            missing.push(name.clone());
         }
     }
-    if !missing.is_empty() {
+    let carried = missing.is_empty();
+    if !carried {
         problems.push(Problem {
             what: format!(
-                "{target} strips hookdex's variables from a hook's environment and its entries do not carry {} as set here",
+                "{target}'s hook entries do not carry {} as set here, so the hook may read other folders",
                 missing.join(", ")
             ),
             fix: format!("hookdex init --target {target}"),
             blocking: false,
         });
     } else if wired_any {
-        ok.push(match (carried, here.get("HOOKDEX_HOME")) {
-            (true, _) => "env: the entries carry hookdex's variables as set here".into(),
-            (false, Some(home)) => format!(
-                "env: the hook inherits {target}'s environment: HOOKDEX_HOME={} must be set where {target} starts",
-                home.as_str().unwrap_or_default()
-            ),
-            (false, None) => format!("env: the hook inherits {target}'s environment"),
+        ok.push(match here.is_empty() {
+            false => "env: the entries carry hookdex's variables as set here".into(),
+            true => {
+                "env: no hookdex variable is set here; the hook reads the default folders".into()
+            }
         });
     }
     HarnessReport {
