@@ -13,7 +13,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use hookdex_compiler::formats::cases::{self, Case, Decision};
+use hookdex_compiler::formats::cases::{self, Case};
 use hookdex_compiler::formats::filename::{classify, FileClass};
 use hookdex_compiler::formats::source;
 use hookdex_compiler::sources::{self, package, RuleDir};
@@ -346,15 +346,7 @@ fn run_cases(
                 .rules
                 .into_iter()
                 .find(|r| r.file == rule.0)
-                .unwrap_or_else(|| RuleAnswer {
-                    file: rule.0.clone(),
-                    layer: "runtime".into(),
-                    decision: Decision::None,
-                    reason: None,
-                    context: None,
-                    rewrite: None,
-                    error: None,
-                });
+                .unwrap_or_else(|| RuleAnswer::silent(&rule.0, "runtime"));
             Ok(CaseRun {
                 name: case.name.clone(),
                 line: case.line,

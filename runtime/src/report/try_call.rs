@@ -51,6 +51,21 @@ pub struct RuleAnswer {
     pub error: Option<String>,
 }
 
+impl RuleAnswer {
+    /// The answer of a rule of `layer` that said nothing.
+    pub fn silent(file: &str, layer: &str) -> RuleAnswer {
+        RuleAnswer {
+            file: file.to_string(),
+            layer: layer.to_string(),
+            decision: Decision::None,
+            reason: None,
+            context: None,
+            rewrite: None,
+            error: None,
+        }
+    }
+}
+
 /// The answer every rule's merge gives.
 #[derive(Clone, Debug, Serialize)]
 pub struct MergedAnswer {
@@ -176,15 +191,7 @@ fn rule_answers(trial: &Trial, step: Step, input: &Value) -> Vec<RuleAnswer> {
                 .find(|(n, _)| n == name)
                 .map_or("hookdex", |(_, layer)| layer.as_str());
             let outcomes = trial.outcomes.iter().filter(|(n, _)| n == name);
-            let mut answer = RuleAnswer {
-                file: name.clone(),
-                layer: layer.to_string(),
-                decision: Decision::None,
-                reason: None,
-                context: None,
-                rewrite: None,
-                error: None,
-            };
+            let mut answer = RuleAnswer::silent(name, layer);
             for (_, outcome) in outcomes {
                 fold(&mut answer, outcome, step, input);
             }
@@ -311,15 +318,7 @@ mod tests {
     use super::*;
 
     fn answer(file: &str) -> RuleAnswer {
-        RuleAnswer {
-            file: file.into(),
-            layer: "runtime".into(),
-            decision: Decision::None,
-            reason: None,
-            context: None,
-            rewrite: None,
-            error: None,
-        }
+        RuleAnswer::silent(file, "runtime")
     }
 
     #[test]
