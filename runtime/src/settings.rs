@@ -142,11 +142,6 @@ pub struct Settings {
     /// The whole environment of a directory-layer rule: the variables of
     /// [`DIRECTORY_ENV`] and `HOOKDEX_DIRECTORY_ENV` that are set.
     pub directory_env: Vec<(String, String)>,
-    /// `HOOKDEX_HOME` and `HOOKDEX_CACHE_DIR` as this view resolved them,
-    /// set for the scripts that inherit the hook's environment: the same
-    /// values in the hook, and the scratch copy under `hookdex test`, whose
-    /// view is not the process's.
-    pub script_vars: Vec<(String, String)>,
     /// `HOOKDEX_BREAKER_COOLDOWN_SEC`: how long a `HOOK.md` hook whose
     /// breaker opened stays off (default 60 s).
     pub breaker_cooldown: Duration,
@@ -321,13 +316,6 @@ impl Settings {
         };
         Settings {
             directory_env: Settings::read_directory_env(&var),
-            script_vars: [
-                ("HOOKDEX_HOME", &view.home),
-                ("HOOKDEX_CACHE_DIR", &view.cache_dir),
-            ]
-            .into_iter()
-            .filter_map(|(name, path)| Some((name.to_string(), path.to_str()?.to_string())))
-            .collect(),
             classifier,
             ledger,
             gate_enabled: !off("HOOKDEX_GATE"),
@@ -421,6 +409,19 @@ impl Settings {
             LayerKind::Managed => Some(self.managed_env()),
             _ => None,
         }
+    }
+
+    /// `HOOKDEX_HOME` and `HOOKDEX_CACHE_DIR` as this view resolved them,
+    /// set for the scripts that inherit the hook's environment: the same
+    /// values in the hook, and the scratch copy under `hookdex test`, whose
+    /// view is not the process's.
+    pub fn script_vars(&self) -> impl Iterator<Item = (String, String)> + '_ {
+        [
+            ("HOOKDEX_HOME", &self.view.home),
+            ("HOOKDEX_CACHE_DIR", &self.view.cache_dir),
+        ]
+        .into_iter()
+        .filter_map(|(name, path)| Some((name.to_string(), path.to_str()?.to_string())))
     }
 
     /// The directory layer's trust verdict for the index's recorded owners.

@@ -64,13 +64,7 @@ pub(crate) fn run_rules(
             // gets only that; the others see the view's home.
             env: match env {
                 Some(own) => own.into_iter().chain(contract).collect(),
-                None => judge
-                    .settings
-                    .script_vars
-                    .iter()
-                    .cloned()
-                    .chain(contract)
-                    .collect(),
+                None => judge.settings.script_vars().chain(contract).collect(),
             },
             mandatory,
             cwd: None,
