@@ -212,3 +212,44 @@ fn a_rule_under_test_sees_the_scratch_home_not_the_persons() {
         "the rule saw the person's HOOKDEX_HOME: {text}"
     );
 }
+
+/// An `.async` rule's case runs it to the end (so a crash fails the case)
+/// and cannot expect an answer the hook never reads.
+#[test]
+fn an_async_rule_is_run_to_the_end_and_its_answer_is_not_expected() {
+    let s = Scratch::new();
+    let marker = s.root.join("audited");
+    condition(
+        &s.runtime(),
+        "pre-bash-audit.async.sh",
+        &format!(
+            "#!/bin/bash\ninput=$(cat)\nsleep 0.2\necho ran > '{}'\n\
+             case \"$input\" in *crash*) exit 3;; esac\n\
+             echo '{{\"decision\": \"deny\", \"reason\": \"never read\"}}'\n",
+            marker.display()
+        ),
+    );
+    let cases = s.runtime().join("pre-bash-audit.test.yaml");
+    std::fs::write(
+        &cases,
+        "- name: it runs\n  command: ls\n  expect: {decision: none}\n\
+         - name: it cannot deny\n  command: ls\n  expect: {decision: deny, reason: never}\n\
+         - name: a crash fails\n  command: crash\n  expect: {decision: none}\n",
+    )
+    .unwrap();
+    let (code, text) = test_out(&s, &[&cases.display().to_string()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("  ok      it runs"), "{text}");
+    assert!(text.contains("FAIL    it cannot deny"), "{text}");
+    assert!(text.contains("never reads its answer"), "{text}");
+    assert!(text.contains("FAIL    a crash fails"), "{text}");
+    assert!(text.contains("the rule failed"), "{text}");
+    // Waited for, not left running: the file is there when `test` returns.
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "ran\n");
+
+    // `try` shows it ran and that its answer is not the hook's.
+    let out = s.run(&["try", "--tool", "Bash", "--command", "ls"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("ASYNC  pre-bash-audit.async.sh"), "{text}");
+    assert!(text.contains("merged    none"), "{text}");
+}

@@ -93,9 +93,14 @@ fn print_text(t: &TryReport) {
 }
 
 fn print_rule(rule: &RuleAnswer, file_width: usize, layer_width: usize) {
-    let (word, why) = match &rule.error {
-        Some(error) => ("ERROR".to_string(), format!("skipped: {error}")),
-        None => (
+    let (word, why) = match (&rule.error, rule.detached) {
+        (Some(error), true) => ("ERROR".to_string(), format!("async, failed: {error}")),
+        (Some(error), false) => ("ERROR".to_string(), format!("skipped: {error}")),
+        (None, true) => (
+            "ASYNC".to_string(),
+            "ran to the end; the hook starts it detached and never reads its answer".to_string(),
+        ),
+        (None, false) => (
             rule.decision.as_str().to_uppercase(),
             rule.reason.clone().unwrap_or_default(),
         ),

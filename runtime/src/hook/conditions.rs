@@ -21,6 +21,10 @@ pub(crate) struct Judge<'s> {
     pub(crate) settings: &'s Settings,
     pub(crate) deadline: Deadline,
     pub(crate) var: &'s dyn Fn(&str) -> Option<OsString>,
+    /// Whether `.async` rules are waited for rather than started detached
+    /// (a trial, so `try` and `hookdex test` see them finish or fail); their
+    /// answers are kept apart in [`Ran::detached`] and never merged.
+    pub(crate) awaits_async: bool,
 }
 
 /// What the rules of every call of a payload did.
@@ -32,11 +36,14 @@ pub(crate) struct Ran {
     pub(crate) fired: Vec<String>,
     /// Lines for the hook log.
     pub(crate) notes: Vec<String>,
+    /// (rule name, outcome) of `.async` rules a trial waited for: what they
+    /// did, which the hook never reads.
+    pub(crate) detached: Vec<(String, Outcome)>,
 }
 
-/// Starts the `.async` rules of `rules` detached and runs the others, none
-/// past the call's deadline; returns each synchronous rule with its
-/// outcome, in order.
+/// Starts the `.async` rules of `rules` detached (a trial waits for them,
+/// keeping their outcomes apart) and runs the others, none past the call's
+/// deadline; returns each synchronous rule with its outcome, in order.
 pub(crate) fn run_rules(
     judge: &Judge<'_>,
     payload: &Payload,
@@ -72,7 +79,8 @@ pub(crate) fn run_rules(
         }
     };
     let config = &judge.settings.exec;
-    for rule in rules.iter().filter(|r| r.is_async) {
+    let detached = |rule: &&&Fired| rule.is_async && !judge.awaits_async;
+    for rule in rules.iter().filter(detached) {
         ran.fired.push(rule.file_name.clone());
         if let Err(err) = exec::spawn_detached(&job(rule), config, judge.deadline, stdin) {
             ran.notes.push(format!(
@@ -81,14 +89,17 @@ pub(crate) fn run_rules(
             ));
         }
     }
-    let sync: Vec<&Fired> = rules.iter().copied().filter(|r| !r.is_async).collect();
-    let jobs: Vec<Job> = sync.iter().map(|rule| job(rule)).collect();
+    let waited: Vec<&Fired> = rules.iter().filter(|r| !detached(r)).copied().collect();
+    let jobs: Vec<Job> = waited.iter().map(|rule| job(rule)).collect();
     let executions = exec::run_all(&jobs, config, judge.deadline, stdin);
-    sync.into_iter()
-        .zip(&executions)
-        .map(|(rule, run)| {
-            ran.fired.push(rule.file_name.clone());
-            (rule.clone(), outcome::interpret(payload.step(), run))
-        })
-        .collect()
+    let mut done = Vec::new();
+    for (rule, run) in waited.into_iter().zip(&executions) {
+        ran.fired.push(rule.file_name.clone());
+        let outcome = outcome::interpret(payload.step(), run);
+        match rule.is_async {
+            true => ran.detached.push((rule.file_name.clone(), outcome)),
+            false => done.push((rule.clone(), outcome)),
+        }
+    }
+    done
 }

@@ -91,6 +91,7 @@ pub(crate) fn judge_call(
         settings,
         deadline: Deadline::after(started, settings.exec.hook_timeout),
         var,
+        awaits_async: trial.is_some(),
     };
     let trusted = || crate::load::repository_trusted(settings);
     let scope = McpScope {

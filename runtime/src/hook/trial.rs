@@ -28,6 +28,9 @@ pub(crate) struct Trial {
     pub(crate) fired: Vec<String>,
     /// (rule name, outcome) in order, as the merge read them.
     pub(crate) outcomes: Vec<(String, Outcome)>,
+    /// (rule name, outcome) of the `.async` rules, waited for here; the
+    /// hook starts them detached and never reads them.
+    pub(crate) detached: Vec<(String, Outcome)>,
     /// The merged answer, before the harness shaped it.
     pub(crate) merged: Answer,
     /// The answer as the harness's reply carries it.
@@ -67,6 +70,7 @@ impl Trial {
         self.saw_plan(plan);
         self.fired = ran.fired.clone();
         self.outcomes = ran.outcomes.clone();
+        self.detached = ran.detached.clone();
         self.notes.extend(ran.notes.iter().cloned());
         self.merged = merged.clone();
     }

@@ -13,7 +13,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use hookdex_compiler::formats::cases::{self, Case};
+use hookdex_compiler::formats::cases::{self, Case, Decision};
 use hookdex_compiler::formats::filename::{classify, FileClass};
 use hookdex_compiler::formats::source;
 use hookdex_compiler::sources::{self, package, RuleDir};
@@ -376,6 +376,17 @@ fn failures(case: &Case, got: &RuleAnswer) -> Vec<String> {
         failures.push(format!("the rule failed: {error}"));
     }
     let expect = &case.expect;
+    let answers = expect.decision.is_some_and(|d| d != Decision::None)
+        || expect.reason.is_some()
+        || expect.rewrite.is_some();
+    if got.detached && answers {
+        failures.push(
+            "the rule is `.async`: the hook starts it detached and never reads its answer, \
+             so a case can expect only `decision: none` (that it runs and exits cleanly)"
+                .to_string(),
+        );
+        return failures;
+    }
     if let Some(decision) = expect.decision.filter(|d| *d != got.decision) {
         failures.push(format!(
             "expected decision {}, got {}",

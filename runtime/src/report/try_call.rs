@@ -49,6 +49,10 @@ pub struct RuleAnswer {
     pub rewrite: Option<Value>,
     /// Why it was skipped (a crash, a timeout, bad output).
     pub error: Option<String>,
+    /// An `.async` rule: the hook starts it detached and never reads its
+    /// answer, so its decision is `none` whatever it printed (a trial waits
+    /// for it only to see it finish or fail).
+    pub detached: bool,
 }
 
 impl RuleAnswer {
@@ -62,6 +66,7 @@ impl RuleAnswer {
             context: None,
             rewrite: None,
             error: None,
+            detached: false,
         }
     }
 }
@@ -194,6 +199,10 @@ fn rule_answers(trial: &Trial, step: Step, input: &Value) -> Vec<RuleAnswer> {
             let mut answer = RuleAnswer::silent(name, layer);
             for (_, outcome) in outcomes {
                 fold(&mut answer, outcome, step, input);
+            }
+            if let Some((_, outcome)) = trial.detached.iter().find(|(n, _)| n == name) {
+                answer.detached = true;
+                answer.error = outcome.failure.clone();
             }
             answer
         })

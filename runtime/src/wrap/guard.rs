@@ -284,6 +284,7 @@ impl ExecJudge<'_> {
             settings: &settings,
             deadline: Deadline::after(started, settings.exec.hook_timeout),
             var: self.var,
+            awaits_async: false,
         };
         let stdin = Stdin::new(
             crate::contract::stdin(&payload, &call)
