@@ -66,6 +66,74 @@ fn default_timeout() -> u64 {
     TIMEOUT
 }
 
+/// The keys moltis reads at the top of the front matter, and under
+/// `[requires]`. Others are ignored, as moltis ignores them.
+const KEYS: &[&str] = &[
+    "name",
+    "events",
+    "description",
+    "emoji",
+    "command",
+    "timeout",
+    "priority",
+    "env",
+    "requires",
+];
+const REQUIRES_KEYS: &[&str] = &["os", "bins", "env", "config"];
+
+/// A key of the front matter a known key is [`nearest`] to: a typo moltis
+/// would ignore silently (`timout = 60` leaves the 10 s default).
+///
+/// [`nearest`]: hookdex_model::text::nearest
+struct NearMiss {
+    key: String,
+    meant: &'static str,
+    line: u32,
+}
+
+impl NearMiss {
+    fn hint(&self) -> String {
+        format!(
+            "`{}` on line {} is not a key: did you mean `{}`?",
+            self.key, self.line, self.meant
+        )
+    }
+}
+
+/// The near misses of the front matter `toml`, whose first line is the
+/// file's line `first_line`.
+fn near_misses(toml: &str, first_line: u32) -> Vec<NearMiss> {
+    let Ok(doc) = toml_edit::Document::parse(toml) else {
+        return Vec::new();
+    };
+    let line_of = |key: &toml_edit::Key| {
+        let start = key.span().map_or(0, |s| s.start);
+        first_line + toml[..start].matches('\n').count() as u32
+    };
+    let mut found = Vec::new();
+    let mut check = |table: &toml_edit::Table, known: &[&'static str], prefix: &str| {
+        for (key, _) in table.iter() {
+            if known.contains(&key) {
+                continue;
+            }
+            let meant = hookdex_model::text::nearest(key, known);
+            if let (Some(meant), Some((k, _))) = (meant, table.get_key_value(key)) {
+                found.push(NearMiss {
+                    key: format!("{prefix}{key}"),
+                    meant,
+                    line: line_of(k),
+                });
+            }
+        }
+    };
+    let root = doc.as_table();
+    check(root, KEYS, "");
+    if let Some(requires) = root.get("requires").and_then(toml_edit::Item::as_table) {
+        check(requires, REQUIRES_KEYS, "requires.");
+    }
+    found
+}
+
 /// The hookdex events a moltis event answers; `None` for a name moltis
 /// has that hookdex does not wire, `Err` for a name moltis does not have.
 fn events_of(moltis: &str) -> Result<Option<&'static [Event]>, ()> {
@@ -143,8 +211,22 @@ fn read(
     dir_index: usize,
 ) -> Result<Read, (RuleErrorKind, Option<u32>)> {
     let (toml, line) = front_matter(text).map_err(|kind| (kind, Some(1)))?;
+    let misses = near_misses(toml, line);
+    // A required key a typo left out names the typo.
+    let hint_for = |key: &str| {
+        misses
+            .iter()
+            .find(|m| m.meant == key)
+            .map_or(String::new(), |m| format!(" ({})", m.hint()))
+    };
     let front: FrontMatter = toml_edit::de::from_str(toml).map_err(|e| {
-        let message = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut message = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+        if let Some(key) = message
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.strip_suffix('`'))
+        {
+            message.push_str(&hint_for(key));
+        }
         let at = e
             .span()
             .map(|s| line + toml[..s.start].matches('\n').count() as u32);
@@ -191,9 +273,26 @@ fn read(
     let Some(command) = front.command.filter(|c| !c.trim().is_empty()) else {
         return Err(key_error(
             "command",
-            "is missing: the hook has nothing to run".into(),
+            format!(
+                "is missing: the hook has nothing to run{}",
+                hint_for("command")
+            ),
         ));
     };
+    // The hook stands; each typo is listed beside it.
+    not_wired.extend(misses.iter().map(|m| {
+        RuleError::new(
+            shown,
+            RuleErrorKind::Key {
+                key: m.key.clone(),
+                reason: format!(
+                    "is not a HOOK.md key and is ignored: did you mean `{}`?",
+                    m.meant
+                ),
+            },
+        )
+        .at(Some((m.line, 1)))
+    }));
     let requires = Requires {
         os: front.requires.os,
         bins: front.requires.bins,
@@ -304,6 +403,47 @@ mod tests {
         );
         assert!(
             reasons.iter().any(|r| r.contains("no closing `+++`")),
+            "{reasons:?}"
+        );
+    }
+
+    #[test]
+    fn key_typos_name_the_key_meant_and_the_hook_stands() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("hooks");
+        hook(
+            &dir,
+            "slow",
+            "+++\nname = \"slow\"\nevents = [\"BeforeToolCall\"]\ncommand = \"./h.sh\"\ntimout = 60\nauthor = \"kept, as moltis keeps it\"\n[requires]\nbin = [\"jq\"]\n+++\n",
+        );
+        hook(
+            &dir,
+            "nocmd",
+            "+++\nname = \"n\"\nevents = [\"BeforeToolCall\"]\ncomand = \"./h.sh\"\n+++\n",
+        );
+        hook(
+            &dir,
+            "noevents",
+            "+++\nname = \"e\"\nevent = [\"BeforeToolCall\"]\ncommand = \"./h.sh\"\n+++\n",
+        );
+        let scanned = scan(&dir, root.path(), 0);
+        let keys: Vec<&str> = scanned.rules.iter().map(|r| r.name.key.as_str()).collect();
+        assert_eq!(keys, ["hook.md:slow:BeforeToolCall"]);
+        assert_eq!(
+            scanned.rules[0].hook.as_ref().unwrap().spec.timeout_ms,
+            10_000
+        );
+        let reasons: Vec<String> = scanned.invalid.iter().map(|e| e.to_string()).collect();
+        assert_eq!(reasons.len(), 4, "{reasons:?}");
+        let has = |needle: &str| reasons.iter().any(|r| r.contains(needle));
+        assert!(has("slow/HOOK.md:5:1: timout: is not a HOOK.md key and is ignored: did you mean `timeout`?"), "{reasons:?}");
+        assert!(
+            has("requires.bin: is not a HOOK.md key and is ignored: did you mean `bins`?"),
+            "{reasons:?}"
+        );
+        assert!(has("the hook has nothing to run (`comand` on line 4 is not a key: did you mean `command`?)"), "{reasons:?}");
+        assert!(
+            has("missing field `events` (`event` on line 3 is not a key: did you mean `events`?)"),
             "{reasons:?}"
         );
     }
