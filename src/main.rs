@@ -109,22 +109,10 @@ enum Command {
         all: bool,
     },
     /// Say, rule by rule, whether it fires for a call and why.
+    #[command(mut_arg("tool", |tool| tool.required(true)))]
     Explain {
-        /// The tool name, as the harness spells it.
-        #[arg(long)]
-        tool: String,
-        /// The shell command of the call.
-        #[arg(long)]
-        command: Option<String>,
-        /// The file path of the call.
-        #[arg(long)]
-        path: Option<String>,
-        /// The whole tool input as a JSON object.
-        #[arg(long, value_name = "JSON", value_parser = parse_json_object)]
-        input: Option<serde_json::Value>,
-        /// The step (default pre).
-        #[arg(long, value_parser = parse_step)]
-        step: Option<Step>,
+        #[command(flatten)]
+        call: CallFlags,
         /// The harness.
         #[arg(long, value_parser = parse_target)]
         target: Option<Target>,
@@ -139,22 +127,10 @@ enum Command {
     /// really run, filters, merge, re-judge) and show each rule's answer,
     /// the merged answer and what the harness does; exit 0 whatever the
     /// decision.
+    #[command(mut_arg("tool", |tool| tool.required_unless_present("payload")))]
     Try {
-        /// The tool name, as the harness spells it.
-        #[arg(long, required_unless_present = "payload")]
-        tool: Option<String>,
-        /// The shell command of the call.
-        #[arg(long)]
-        command: Option<String>,
-        /// The file path of the call.
-        #[arg(long)]
-        path: Option<String>,
-        /// The whole tool input as a JSON object.
-        #[arg(long, value_name = "JSON", value_parser = parse_json_object)]
-        input: Option<serde_json::Value>,
-        /// The step (default pre).
-        #[arg(long, value_parser = parse_step)]
-        step: Option<Step>,
+        #[command(flatten)]
+        call: CallFlags,
         /// A harness payload instead of the call flags (`-`: stdin).
         #[arg(long, value_name = "FILE", conflicts_with_all = ["tool", "command", "path", "input", "step"])]
         payload: Option<PathBuf>,
@@ -301,6 +277,39 @@ enum FilterCommand {
 
 fn parse_target(s: &str) -> Result<Target, String> {
     s.parse().map_err(|e: hookdex_model::Error| e.to_string())
+}
+
+/// The flags that describe one tool call (`explain`, `try`).
+#[derive(clap::Args)]
+struct CallFlags {
+    /// The tool name, as the harness spells it.
+    #[arg(long)]
+    tool: Option<String>,
+    /// The shell command of the call.
+    #[arg(long)]
+    command: Option<String>,
+    /// The file path of the call.
+    #[arg(long)]
+    path: Option<String>,
+    /// The whole tool input as a JSON object.
+    #[arg(long, value_name = "JSON", value_parser = parse_json_object)]
+    input: Option<serde_json::Value>,
+    /// The step (default pre).
+    #[arg(long, value_parser = parse_step)]
+    step: Option<Step>,
+}
+
+impl CallFlags {
+    /// The call they describe (clap requires `--tool` where it is needed).
+    fn spec(self) -> hookdex_runtime::report::CallSpec {
+        hookdex_runtime::report::CallSpec {
+            tool: self.tool.unwrap_or_default(),
+            command: self.command,
+            path: self.path,
+            input: self.input,
+            step: self.step.unwrap_or(Step::Pre),
+        }
+    }
 }
 
 fn parse_json_object(s: &str) -> Result<serde_json::Value, String> {
@@ -472,49 +481,27 @@ fn run() -> c_int {
             json,
         ),
         Command::Explain {
-            tool,
-            command,
-            path,
-            input,
-            step,
+            call,
             target,
             json,
             session,
         } => cmd::explain::run(
             default_target(target),
             session.as_deref(),
-            hookdex_runtime::report::CallSpec {
-                tool,
-                command,
-                path,
-                input,
-                step: step.unwrap_or(Step::Pre),
-            },
+            call.spec(),
             json,
         ),
         Command::Try {
-            tool,
-            command,
-            path,
-            input,
-            step,
+            call,
             payload,
             target,
             session,
             json,
         } => {
-            let call = match (payload, tool) {
-                (Some(file), _) => cmd::try_call::read_payload(&file)
+            let call = match payload {
+                Some(file) => cmd::try_call::read_payload(&file)
                     .map(hookdex_runtime::report::TryCall::Payload),
-                (None, tool) => Ok(hookdex_runtime::report::TryCall::Flags(
-                    hookdex_runtime::report::CallSpec {
-                        tool: tool.unwrap_or_default(),
-                        command,
-                        path,
-                        input,
-                        step: step.unwrap_or(Step::Pre),
-                    },
-                )),
+                None => Ok(hookdex_runtime::report::TryCall::Flags(call.spec())),
             };
             call.and_then(|call| {
                 cmd::try_call::run(default_target(target), session.as_deref(), call, json)
