@@ -1485,20 +1485,31 @@ fn concurrent_runs_keep_each_others_state() {
 }
 
 #[test]
-fn remove_says_codexs_hooks_feature_was_left_on() {
+fn remove_switches_off_only_the_codex_feature_init_switched_on() {
     let s = Scratch::new();
     let config = s.path("home/.codex/config.toml");
     std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-    std::fs::write(&config, "[features]\nhooks = false\n").unwrap();
+    std::fs::write(&config, "[features]\nhooks = false\ncodex_hooks = true\n").unwrap();
     let out = init_ok(&s, "codex", "user", &[]).join("\n");
     assert!(out.contains("switched [features] hooks on"), "{out}");
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(
+        text.contains("hooks = true # switched on by `hookdex init`"),
+        "{text}"
+    );
+    // A repeat run keeps the mark and says nothing new about the flag.
+    let out = init_ok(&s, "codex", "user", &[]).join("\n");
+    assert!(!out.contains("switched [features]"), "{out}");
     let out = init_ok(&s, "codex", "user", &["--remove"]).join("\n");
     assert!(
         out.contains(&format!(
-            "note: left [features] hooks = true in {}",
+            "switched [features] hooks back off in {}",
             config.display()
         )),
         "{out}"
     );
-    assert!(out.contains("set it to false there"), "{out}");
+    let doc: toml_edit::DocumentMut = std::fs::read_to_string(&config).unwrap().parse().unwrap();
+    assert_eq!(doc["features"]["hooks"].as_bool(), Some(false));
+    // The person's own flag, on before init, stays on.
+    assert_eq!(doc["features"]["codex_hooks"].as_bool(), Some(true));
 }

@@ -18,6 +18,10 @@ use crate::init::{foreign_server_note, registered_note, ConfigFile, InitRequest}
 use crate::settings::{runs_hook, runs_mcp};
 use crate::{harness, NotATable};
 
+/// The comment `init` leaves on a `[features]` flag it switched on, so
+/// `--remove` knows to switch it back off.
+const SWITCHED: &str = " # switched on by `hookdex init`; `hookdex init --remove` turns it off";
+
 /// Codex's `config.toml`, beside its user `hooks.json`.
 pub(crate) struct CodexConfig;
 
@@ -39,7 +43,11 @@ impl ConfigFile for CodexConfig {
                 .and_then(|f| f.get(flag))
                 .and_then(|v| v.as_bool());
             if off == Some(false) {
-                doc["features"][flag] = toml_edit::value(true);
+                let mut on = toml_edit::value(true);
+                if let Some(value) = on.as_value_mut() {
+                    value.decor_mut().set_suffix(SWITCHED);
+                }
+                doc["features"][flag] = on;
                 notes.push(format!(
                     "switched [features] {flag} on: Codex runs no hooks without it"
                 ));
@@ -99,16 +107,21 @@ impl ConfigFile for CodexConfig {
                 self.path(request).unwrap_or_default().display()
             ));
         }
-        // Whether `init` switched a flag on is not recorded: it is left on,
-        // and the person told how to switch it off.
+        // A flag `init` switched on carries its mark and goes back off; one
+        // that was on before is the person's, and stays.
         for flag in ["hooks", "codex_hooks"] {
-            let on = doc
-                .get("features")
-                .and_then(|f| f.get(flag))
-                .and_then(|v| v.as_bool());
-            if on == Some(true) {
+            let Some(value) = doc
+                .get_mut("features")
+                .and_then(|f| f.get_mut(flag))
+                .and_then(Item::as_value_mut)
+                .filter(|v| v.as_bool() == Some(true))
+            else {
+                continue;
+            };
+            if value.decor().suffix().and_then(|s| s.as_str()) == Some(SWITCHED) {
+                *value = false.into();
                 notes.push(format!(
-                    "note: left [features] {flag} = true in {} (init switches it on where it was                      off): set it to false there if you had it off",
+                    "switched [features] {flag} back off in {}, as it was before init",
                     self.path(request).unwrap_or_default().display()
                 ));
             }
