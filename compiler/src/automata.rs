@@ -242,6 +242,32 @@ pub fn input_patterns(regexes: &[String]) -> Result<Vec<u8>, AutomatonError> {
     serialize(&dfa)
 }
 
+/// Largest DFA of one guard's entries.
+const GUARD_LIMIT: usize = 1 << 20;
+
+/// Compiles a guard's entry patterns ([`crate::formats::guard`]) into one
+/// DFA where `regexes[i]` is pattern `i` with its own anchored start, read
+/// byte by byte by the hook ([`hookdex_index::GuardPatterns::prefix`]).
+///
+/// # Errors
+///
+/// When the set does not build or is too large.
+pub fn guard_patterns(regexes: &[String]) -> Result<Vec<u8>, AutomatonError> {
+    let dfa = dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .start_kind(StartKind::Anchored)
+                .starts_for_each_pattern(true)
+                .minimize(true)
+                .dfa_size_limit(Some(GUARD_LIMIT))
+                .determinize_size_limit(Some(GUARD_LIMIT)),
+        )
+        .syntax(syntax::Config::new().utf8(false))
+        .build_many(regexes)
+        .map_err(|e| AutomatonError::new(AutomatonErrorKind::TooLarge(one_line(&e.to_string()))))?;
+    serialize(&dfa)
+}
+
 /// Serializes `dfa` and proves the bytes load with full validation.
 fn serialize(dfa: &dense::DFA<Vec<u32>>) -> Result<Vec<u8>, AutomatonError> {
     let (bytes, pad) = dfa.to_bytes_native_endian();

@@ -64,6 +64,7 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
     let mut filters = Vec::new();
     let mut enforcements = Vec::new();
     let mut hooks = Vec::new();
+    let mut guards = Vec::new();
     let rules: Vec<RuleData> = resolved
         .into_iter()
         .enumerate()
@@ -82,6 +83,10 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
                     spec: hook.spec,
                     input: hook.input_dfa,
                 });
+            }
+            if let Some(mut guard) = r.rule.guard {
+                guard.rule = id as u32;
+                guards.push(*guard);
             }
             let name = r.rule.name;
             RuleData {
@@ -163,6 +168,7 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
         out_filters: out_filter_records(out_filters),
         enforcements,
         hooks,
+        guards,
     };
     let bytes = data.to_bytes();
     Compiled { data, bytes }

@@ -103,6 +103,7 @@ mod tests {
             filter: None,
             enforcement: None,
             hook: None,
+            guard: None,
         }
     }
 

@@ -153,6 +153,7 @@ mod tests {
                 filter: None,
                 enforcement: None,
                 hook: None,
+                guard: None,
             },
             layer: 0,
             overridden_by,

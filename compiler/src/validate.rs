@@ -1,6 +1,6 @@
 //! One rule file checked before it is written (`compile --check` reads
 //! whole layers; the MCP server writes one file at a time): its name must
-//! parse, a filter's body must compile, a `hooks.yaml` or `HOOK.md` must
+//! parse, a filter's or a guard's body must compile, a `hooks.yaml` or `HOOK.md` must
 //! read, and a bash or Python script must parse. The check is the
 //! compiler's own, so what it accepts the next compile accepts too.
 
@@ -8,7 +8,7 @@ use hookdex_model::{RuleKind, Runner};
 
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::filename::{classify, FileClass};
-use crate::formats::{enforcements, filter, hook_md, hooks_yaml, syntax};
+use crate::formats::{enforcements, filter, guard, hook_md, hooks_yaml, syntax};
 
 /// Checks the rule file `file_name` with `text` as its body.
 ///
@@ -47,10 +47,13 @@ pub fn validate_file(file_name: &str, text: &str) -> Result<(), RuleError> {
         FileClass::Invalid(kind) => return Err(RuleError::new(file_name, kind)),
         FileClass::Ignored | FileClass::OutFilters | FileClass::Cases => return Ok(()),
     };
-    if name.kind == RuleKind::Filter {
-        return filter::compile(text)
-            .map(|_| ())
-            .map_err(|(kind, span)| RuleError::new(file_name, kind).at(span));
+    let compiled = match name.kind {
+        RuleKind::Filter => Some(filter::compile(text).map(|_| ())),
+        RuleKind::Guard => Some(guard::compile(&name, text).map(|_| ())),
+        _ => None,
+    };
+    if let Some(compiled) = compiled {
+        return compiled.map_err(|(kind, span)| RuleError::new(file_name, kind).at(span));
     }
     let runner = match name.ext.as_str() {
         "sh" | "bash" => Runner::Bash,

@@ -1,7 +1,7 @@
 //! A rule that fires for a call, copied out of the index ([`Fired`]) so it
 //! runs after the mapping is released: a condition with what starts it, a
 //! filter with its automata and resolved finders, a hook with its spec, an
-//! enforcement with its entry. [`crate::rules`] reads them.
+//! enforcement with its entry, a guard with its automaton. [`crate::rules`] reads them.
 
 use std::path::PathBuf;
 
@@ -34,6 +34,8 @@ pub struct Fired {
     pub enforcement: Option<hookdex_index::EnforcementData>,
     /// The hook, for a `hooks.yaml` or `HOOK.md` rule.
     pub hook: Option<Box<hookdex_model::HookSpec>>,
+    /// The guard, for a `.guard.yaml` rule.
+    pub guard: Option<Box<hookdex_index::Guard>>,
     /// The name it goes by in the log and the answer: a condition's file
     /// name, a hook's source and label ([`crate::hooks::display`]).
     pub log_name: String,

@@ -31,6 +31,7 @@ pub mod exec;
 pub mod filters;
 mod fired;
 pub mod gate;
+pub mod guards;
 pub mod hook;
 mod hooks;
 pub mod lint;

@@ -88,7 +88,7 @@ where
     Ok(fired)
 }
 
-/// The programs the running `bash.<cli>` conditions of `index` name, each
+/// The programs the running `bash.<cli>` conditions and guards of `index` name, each
 /// lowercase with whether a managed rule names it: what the exec-time
 /// guard watches ([`crate::wrap::guard`]).
 ///
@@ -115,7 +115,7 @@ pub fn guarded_programs(
             continue;
         };
         let rule = index.rule(hit.rule)?;
-        if rule.kind != RuleKind::Condition {
+        if !matches!(rule.kind, RuleKind::Condition | RuleKind::Guard) {
             continue;
         }
         let layer = index.layer(usize::from(rule.layer))?.kind;
@@ -175,7 +175,8 @@ where
                     RuleKind::Condition
                     | RuleKind::Enforcement
                     | RuleKind::HooksYaml
-                    | RuleKind::HookMd => None,
+                    | RuleKind::HookMd
+                    | RuleKind::Guard => None,
                     RuleKind::Filter => {
                         let landing = landing.get_or_insert_with(|| {
                             filters::text::landing(&call.tool.name, &payload.tool_input)
@@ -206,6 +207,10 @@ where
                     layer_kind: layer.kind,
                     filter,
                     hook,
+                    guard: match rule.kind {
+                        RuleKind::Guard => index.guard(hit.rule)?.map(Box::new),
+                        _ => None,
+                    },
                     program: match hit.via {
                         hookdex_index::Via::Program(cli) => Some(cli.to_string()),
                         _ => None,

@@ -7,12 +7,12 @@
 
 use std::path::{Path, PathBuf};
 
-use hookdex_index::{FilterData, Stamp, StampKind};
+use hookdex_index::{FilterData, GuardData, Stamp, StampKind};
 use hookdex_model::{RuleKind, Runner};
 
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::filename::{self, FileClass, RuleName};
-use crate::formats::{filter, RuleSpec};
+use crate::formats::{filter, guard, RuleSpec};
 use crate::sources::confine::{self, Place};
 use crate::sources::package;
 use crate::sources::RuleDir;
@@ -169,6 +169,7 @@ impl Scanned {
             filter: None,
             enforcement: None,
             hook: None,
+            guard: None,
         });
     }
 
@@ -206,8 +207,10 @@ impl Scanned {
             self.invalid.push(RuleError::new(file, kind));
             return;
         }
-        if name.kind == RuleKind::Filter || !matches!(name.ext.as_str(), "sh" | "bash" | "py") {
-            // A filter's text, or whether a file runs at all (its mode), is
+        if matches!(name.kind, RuleKind::Filter | RuleKind::Guard)
+            || !matches!(name.ext.as_str(), "sh" | "bash" | "py")
+        {
+            // A filter's or a guard's text, or whether a file runs at all (its mode), is
             // something the directory's mtime does not follow.
             self.stamps.push((path.clone(), stamp));
         }
@@ -244,16 +247,17 @@ impl Scanned {
         let compiled = compile_rule(&found.name, found.executable, read)
             .and_then(|parts| Ok((parts, file().map_err(|kind| (kind, None))?)));
         match compiled {
-            Ok(((runner, filter), file)) => {
+            Ok(((runner, contents), file)) => {
                 self.rules.push(RuleSpec {
                     file,
                     file_name: found.file_name,
                     dir_index: found.dir_index,
                     name: found.name,
                     runner,
-                    filter,
+                    filter: contents.filter,
                     enforcement: None,
                     hook: None,
+                    guard: contents.guard.map(Box::new),
                 });
                 self.rules.last()
             }
@@ -319,23 +323,40 @@ fn scan_package(rel: &str, dir_index: usize, root: &Path) -> Scanned {
 /// What is wrong with a rule file's contents, and where.
 type Problem = (RuleErrorKind, Option<(u32, u32)>);
 
-/// The runner of a rule file and, for a filter, its compiled form; `read`
+/// What a rule file's contents compile to: a filter's or a guard's record
+/// (a condition's contents are its script, run as it is).
+#[derive(Default)]
+pub(crate) struct Contents {
+    /// The compiled filter.
+    pub(crate) filter: Option<FilterData>,
+    /// The compiled guard.
+    pub(crate) guard: Option<GuardData>,
+}
+
+/// The runner of a rule file and what its contents compile to; `read`
 /// gives the file's text when it is needed.
 pub(crate) fn compile_rule(
     name: &RuleName,
     executable: bool,
     read: impl FnOnce() -> Result<String, RuleErrorKind>,
-) -> Result<(Runner, Option<FilterData>), Problem> {
+) -> Result<(Runner, Contents), Problem> {
     let runner = runner_for(name, executable).map_err(|kind| (kind, None))?;
-    let filter = match name.kind {
-        RuleKind::Filter => Some(filter::compile(&read().map_err(|kind| (kind, None))?)?),
-        // Never from a conditions folder: `enforcements.json` is read whole.
+    let text = || read().map_err(|kind| (kind, None));
+    let contents = match name.kind {
+        RuleKind::Filter => Contents {
+            filter: Some(filter::compile(&text()?)?),
+            ..Contents::default()
+        },
+        RuleKind::Guard => Contents {
+            guard: Some(guard::compile(name, &text()?)?),
+            ..Contents::default()
+        },
         // Never from a conditions folder: these formats are read whole.
         RuleKind::Condition | RuleKind::Enforcement | RuleKind::HooksYaml | RuleKind::HookMd => {
-            None
+            Contents::default()
         }
     };
-    Ok((runner, filter))
+    Ok((runner, contents))
 }
 
 /// `.sh`/`.bash` run with bash, `.py` with python3, filters in process, any
@@ -352,7 +373,7 @@ fn runner_for(name: &RuleName, executable: bool) -> Result<Runner, RuleErrorKind
 /// The runner a file's name gives: whether a file of another extension is
 /// executable is its mode, so by name it runs directly.
 fn runner_by_name(name: &RuleName) -> Runner {
-    if name.kind == RuleKind::Filter {
+    if matches!(name.kind, RuleKind::Filter | RuleKind::Guard) {
         return Runner::None;
     }
     match name.ext.as_str() {

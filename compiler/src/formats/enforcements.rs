@@ -154,6 +154,7 @@ fn rule(file: &str, entry: serde_json::Value) -> Result<RuleSpec, EntryError> {
         runner: Runner::None,
         filter: None,
         hook: None,
+        guard: None,
         enforcement: Some(EnforcementData {
             rule: 0,
             id: entry.id,

@@ -81,6 +81,8 @@ enum NameError {
     EmptyExtensionPart,
     AsyncFilter,
     FilterNotPre(Step),
+    AsyncGuard,
+    GuardNotPre(Step),
 }
 
 impl std::fmt::Display for NameError {
@@ -105,6 +107,15 @@ impl std::fmt::Display for NameError {
             NameError::FilterNotPre(step) => write!(
                 f,
                 "a filter runs at `pre`, before the text it checks lands, not at `{}`",
+                step.as_str()
+            ),
+            NameError::AsyncGuard => write!(
+                f,
+                "a guard cannot be `.async`: its answer is needed before the tool runs"
+            ),
+            NameError::GuardNotPre(step) => write!(
+                f,
+                "a guard decides at `pre`, before the tool runs, not at `{}`",
                 step.as_str()
             ),
         }
@@ -149,16 +160,17 @@ fn parse(file_name: &str) -> Result<RuleName, NameError> {
         return Err(NameError::EmptyExtensionPart);
     }
     let ext = ext_parts.join(".").to_ascii_lowercase();
-    let kind = if ext == "filter.yaml" || ext == "filter.yml" {
-        RuleKind::Filter
-    } else {
-        RuleKind::Condition
+    let kind = match ext.as_str() {
+        "filter.yaml" | "filter.yml" => RuleKind::Filter,
+        "guard.yaml" | "guard.yml" => RuleKind::Guard,
+        _ => RuleKind::Condition,
     };
-    if kind == RuleKind::Filter && is_async {
-        return Err(NameError::AsyncFilter);
-    }
-    if kind == RuleKind::Filter && step != Step::Pre {
-        return Err(NameError::FilterNotPre(step));
+    match kind {
+        RuleKind::Filter if is_async => return Err(NameError::AsyncFilter),
+        RuleKind::Filter if step != Step::Pre => return Err(NameError::FilterNotPre(step)),
+        RuleKind::Guard if is_async => return Err(NameError::AsyncGuard),
+        RuleKind::Guard if step != Step::Pre => return Err(NameError::GuardNotPre(step)),
+        _ => {}
     }
     let key = if step.has_matcher() {
         format!("{}-{matcher}-{}", step.as_str(), name.to_ascii_lowercase())

@@ -339,6 +339,7 @@ fn read(
                     names: NameMatcher::Any,
                     input_dfa: Vec::new(),
                 })),
+                guard: None,
             }
         })
         .collect();

@@ -329,6 +329,7 @@ fn rules(
                 names: names.clone(),
                 input_dfa: input_dfa.clone(),
             })),
+            guard: None,
         });
     }
     Ok(rules)

@@ -9,6 +9,7 @@ pub mod enforcements;
 pub mod filename;
 pub mod filter;
 pub mod finder_dir;
+pub mod guard;
 pub mod hook_md;
 pub mod hooks_yaml;
 pub mod matcher;
@@ -40,6 +41,8 @@ pub struct RuleSpec {
     pub enforcement: Option<EnforcementData>,
     /// The hook, for a `hooks.yaml` or `HOOK.md` rule.
     pub hook: Option<Box<HookRule>>,
+    /// The compiled guard, for `.guard.yaml` files.
+    pub guard: Option<Box<hookdex_index::GuardData>>,
 }
 
 /// A `hooks.yaml` or `HOOK.md` hook as compiled.

@@ -7,6 +7,7 @@ use zerocopy::IntoBytes;
 use crate::enforcement::EnforcementData;
 use crate::filter::{FilterData, FilterSections};
 use crate::finder_script::FinderScriptData;
+use crate::guard::GuardData;
 use crate::header;
 use crate::hook::HookData;
 use crate::invalid::InvalidData;
@@ -46,6 +47,8 @@ pub struct IndexData {
     pub enforcements: Vec<EnforcementData>,
     /// `hooks.yaml` and `HOOK.md` hooks, sorted by rule id.
     pub hooks: Vec<HookData>,
+    /// `.guard.yaml` guards, sorted by rule id.
+    pub guards: Vec<GuardData>,
 }
 
 impl IndexData {
@@ -114,6 +117,11 @@ impl IndexData {
             let record = hook.record(&mut pool, &mut hook_strings, &mut dfas);
             hooks.extend_from_slice(record.as_bytes());
         }
+        let mut guards = Vec::new();
+        for guard in &self.guards {
+            let record = guard.record(&mut pool, &mut hook_strings, &mut dfas);
+            guards.extend_from_slice(record.as_bytes());
+        }
         let hook_strings = hook_strings.as_bytes();
         header::assemble(&[
             (SectionId::Meta, &meta),
@@ -137,6 +145,7 @@ impl IndexData {
             (SectionId::Hooks, &hooks),
             (SectionId::PatternSets, &pattern_sets),
             (SectionId::HookStrings, hook_strings),
+            (SectionId::Guards, &guards),
         ])
     }
 }

@@ -35,6 +35,7 @@ pub struct Index<'a> {
     pub(crate) hooks: Section<'a>,
     pub(crate) pattern_sets: Section<'a>,
     pub(crate) hook_strings: Section<'a>,
+    pub(crate) guards: Section<'a>,
     /// DFAs validated so far, by offset in the DFA section.
     pub(crate) dfas: RefCell<HashMap<usize, Dfa>>,
 }

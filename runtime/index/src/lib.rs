@@ -67,6 +67,7 @@ mod error;
 mod file;
 mod filter;
 mod finder_script;
+mod guard;
 mod header;
 mod hook;
 mod index;
@@ -91,6 +92,10 @@ pub use crate::filter::{
     Filter, FilterData, Finder, FinderData, GlobSet, GlobSetData, PathMatcher, Search,
 };
 pub use crate::finder_script::{FinderScript, FinderScriptData};
+pub use crate::guard::{
+    Guard, GuardData, GuardEntry, GuardKind, GuardPatterns, Prefix, FIELD_END, FIELD_START,
+    FIELD_VALUE, WORD_END,
+};
 pub use crate::header::{AUTOMATA_TAG, FORMAT_VERSION};
 pub use crate::hook::{Hook, HookData, InputMatcher};
 pub use crate::index::Index;

@@ -56,6 +56,7 @@ impl<'a> Index<'a> {
             hooks: next()?,
             pattern_sets: next()?,
             hook_strings: next()?,
+            guards: next()?,
             dfas: RefCell::new(HashMap::new()),
         };
         for small in [&index.meta, &index.paths, &index.layers, &index.steps] {
@@ -121,6 +122,7 @@ impl<'a> Index<'a> {
         self.verify_finder_scripts()?;
         self.verify_enforcements()?;
         self.verify_hooks()?;
+        self.verify_guards()?;
         self.verify_out_filters()
     }
 
@@ -147,6 +149,7 @@ impl<'a> Index<'a> {
             &self.hooks,
             &self.pattern_sets,
             &self.hook_strings,
+            &self.guards,
         ] {
             section.verify_all()?;
         }

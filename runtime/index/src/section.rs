@@ -55,13 +55,16 @@ pub enum SectionId {
     Hooks = 19,
     /// The regex matcher sets of every step's `hooks.yaml` groups.
     PatternSets = 20,
-    /// The string lists of hook records (each a run of string references).
+    /// The string lists of hook and guard records (each a run of string
+    /// references).
     HookStrings = 21,
+    /// `.guard.yaml` guards.
+    Guards = 22,
 }
 
 impl SectionId {
     /// Every section, in file order.
-    pub const ALL: [SectionId; 21] = [
+    pub const ALL: [SectionId; 22] = [
         SectionId::Meta,
         SectionId::Strings,
         SectionId::Paths,
@@ -83,6 +86,7 @@ impl SectionId {
         SectionId::Hooks,
         SectionId::PatternSets,
         SectionId::HookStrings,
+        SectionId::Guards,
     ];
 }
 

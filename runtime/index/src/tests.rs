@@ -3,8 +3,8 @@
 //! the DFAs alike — must give an error or the same answer, never a panic.
 
 use hookdex_model::{
-    Alternative, FilterAction, FilterMode, LayerKind, RuleKind, RunVerdict, Runner, Step, Switches,
-    ToolName, Trust,
+    Alternative, FilterAction, FilterMode, LayerKind, Permission, RuleKind, RunVerdict, Runner,
+    Step, Switches, ToolName, Trust,
 };
 use regex_automata::dfa::{dense, StartKind};
 
@@ -155,6 +155,7 @@ fn sample() -> IndexData {
             cadence: 2,
         }],
         hooks: Vec::new(),
+        guards: vec![guard_data()],
     }
 }
 
@@ -183,6 +184,69 @@ fn output_filters_round_trip_with_their_bytes() {
     assert_eq!(index.out_filter_claim(0).unwrap(), &b"claim bytes"[..]);
     assert_eq!(index.out_filter_body(0).unwrap().len(), 3000);
     assert!(index.out_filter(1).is_err());
+}
+
+#[test]
+fn guards_read_back_and_walk_words_through_their_patterns() {
+    let mut data = sample();
+    let guard = guard_data();
+    data.guards = vec![guard.clone()];
+    let file = aligned(&data.to_bytes());
+    let index = file.index().unwrap();
+    index.verify_all().unwrap();
+    let read = index.guard(3).unwrap().unwrap();
+    assert_eq!(read.data.kind, GuardKind::Program);
+    assert_eq!(read.data.reason, "GitOps");
+    assert_eq!(read.data.otherwise, Some(Permission::Deny));
+    assert_eq!(read.data.cannot_tell, Permission::Ask);
+    assert_eq!(read.data.valued, guard.valued);
+    assert_eq!(read.data.flags, guard.flags);
+    assert_eq!(read.data.entries, guard.entries);
+    assert_eq!(read.data.depth, 2);
+    assert!(index.guard(2).unwrap().is_none());
+    let walk = |entry: usize, text: &[u8]| read.patterns.prefix(entry, text).unwrap();
+    assert_eq!(walk(0, b"get\0pods\0"), Prefix::Matched);
+    assert_eq!(walk(0, b"get\0"), Prefix::Matched);
+    assert_eq!(walk(0, b"ge"), Prefix::Open);
+    assert_eq!(walk(0, b"gets\0"), Prefix::Closed);
+    assert_eq!(walk(1, b"rollout\0"), Prefix::Open);
+    assert_eq!(walk(1, b"rollout\0status\0"), Prefix::Closed);
+    assert_eq!(walk(1, b"rollout\0restart\0"), Prefix::Matched);
+    assert!(read.patterns.prefix(2, b"x").is_err());
+}
+
+/// A program guard on rule 3 with an `allow` and a `deny` entry.
+fn guard_data() -> GuardData {
+    let patterns = dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .start_kind(StartKind::Anchored)
+                .starts_for_each_pattern(true),
+        )
+        .build_many(&[r"get\x00", r"rollout\x00restart\x00"])
+        .unwrap();
+    GuardData {
+        rule: 3,
+        kind: GuardKind::Program,
+        reason: "GitOps".into(),
+        otherwise: Some(Permission::Deny),
+        cannot_tell: Permission::Ask,
+        programs: vec!["kubectl".into()],
+        valued: vec!["-n".into(), "--namespace".into()],
+        flags: vec!["--debug".into()],
+        depth: 2,
+        entries: vec![
+            GuardEntry {
+                decision: Permission::Allow,
+                text: "get".into(),
+            },
+            GuardEntry {
+                decision: Permission::Deny,
+                text: "rollout restart".into(),
+            },
+        ],
+        dfa: serialized(&patterns),
+    }
 }
 
 fn finder_script(name: &str, layer: u16, file: &str) -> FinderScriptData {

@@ -16,6 +16,10 @@ pub enum RuleKind {
     HooksYaml,
     /// A `HOOK.md` hook: its command run with the moltis contract.
     HookMd,
+    /// A `.guard.yaml` declarative guard: a deny or ask on a program's
+    /// subcommands, a file tool's paths or a tool's fields, decided inside
+    /// the hook process (and the exec-time guard) with no script started.
+    Guard,
 }
 
 impl RuleKind {
@@ -27,12 +31,13 @@ impl RuleKind {
             RuleKind::Enforcement => "enforcement",
             RuleKind::HooksYaml => "hook",
             RuleKind::HookMd => "hook",
+            RuleKind::Guard => "guard",
         }
     }
 
     /// The rule format it was read from, as `list` and `explain` name it
     /// (**contract**, SPEC §9): `conditions`, `filter`, `hooks.yaml`,
-    /// `HOOK.md`, `enforcement`.
+    /// `HOOK.md`, `enforcement`, `guard`.
     pub fn format(self) -> &'static str {
         match self {
             RuleKind::Condition => "conditions",
@@ -40,6 +45,7 @@ impl RuleKind {
             RuleKind::Enforcement => "enforcement",
             RuleKind::HooksYaml => "hooks.yaml",
             RuleKind::HookMd => "HOOK.md",
+            RuleKind::Guard => "guard",
         }
     }
 
@@ -56,6 +62,7 @@ impl RuleKind {
             2 => Some(RuleKind::Enforcement),
             3 => Some(RuleKind::HooksYaml),
             4 => Some(RuleKind::HookMd),
+            5 => Some(RuleKind::Guard),
             _ => None,
         }
     }

@@ -51,13 +51,16 @@ impl Planned {
             .collect()
     }
 
+    /// Its guards.
+    pub(super) fn guards(&self) -> Vec<&Fired> {
+        self.fired.iter().filter(|r| r.guard.is_some()).collect()
+    }
+
     /// Its filters, which run after the rest, as a chain.
     pub(super) fn filters(&self) -> Vec<&Fired> {
         self.fired
             .iter()
-            .filter(|r| {
-                !matches!(r.kind, RuleKind::Condition | RuleKind::Enforcement) && r.hook.is_none()
-            })
+            .filter(|r| r.kind == RuleKind::Filter)
             .collect()
     }
 }

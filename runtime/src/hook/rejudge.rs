@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::conditions::{Judge, Ran};
 use super::plan::Plan;
-use super::run::{run_conditions, run_hooks};
+use super::run::{run_conditions, run_guards, run_hooks};
 use crate::fired::Fired;
 use crate::merge;
 
@@ -44,7 +44,11 @@ pub(super) fn judge_again(
     let fired: Vec<&Fired> = rewritten
         .fired
         .iter()
-        .filter(|rule| rule.kind == hookdex_model::RuleKind::Condition || rule.hook.is_some())
+        .filter(|rule| {
+            rule.kind == hookdex_model::RuleKind::Condition
+                || rule.hook.is_some()
+                || rule.guard.is_some()
+        })
         .filter(|rule| !(rule.is_async && ran.fired.contains(&rule.file_name)))
         .filter(|rule| !rewriters.contains(&rule.name()))
         .collect();
@@ -58,8 +62,11 @@ pub(super) fn judge_again(
     ));
     let (payload, call) = (&rewritten.payload, &rewritten.call);
     let mut again = Ran::default();
+    let (guards, fired): (Vec<&Fired>, Vec<&Fired>) =
+        fired.into_iter().partition(|rule| rule.guard.is_some());
     let (hooks, conditions): (Vec<&Fired>, Vec<&Fired>) =
         fired.into_iter().partition(|rule| rule.hook.is_some());
+    run_guards(judge.settings, payload, call, &guards, &mut again);
     run_conditions(judge, payload, call, &conditions, &mut again);
     run_hooks(judge, payload, call, &hooks, &mut again);
     for (name, mut outcome) in again.outcomes {

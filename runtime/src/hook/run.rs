@@ -16,10 +16,12 @@ use crate::fired::Fired;
 use crate::outcome::Outcome;
 use crate::settings::Settings;
 use crate::state::caps::Caps;
+use hookdex_model::Permission;
 
 /// Runs what fires for one call of the plan, but its filters.
 pub(super) fn run_call(judge: &Judge<'_>, planned: &Planned, ran: &mut Ran) {
     let (payload, call) = (&planned.payload, &planned.call);
+    run_guards(judge.settings, payload, call, &planned.guards(), ran);
     run_conditions(judge, payload, call, &planned.conditions(), ran);
     run_hooks(judge, payload, call, &planned.hooks(), ran);
     enforce(judge.settings, payload, &planned.enforcements(), ran);
@@ -129,6 +131,50 @@ pub(super) fn run_hooks(
     ran.outcomes.extend(done.outcomes);
     ran.fired.extend(done.ran);
     ran.notes.extend(done.notes);
+}
+
+/// Decides the guards that fire for one call, in the hook process: the
+/// shell line split once for all of them.
+pub(super) fn run_guards(
+    settings: &Settings,
+    payload: &Payload,
+    call: &Call,
+    guards: &[&Fired],
+    ran: &mut Ran,
+) {
+    if guards.is_empty() {
+        return;
+    }
+    let commands = call
+        .command
+        .as_deref()
+        .map(hookdex_shell::commands)
+        .unwrap_or_default();
+    let dynamic: Vec<String> = call.dynamic.iter().map(|d| d.text.clone()).collect();
+    for rule in guards {
+        let Some(guard) = &rule.guard else {
+            continue;
+        };
+        ran.fired.push(rule.file_name.clone());
+        let judged = crate::guards::judge_call(
+            guard,
+            &commands,
+            &dynamic,
+            call.path.as_deref(),
+            &payload.tool_input,
+            &settings.exec.cwd,
+        );
+        let outcome = match judged {
+            // An `allow` from a guard only says it has no objection.
+            Some(judged) if judged.decision != Permission::Allow => Outcome {
+                decision: Some(judged.decision),
+                reason: Some(judged.reason),
+                ..Outcome::default()
+            },
+            _ => Outcome::default(),
+        };
+        ran.outcomes.push((rule.file_name.clone(), outcome));
+    }
 }
 
 /// Adds each fired enforcement's message as context on its cadence: on

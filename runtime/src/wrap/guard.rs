@@ -22,6 +22,7 @@ use crate::call::Call;
 use crate::exec::{Deadline, Stdin};
 use crate::fired::Fired;
 use crate::gate::sources::{Named, RuleSources};
+use crate::guards::Use;
 use crate::hook::conditions::{run_rules, Judge as RuleJudge, Ran};
 use crate::load::Verify;
 use crate::rules::fired_rules;
@@ -276,39 +277,30 @@ impl ExecJudge<'_> {
             .iter()
             .filter(|r| r.kind == RuleKind::Condition && r.program.as_deref() == Some(&view.name))
             .collect();
-        if rules.is_empty() {
+        let guards: Vec<&Fired> = fired.iter().filter(|r| r.guard.is_some()).collect();
+        if rules.is_empty() && guards.is_empty() {
             return Verdict::Continue;
         }
-        let judge = RuleJudge {
-            target: self.session.target,
-            settings: &settings,
-            deadline: Deadline::after(started, settings.exec.hook_timeout),
-            var: self.var,
-            awaits_async: false,
-        };
-        let stdin = Stdin::new(
-            crate::contract::stdin(&payload, &call)
-                .to_string()
-                .into_bytes(),
-        );
         let mut ran = Ran::default();
-        let done = run_rules(&judge, &payload, &call, &rules, &stdin, &mut ran);
         let mut verdict = Verdict::Continue;
-        for (rule, outcome) in &done {
-            let denied = outcome.decision == Some(Permission::Deny);
-            let failed_managed = rule.layer_kind == LayerKind::Managed && outcome.failure.is_some();
-            if denied || failed_managed {
-                let reason = match (denied, &outcome.failure) {
-                    (true, _) => outcome.reason.clone().unwrap_or_default(),
-                    (false, failure) => format!(
-                        "a managed guard failed ({}), so the exec is refused",
-                        failure.as_deref().unwrap_or_default()
-                    ),
-                };
-                let reason = reason.lines().next().unwrap_or_default().to_string();
-                verdict = Verdict::deny(format!("hookdex: {}: {reason}", rule.file_name));
+        // Guards first: decided here, with every word of the argv known.
+        let use_ = Use {
+            program: &view.name,
+            args: view.argv.get(1..).unwrap_or_default(),
+            unknown: &[],
+            more: false,
+        };
+        for rule in &guards {
+            let Some(guard) = &rule.guard else { continue };
+            ran.fired.push(rule.file_name.clone());
+            let judged = crate::guards::judge_uses(guard, std::slice::from_ref(&use_), &[]);
+            if let Some(judged) = judged.filter(|j| j.decision == Permission::Deny) {
+                verdict = Verdict::deny(format!("hookdex: {}: {}", rule.file_name, judged.reason));
                 break;
             }
+        }
+        if matches!(verdict, Verdict::Continue) && !rules.is_empty() {
+            verdict = self.run_conditions(&settings, &payload, &call, &rules, started, &mut ran);
         }
         let entry = json!({
             "ts_ms": crate::log::now_ms(),
@@ -324,5 +316,47 @@ impl ExecJudge<'_> {
         });
         crate::log::append(&self.settings.view.home, &entry);
         verdict
+    }
+
+    /// Runs the conditions `rules` for the exec's call: the first that
+    /// denies (or a managed one that fails) refuses it.
+    fn run_conditions(
+        &self,
+        settings: &Settings,
+        payload: &Payload,
+        call: &Call,
+        rules: &[&Fired],
+        started: Instant,
+        ran: &mut Ran,
+    ) -> Verdict {
+        let judge = RuleJudge {
+            target: self.session.target,
+            settings,
+            deadline: Deadline::after(started, settings.exec.hook_timeout),
+            var: self.var,
+            awaits_async: false,
+        };
+        let stdin = Stdin::new(
+            crate::contract::stdin(payload, call)
+                .to_string()
+                .into_bytes(),
+        );
+        let done = run_rules(&judge, payload, call, rules, &stdin, ran);
+        for (rule, outcome) in &done {
+            let denied = outcome.decision == Some(Permission::Deny);
+            let failed_managed = rule.layer_kind == LayerKind::Managed && outcome.failure.is_some();
+            if denied || failed_managed {
+                let reason = match (denied, &outcome.failure) {
+                    (true, _) => outcome.reason.clone().unwrap_or_default(),
+                    (false, failure) => format!(
+                        "a managed guard failed ({}), so the exec is refused",
+                        failure.as_deref().unwrap_or_default()
+                    ),
+                };
+                let reason = reason.lines().next().unwrap_or_default().to_string();
+                return Verdict::deny(format!("hookdex: {}: {reason}", rule.file_name));
+            }
+        }
+        Verdict::Continue
     }
 }

@@ -1,0 +1,435 @@
+//! Declarative guards (`.guard.yaml`) decided in the hook process: a
+//! guard's entries walked over what a call does, through the DFA the index
+//! carries ([`hookdex_index::GuardPatterns`]), with no script started.
+//!
+//! A program guard judges each simple command that runs one of its
+//! programs: the words after the options it knows are the subcommand, and
+//! each entry is a prefix of them. Where the text leaves a word untold (an
+//! expansion, a glob, words `xargs` adds) the judgement runs up to that
+//! word: an entry the known words already match or rule out decides, and
+//! one the untold words could still complete makes the use one the text
+//! cannot tell. An option it does not know may or may not take a value, so
+//! both readings are judged and the stricter answer stands. At exec time
+//! the kernel's argv is judged the same way, every word known.
+//!
+//! A path guard judges the file a file tool touches (as given, absolute,
+//! relative to the working directory, and its file name); a fields guard
+//! the tool input's top-level fields.
+
+use std::path::{Component, Path, PathBuf};
+
+use hookdex_index::{Guard, GuardKind, Prefix, FIELD_END, FIELD_START, FIELD_VALUE, WORD_END};
+use hookdex_model::Permission;
+use serde_json::Value;
+
+/// What a guard decided for a call, with the reason the agent is given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judged {
+    /// Deny, ask, or allow (the last only from `cannot_tell: allow` or
+    /// `otherwise: allow`, which the merge reads as no objection).
+    pub decision: Permission,
+    /// What the guard saw, then its reason.
+    pub reason: String,
+}
+
+/// One simple command as a program guard reads it.
+pub struct Use<'a> {
+    /// Its program (lowercased basename).
+    pub program: &'a str,
+    /// The words after it.
+    pub args: &'a [String],
+    /// Indices of the words the text cannot tell.
+    pub unknown: &'a [usize],
+    /// Whether words the text does not show may follow.
+    pub more: bool,
+}
+
+/// One finding: its decision and what it says.
+type Finding = (Permission, String);
+
+/// Judges the simple commands `uses` (those running one of the guard's
+/// programs count) and, for a line with programs its text cannot name,
+/// `dynamic` (their texts).
+pub fn judge_uses(guard: &Guard, uses: &[Use<'_>], dynamic: &[String]) -> Option<Judged> {
+    let mut findings: Vec<Finding> = uses
+        .iter()
+        .filter(|u| guard.data.programs.iter().any(|p| p == u.program))
+        .filter_map(|u| judge_use(guard, u))
+        .collect();
+    if !dynamic.is_empty() {
+        findings.push((
+            guard.data.cannot_tell,
+            format!(
+                "this line may run a program hookdex cannot read ({})",
+                dynamic.join(", ")
+            ),
+        ));
+    }
+    conclude(guard, findings)
+}
+
+/// Judges the file `path` a call touches, from `cwd`.
+pub fn judge_path(guard: &Guard, path: &str, cwd: &Path) -> Option<Judged> {
+    let forms = path_forms(path, cwd);
+    let texts: Vec<&[u8]> = forms.iter().map(|f| f.as_bytes()).collect();
+    let finding = judge_texts(guard, &texts).map(|(decision, entry)| {
+        let what = match entry {
+            Some(entry) => format!("`{path}` matches `{entry}`"),
+            None => format!("`{path}` is not among the paths allowed"),
+        };
+        (decision, what)
+    });
+    conclude(guard, finding.into_iter().collect())
+}
+
+/// Judges the top-level fields of `input`.
+pub fn judge_fields(guard: &Guard, input: &Value) -> Option<Judged> {
+    let text = fields_text(input);
+    let finding = judge_texts(guard, &[text.as_slice()]).map(|(decision, entry)| {
+        let what = match entry {
+            Some(entry) => format!("the call's fields match `{entry}`"),
+            None => "the call's fields are not among those allowed".to_string(),
+        };
+        (decision, what)
+    });
+    conclude(guard, finding.into_iter().collect())
+}
+
+/// What the guard's kind judges of a call: its shell line's commands, its
+/// file, or its fields.
+pub fn judge_call(
+    guard: &Guard,
+    commands: &[hookdex_shell::Command],
+    dynamic: &[String],
+    path: Option<&str>,
+    input: &Value,
+    cwd: &Path,
+) -> Option<Judged> {
+    match guard.data.kind {
+        GuardKind::Program => {
+            let uses: Vec<Use<'_>> = commands
+                .iter()
+                .map(|c| Use {
+                    program: &c.program,
+                    args: &c.args,
+                    unknown: &c.unknown,
+                    more: c.more,
+                })
+                .collect();
+            judge_uses(guard, &uses, dynamic)
+        }
+        GuardKind::Path => judge_path(guard, path?, cwd),
+        GuardKind::Fields => judge_fields(guard, input),
+    }
+}
+
+/// The strictest finding (deny, then ask, then allow), every finding of
+/// that decision named, then the guard's reason; `None` when nothing
+/// objects.
+fn conclude(guard: &Guard, findings: Vec<Finding>) -> Option<Judged> {
+    let rank = |p: Permission| match p {
+        Permission::Allow => 0,
+        Permission::Ask => 1,
+        Permission::Deny => 2,
+    };
+    let worst = findings.iter().map(|(p, _)| *p).max_by_key(|p| rank(*p))?;
+    let mut said: Vec<&str> = Vec::new();
+    for (_, what) in findings.iter().filter(|(p, _)| *p == worst) {
+        if !said.contains(&what.as_str()) {
+            said.push(what);
+        }
+    }
+    Some(Judged {
+        decision: worst,
+        reason: format!("{}: {}", said.join("; "), guard.data.reason),
+    })
+}
+
+/// Judges one use of a program; `None` when nothing objects.
+fn judge_use(guard: &Guard, u: &Use<'_>) -> Option<Finding> {
+    let data = &guard.data;
+    // Words from the first one the text cannot tell on are unknown.
+    let cut = u
+        .unknown
+        .iter()
+        .copied()
+        .min()
+        .unwrap_or(u.args.len())
+        .min(u.args.len());
+    let open = cut < u.args.len() || u.more;
+    // The subcommand as the person would name it: its words up to the
+    // first option.
+    let shown = |from: usize, to: usize| {
+        let words: Vec<&str> = u.args[from..to.min(u.args.len())]
+            .iter()
+            .map(String::as_str)
+            .take_while(|w| !w.starts_with('-') || w.len() < 2)
+            .collect();
+        let words = words.join(" ");
+        match words.is_empty() {
+            true => format!("`{}`", u.program),
+            false => format!("`{} {words}`", u.program),
+        }
+    };
+    let cannot_tell = |from: usize| {
+        (
+            data.cannot_tell,
+            format!(
+                "cannot tell what {} does: its words are not all in the text",
+                shown(from, cut)
+            ),
+        )
+    };
+    let mut findings = Vec::new();
+    let (starts, unseen, bare) = subcommand_starts(guard, &u.args[..cut], open);
+    if unseen {
+        findings.push(cannot_tell(0));
+    }
+    if bare
+        && data.otherwise.is_some()
+        && data.entries.iter().all(|e| e.decision != Permission::Allow)
+    {
+        // `allow: []`: every use is refused, even with no subcommand.
+        findings.push((data.otherwise?, format!("{} is not allowed", shown(0, 0))));
+    }
+    let depth = data.depth as usize;
+    for start in starts {
+        let end = (start + depth).min(cut);
+        let mut text = Vec::new();
+        for word in &u.args[start..end] {
+            text.extend_from_slice(word.as_bytes());
+            text.push(WORD_END);
+        }
+        let truncated = open && start + depth > cut;
+        let found = judge_text(guard, &text, truncated);
+        let what = shown(start, end);
+        match found {
+            Judgement::Entry(decision, entry) if decision != Permission::Allow => {
+                findings.push((decision, format!("{what} matches `{entry}`")))
+            }
+            Judgement::Entry(..) | Judgement::Clear => {}
+            Judgement::Untold => findings.push(cannot_tell(start)),
+            Judgement::Otherwise(decision) => {
+                findings.push((decision, format!("{what} is not an allowed use")))
+            }
+        }
+    }
+    let rank = |p: Permission| match p {
+        Permission::Allow => 0,
+        Permission::Ask => 1,
+        Permission::Deny => 2,
+    };
+    findings.into_iter().max_by_key(|(p, _)| rank(*p))
+}
+
+/// Where the subcommand may start among `known` (the words up to the
+/// first one the text cannot tell): every reading of the options before
+/// it, an unknown option read both with and without a value. With them,
+/// whether it may start where no word is known (`unseen`: among untold
+/// words, `open` saying whether any follow), and whether a reading has no
+/// subcommand at all (`bare`).
+fn subcommand_starts(guard: &Guard, known: &[String], open: bool) -> (Vec<usize>, bool, bool) {
+    let data = &guard.data;
+    let has = |list: &[String], word: &str| list.binary_search_by(|o| o.as_str().cmp(word)).is_ok();
+    let mut seen = vec![false; known.len() + 2];
+    let mut todo = vec![0usize];
+    let (mut starts, mut unseen, mut bare) = (Vec::new(), false, false);
+    while let Some(at) = todo.pop() {
+        if at < seen.len() && std::mem::replace(&mut seen[at], true) {
+            continue;
+        }
+        let Some(word) = known.get(at) else {
+            match open {
+                true => unseen = true,
+                false => bare = true,
+            }
+            continue;
+        };
+        if word == "--" {
+            // Past `--` no word is an option: the next is the subcommand.
+            match known.get(at + 1) {
+                Some(_) => starts.push(at + 1),
+                None if open => unseen = true,
+                None => bare = true,
+            }
+            continue;
+        }
+        if !word.starts_with('-') || word.len() < 2 {
+            starts.push(at);
+            continue;
+        }
+        let name = word.split_once('=').map_or(word.as_str(), |(n, _)| n);
+        let attached = word.contains('=')
+            || (!word.starts_with("--") && word.len() > 2 && has(&data.valued, &word[..2]));
+        if attached || has(&data.flags, name) {
+            todo.push(at + 1);
+        } else if has(&data.valued, name) {
+            todo.push(at + 2);
+        } else {
+            // Not an option it knows: with a value, or without.
+            todo.push(at + 1);
+            todo.push(at + 2);
+        }
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    (starts, unseen, bare)
+}
+
+/// What a guard's entries say of one candidate's text.
+enum Judgement {
+    /// An entry matched: the strictest one's decision and text.
+    Entry(Permission, String),
+    /// Untold words could still complete a `deny` or `ask` entry, or the
+    /// only `allow` entries that could pass it.
+    Untold,
+    /// No `allow` entry matches: the guard's `otherwise`.
+    Otherwise(Permission),
+    /// Nothing objects.
+    Clear,
+}
+
+/// Walks `text` through every entry; `truncated` when words the text does
+/// not tell follow it.
+fn judge_text(guard: &Guard, text: &[u8], truncated: bool) -> Judgement {
+    let data = &guard.data;
+    let mut matched: Option<(Permission, &str)> = None;
+    let (mut could_object, mut could_allow, mut allowed) = (false, false, false);
+    for (i, entry) in data.entries.iter().enumerate() {
+        // A damaged pattern counts as no match: the index was validated,
+        // and a guard fails open as a script does.
+        let prefix = guard.patterns.prefix(i, text).unwrap_or(Prefix::Closed);
+        match (prefix, entry.decision) {
+            (Prefix::Matched, Permission::Allow) => allowed = true,
+            (Prefix::Matched, decision) => {
+                let stricter = matched
+                    .is_none_or(|(d, _)| d == Permission::Ask && decision == Permission::Deny);
+                if stricter {
+                    matched = Some((decision, &entry.text));
+                }
+            }
+            (Prefix::Open, Permission::Allow) if truncated => could_allow = true,
+            (Prefix::Open, _) if truncated => could_object = true,
+            _ => {}
+        }
+    }
+    if matched.is_some_and(|(d, _)| d == Permission::Deny) {
+        let (d, text) = matched.unwrap_or((Permission::Deny, ""));
+        return Judgement::Entry(d, text.to_string());
+    }
+    if could_object {
+        return Judgement::Untold;
+    }
+    if let Some((d, text)) = matched {
+        return Judgement::Entry(d, text.to_string());
+    }
+    match data.otherwise {
+        Some(_) if allowed => Judgement::Clear,
+        Some(_) if could_allow => Judgement::Untold,
+        Some(otherwise) => Judgement::Otherwise(otherwise),
+        None => Judgement::Clear,
+    }
+}
+
+/// Matches whole texts (a path's forms, a call's fields) against the
+/// entries: the strictest matching `deny` or `ask` entry, else the
+/// guard's `otherwise` when no `allow` entry matches any text.
+fn judge_texts(guard: &Guard, texts: &[&[u8]]) -> Option<(Permission, Option<String>)> {
+    let data = &guard.data;
+    let matches = |i: usize| {
+        texts.iter().any(|t| {
+            guard
+                .patterns
+                .prefix(i, t)
+                .is_ok_and(|p| p == Prefix::Matched)
+        })
+    };
+    let mut found: Option<(Permission, &str)> = None;
+    let mut allowed = false;
+    for (i, entry) in data.entries.iter().enumerate() {
+        if !matches(i) {
+            continue;
+        }
+        match (entry.decision, found) {
+            (Permission::Allow, _) => allowed = true,
+            (Permission::Deny, _) | (Permission::Ask, None) => {
+                if found.is_none_or(|(d, _)| d != Permission::Deny) {
+                    found = Some((entry.decision, &entry.text));
+                }
+            }
+            (Permission::Ask, Some(_)) => {}
+        }
+    }
+    match (found, data.otherwise) {
+        (Some((d, text)), _) => Some((d, Some(text.to_string()))),
+        (None, Some(otherwise)) if !allowed => Some((otherwise, None)),
+        _ => None,
+    }
+}
+
+/// The forms of `path` a glob is matched against: as given and absolute
+/// (both with `.` and `..` resolved in the text), relative to `cwd` when
+/// under it, and its file name.
+fn path_forms(path: &str, cwd: &Path) -> Vec<String> {
+    let given = Path::new(path);
+    let absolute = normalized(&match given.is_absolute() {
+        true => given.to_path_buf(),
+        false => cwd.join(given),
+    });
+    let mut forms = vec![path.to_string(), absolute.display().to_string()];
+    if !given.is_absolute() {
+        forms.push(normalized(given).display().to_string());
+    }
+    if let Ok(rel) = absolute.strip_prefix(normalized(cwd)) {
+        forms.push(rel.display().to_string());
+    }
+    if let Some(name) = absolute.file_name() {
+        forms.push(name.to_string_lossy().into_owned());
+    }
+    forms.dedup();
+    forms
+}
+
+/// `path` with `.` dropped and `..` taking off the part before it, in the
+/// text only (a link is not followed: the kernel's write gate sees those).
+fn normalized(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// The text a fields guard's entries are walked through: each top-level
+/// field of `input`, sorted by name, framed as the compiler's patterns
+/// expect (a string as it is, anything else as its JSON text).
+fn fields_text(input: &Value) -> Vec<u8> {
+    let Some(object) = input.as_object() else {
+        return Vec::new();
+    };
+    let mut fields: Vec<(&String, &Value)> = object.iter().collect();
+    fields.sort_by(|a, b| a.0.cmp(b.0));
+    let mut text = Vec::new();
+    let framing = [FIELD_START, FIELD_VALUE, FIELD_END].map(char::from);
+    let clean = |s: &str| s.replace(framing, "\u{fffd}");
+    for (name, value) in fields {
+        let value = match value {
+            Value::String(s) => clean(s),
+            other => clean(&other.to_string()),
+        };
+        text.push(FIELD_START);
+        text.extend_from_slice(clean(name).as_bytes());
+        text.push(FIELD_VALUE);
+        text.extend_from_slice(value.as_bytes());
+        text.push(FIELD_END);
+    }
+    text
+}
