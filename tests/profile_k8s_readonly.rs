@@ -1,25 +1,13 @@
-//! The package profile `k8s-readonly` through `hookdex hook`: an allow-list
-//! of kubectl's read verbs, read from the splitter's words (the payload's
-//! `shell.commands`), so wrappers, runners, re-parsed strings, quoting,
-//! words that expand to several and words appended from stdin do not hide a
-//! write, and a read whose arguments merely spell a write verb is not denied.
+//! The package profile `k8s-readonly` through `hookdex hook`: a declarative
+//! allow-list of kubectl's read verbs, judged on the splitter's words, so
+//! wrappers, runners, re-parsed strings, quoting, words that expand to
+//! several and words appended from stdin do not hide a write, and a read
+//! whose arguments merely spell a write verb is not denied.
 
 mod common;
 
 use common::hook::*;
 use common::*;
-
-fn has_python() -> bool {
-    let found = std::process::Command::new("python3")
-        .arg("-c")
-        .arg("")
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        eprintln!("skipped: the k8s-readonly profile runs with python3, not on PATH");
-    }
-    found
-}
 
 fn decision(s: &Scratch, command: &str) -> String {
     let reply = hook(s, "claude", &pre_bash(s, "claude", command));
@@ -37,9 +25,6 @@ fn profile() -> Scratch {
 
 #[test]
 fn writes_are_denied_however_the_line_is_written() {
-    if !has_python() {
-        return;
-    }
     let s = profile();
     for command in [
         "kubectl delete pod x",
@@ -136,9 +121,6 @@ fn writes_are_denied_however_the_line_is_written() {
 /// this one too, fires and denies.
 #[test]
 fn writes_behind_a_program_the_text_cannot_name_are_denied_when_strict() {
-    if !has_python() {
-        return;
-    }
     let mut s = profile();
     s.set_env("HOOKDEX_SHELL_STRICT", "1");
     for command in [
@@ -155,9 +137,6 @@ fn writes_behind_a_program_the_text_cannot_name_are_denied_when_strict() {
 
 #[test]
 fn reads_pass_even_when_their_words_spell_a_write() {
-    if !has_python() {
-        return;
-    }
     let s = profile();
     for command in [
         "kubectl get pods -A",

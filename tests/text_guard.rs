@@ -8,7 +8,7 @@
 //! - a fence (`pre-bash.kubectl-fence.sh`, which denies whatever it sees): it fires on at
 //!   least 98 % of the lines whose program the text shows; in strict mode on every line that
 //!   runs kubectl; never on a benign line without strict mode;
-//! - the package profile `k8s-readonly` (an allow-list of kubectl's read verbs, in python3):
+//! - the package profile `k8s-readonly` (a declarative allow-list of kubectl's read verbs):
 //!   no `kubectl delete` runs in strict mode; without it at least 98 % of those the text shows
 //!   are stopped; a `kubectl get` the text shows plainly (named with every word told, nothing
 //!   dynamic) still runs.
@@ -130,9 +130,6 @@ struct Tally {
 fn the_text_guard_catches_what_the_text_shows_and_strict_mode_catches_the_rest() {
     if !has("bash") || !has("timeout") {
         return skip("bash or timeout(1) is not on PATH");
-    }
-    if !has("python3") {
-        return skip("the k8s-readonly profile runs with python3, not on PATH");
     }
     let corpus = corpus();
     let present = present_tools();

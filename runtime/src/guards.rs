@@ -145,6 +145,17 @@ fn conclude(guard: &Guard, findings: Vec<Finding>) -> Option<Judged> {
     })
 }
 
+/// Most readings of one use judged: past it, the use is one the text
+/// cannot tell (each option the guard does not know doubles them).
+const MAX_READINGS: usize = 256;
+
+/// One reading of a use: the subcommand words it finds, and whether it ran
+/// into words the text does not tell.
+struct Reading<'a> {
+    words: Vec<&'a str>,
+    untold: bool,
+}
+
 /// Judges one use of a program; `None` when nothing objects.
 fn judge_use(guard: &Guard, u: &Use<'_>) -> Option<Finding> {
     let data = &guard.data;
@@ -157,123 +168,129 @@ fn judge_use(guard: &Guard, u: &Use<'_>) -> Option<Finding> {
         .unwrap_or(u.args.len())
         .min(u.args.len());
     let open = cut < u.args.len() || u.more;
-    // The subcommand as the person would name it: its words up to the
-    // first option.
-    let shown = |from: usize, to: usize| {
-        let words: Vec<&str> = u.args[from..to.min(u.args.len())]
-            .iter()
-            .map(String::as_str)
-            .take_while(|w| !w.starts_with('-') || w.len() < 2)
-            .collect();
-        let words = words.join(" ");
-        match words.is_empty() {
-            true => format!("`{}`", u.program),
-            false => format!("`{} {words}`", u.program),
-        }
+    let named = |words: &[&str]| match words.is_empty() {
+        true => format!("`{}`", u.program),
+        false => format!("`{} {}`", u.program, words.join(" ")),
     };
-    let cannot_tell = |from: usize| {
-        (
+    let (readings, complete) = readings(guard, &u.args[..cut], open);
+    let mut findings = Vec::new();
+    if !complete {
+        findings.push((
             data.cannot_tell,
             format!(
-                "cannot tell what {} does: its words are not all in the text",
-                shown(from, cut)
+                "cannot tell what {} does: too many readings of its options",
+                named(&[])
             ),
-        )
-    };
-    let mut findings = Vec::new();
-    let (starts, unseen, bare) = subcommand_starts(guard, &u.args[..cut], open);
-    if unseen {
-        findings.push(cannot_tell(0));
+        ));
     }
-    if bare
-        && data.otherwise.is_some()
-        && data.entries.iter().all(|e| e.decision != Permission::Allow)
-    {
-        // `allow: []`: every use is refused, even with no subcommand.
-        findings.push((data.otherwise?, format!("{} is not allowed", shown(0, 0))));
-    }
-    let depth = data.depth as usize;
-    for start in starts {
-        let end = (start + depth).min(cut);
+    let refuses_all =
+        data.otherwise.is_some() && data.entries.iter().all(|e| e.decision != Permission::Allow);
+    for reading in readings {
+        if reading.words.is_empty() && !reading.untold {
+            // No subcommand: refused only by `allow: []`, which refuses
+            // every use.
+            if let (true, Some(otherwise)) = (refuses_all, data.otherwise) {
+                findings.push((otherwise, format!("{} is not allowed", named(&[]))));
+            }
+            continue;
+        }
         let mut text = Vec::new();
-        for word in &u.args[start..end] {
+        for word in &reading.words {
             text.extend_from_slice(word.as_bytes());
             text.push(WORD_END);
         }
-        let truncated = open && start + depth > cut;
-        let found = judge_text(guard, &text, truncated);
-        let what = shown(start, end);
-        match found {
+        let what = named(&reading.words);
+        match judge_text(guard, &text, reading.untold) {
             Judgement::Entry(decision, entry) if decision != Permission::Allow => {
                 findings.push((decision, format!("{what} matches `{entry}`")))
             }
             Judgement::Entry(..) | Judgement::Clear => {}
-            Judgement::Untold => findings.push(cannot_tell(start)),
+            Judgement::Untold => findings.push((
+                data.cannot_tell,
+                format!("cannot tell what {what} does: its words are not all in the text"),
+            )),
             Judgement::Otherwise(decision) => {
                 findings.push((decision, format!("{what} is not an allowed use")))
             }
         }
     }
+    strictest(findings)
+}
+
+/// The strictest of `findings` (deny, then ask, then allow), the first
+/// found of that rank.
+fn strictest(findings: Vec<Finding>) -> Option<Finding> {
     let rank = |p: Permission| match p {
         Permission::Allow => 0,
         Permission::Ask => 1,
         Permission::Deny => 2,
     };
-    findings.into_iter().max_by_key(|(p, _)| rank(*p))
+    findings.into_iter().rev().max_by_key(|(p, _)| rank(*p))
 }
 
-/// Where the subcommand may start among `known` (the words up to the
-/// first one the text cannot tell): every reading of the options before
-/// it, an unknown option read both with and without a value. With them,
-/// whether it may start where no word is known (`unseen`: among untold
-/// words, `open` saying whether any follow), and whether a reading has no
-/// subcommand at all (`bare`).
-fn subcommand_starts(guard: &Guard, known: &[String], open: bool) -> (Vec<usize>, bool, bool) {
+/// Every reading of `known` (the words up to the first one the text cannot
+/// tell; `open` when untold words follow): the options the guard knows
+/// skipped with their values, one it does not know read both with a value
+/// and without, the subcommand's words collected up to the guard's depth.
+/// Past a leading `--` no word is an option; after a subcommand word, `--`
+/// starts its arguments. `false` with them when there were more than
+/// [`MAX_READINGS`].
+fn readings<'a>(guard: &Guard, known: &'a [String], open: bool) -> (Vec<Reading<'a>>, bool) {
     let data = &guard.data;
+    let depth = data.depth.max(1) as usize;
     let has = |list: &[String], word: &str| list.binary_search_by(|o| o.as_str().cmp(word)).is_ok();
-    let mut seen = vec![false; known.len() + 2];
-    let mut todo = vec![0usize];
-    let (mut starts, mut unseen, mut bare) = (Vec::new(), false, false);
-    while let Some(at) = todo.pop() {
-        if at < seen.len() && std::mem::replace(&mut seen[at], true) {
+    // (next word, words so far, past a leading `--`)
+    let mut todo: Vec<(usize, Vec<&'a str>, bool)> = vec![(0, Vec::new(), false)];
+    let mut out = Vec::new();
+    while let Some((at, mut words, plain)) = todo.pop() {
+        if out.len() >= MAX_READINGS {
+            return (out, false);
+        }
+        if words.len() == depth {
+            out.push(Reading {
+                words,
+                untold: false,
+            });
             continue;
         }
         let Some(word) = known.get(at) else {
-            match open {
-                true => unseen = true,
-                false => bare = true,
-            }
+            // Out of known words: untold ones may follow (a valued
+            // option's value can be among them too).
+            out.push(Reading {
+                words,
+                untold: open,
+            });
             continue;
         };
-        if word == "--" {
-            // Past `--` no word is an option: the next is the subcommand.
-            match known.get(at + 1) {
-                Some(_) => starts.push(at + 1),
-                None if open => unseen = true,
-                None => bare = true,
-            }
+        if plain || !word.starts_with('-') || word.len() < 2 {
+            words.push(word);
+            todo.push((at + 1, words, plain));
             continue;
         }
-        if !word.starts_with('-') || word.len() < 2 {
-            starts.push(at);
+        if word == "--" {
+            match words.is_empty() {
+                true => todo.push((at + 1, words, true)),
+                false => out.push(Reading {
+                    words,
+                    untold: false,
+                }),
+            }
             continue;
         }
         let name = word.split_once('=').map_or(word.as_str(), |(n, _)| n);
         let attached = word.contains('=')
             || (!word.starts_with("--") && word.len() > 2 && has(&data.valued, &word[..2]));
         if attached || has(&data.flags, name) {
-            todo.push(at + 1);
+            todo.push((at + 1, words, plain));
         } else if has(&data.valued, name) {
-            todo.push(at + 2);
+            todo.push((at + 2, words, plain));
         } else {
             // Not an option it knows: with a value, or without.
-            todo.push(at + 1);
-            todo.push(at + 2);
+            todo.push((at + 2, words.clone(), plain));
+            todo.push((at + 1, words, plain));
         }
     }
-    starts.sort_unstable();
-    starts.dedup();
-    (starts, unseen, bare)
+    (out, true)
 }
 
 /// What a guard's entries say of one candidate's text.
