@@ -22,11 +22,12 @@ use hookdex_index::{Guard, GuardKind, Prefix, FIELD_END, FIELD_START, FIELD_VALU
 use hookdex_model::Permission;
 use serde_json::Value;
 
+use crate::call::Call;
+
 /// What a guard decided for a call, with the reason the agent is given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Judged {
-    /// Deny, ask, or allow (the last only from `cannot_tell: allow` or
-    /// `otherwise: allow`, which the merge reads as no objection).
+    /// Deny or ask.
     pub decision: Permission,
     /// What the guard saw, then its reason.
     pub reason: String,
@@ -95,19 +96,41 @@ pub fn judge_fields(guard: &Guard, input: &Value) -> Option<Judged> {
     conclude(guard, finding.into_iter().collect())
 }
 
-/// What the guard's kind judges of a call: its shell line's commands, its
-/// file, or its fields.
+/// What the splitter read of a call's shell line, once for every guard
+/// that judges it.
+pub struct Seen {
+    commands: Vec<hookdex_shell::Command>,
+    dynamic: Vec<String>,
+}
+
+impl Seen {
+    /// What the splitter reads of `call`'s line (nothing for a call with
+    /// none).
+    pub fn of(call: &Call) -> Seen {
+        Seen {
+            commands: call
+                .command
+                .as_deref()
+                .map(hookdex_shell::commands)
+                .unwrap_or_default(),
+            dynamic: call.dynamic.iter().map(|d| d.text.clone()).collect(),
+        }
+    }
+}
+
+/// What the guard's kind judges of `call` (its tool input `input`, from
+/// `cwd`): its shell line's commands, its file, or its fields.
 pub fn judge_call(
     guard: &Guard,
-    commands: &[hookdex_shell::Command],
-    dynamic: &[String],
-    path: Option<&str>,
+    seen: &Seen,
+    call: &Call,
     input: &Value,
     cwd: &Path,
 ) -> Option<Judged> {
     match guard.data.kind {
         GuardKind::Program => {
-            let uses: Vec<Use<'_>> = commands
+            let uses: Vec<Use<'_>> = seen
+                .commands
                 .iter()
                 .map(|c| Use {
                     program: &c.program,
@@ -116,23 +139,21 @@ pub fn judge_call(
                     more: c.more,
                 })
                 .collect();
-            judge_uses(guard, &uses, dynamic)
+            judge_uses(guard, &uses, &seen.dynamic)
         }
-        GuardKind::Path => judge_path(guard, path?, cwd),
+        GuardKind::Path => judge_path(guard, call.path.as_deref()?, cwd),
         GuardKind::Fields => judge_fields(guard, input),
     }
 }
 
-/// The strictest finding (deny, then ask, then allow), every finding of
-/// that decision named, then the guard's reason; `None` when nothing
-/// objects.
+/// The strictest finding (deny, then ask), every finding of that decision
+/// named, then the guard's reason; `None` when nothing objects (an `allow`
+/// from `otherwise` or `cannot_tell` is no objection).
 fn conclude(guard: &Guard, findings: Vec<Finding>) -> Option<Judged> {
-    let rank = |p: Permission| match p {
-        Permission::Allow => 0,
-        Permission::Ask => 1,
-        Permission::Deny => 2,
-    };
-    let worst = findings.iter().map(|(p, _)| *p).max_by_key(|p| rank(*p))?;
+    let worst = strictest(findings.clone())?.0;
+    if worst == Permission::Allow {
+        return None;
+    }
     let mut said: Vec<&str> = Vec::new();
     for (_, what) in findings.iter().filter(|(p, _)| *p == worst) {
         if !said.contains(&what.as_str()) {

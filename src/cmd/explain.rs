@@ -101,6 +101,12 @@ fn print_text(e: &ExplainReport, shell_strict: bool) {
         if let Some(t) = &fired.trace {
             print_trace(t);
         }
+        if let Some(guard) = &fired.guard {
+            match &guard.reason {
+                Some(reason) => println!("       guard decides {}: {reason}", guard.decision),
+                None => println!("       guard decides none: no objection to this call"),
+            }
+        }
         if let Some(enforcement) = &fired.enforcement {
             println!(
                 "       enforcement {}: context on matching call 1 of a session and on every multiple of {} (the session's count decides)",

@@ -129,6 +129,24 @@ fn what_runs(rule: &ActiveRule) -> String {
     if let Some(e) = &rule.enforcement {
         return format!("  (enforcement {}: cadence {})", e.id, e.cadence);
     }
+    if let Some(g) = &rule.guard {
+        let mut parts = Vec::new();
+        for (word, entries) in [("deny", &g.deny), ("ask", &g.ask)] {
+            if !entries.is_empty() {
+                parts.push(format!("{word} {}", entries.join(", ")));
+            }
+        }
+        if let (Some(allow), Some(otherwise)) = (&g.allow, g.otherwise) {
+            parts.push(format!(
+                "allow only {} (else {otherwise})",
+                match allow.is_empty() {
+                    true => "nothing".to_string(),
+                    false => allow.join(", "),
+                }
+            ));
+        }
+        return format!("  (guard on {}: {})", g.judges, parts.join("; "));
+    }
     let Some(hook) = &rule.hook else {
         return String::new();
     };

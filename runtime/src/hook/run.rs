@@ -16,7 +16,6 @@ use crate::fired::Fired;
 use crate::outcome::Outcome;
 use crate::settings::Settings;
 use crate::state::caps::Caps;
-use hookdex_model::Permission;
 
 /// Runs what fires for one call of the plan, but its filters.
 pub(super) fn run_call(judge: &Judge<'_>, planned: &Planned, ran: &mut Ran) {
@@ -145,33 +144,21 @@ pub(super) fn run_guards(
     if guards.is_empty() {
         return;
     }
-    let commands = call
-        .command
-        .as_deref()
-        .map(hookdex_shell::commands)
-        .unwrap_or_default();
-    let dynamic: Vec<String> = call.dynamic.iter().map(|d| d.text.clone()).collect();
+    let seen = crate::guards::Seen::of(call);
     for rule in guards {
         let Some(guard) = &rule.guard else {
             continue;
         };
         ran.fired.push(rule.file_name.clone());
-        let judged = crate::guards::judge_call(
-            guard,
-            &commands,
-            &dynamic,
-            call.path.as_deref(),
-            &payload.tool_input,
-            &settings.exec.cwd,
-        );
+        let cwd = &settings.exec.cwd;
+        let judged = crate::guards::judge_call(guard, &seen, call, &payload.tool_input, cwd);
         let outcome = match judged {
-            // An `allow` from a guard only says it has no objection.
-            Some(judged) if judged.decision != Permission::Allow => Outcome {
+            Some(judged) => Outcome {
                 decision: Some(judged.decision),
                 reason: Some(judged.reason),
                 ..Outcome::default()
             },
-            _ => Outcome::default(),
+            None => Outcome::default(),
         };
         ran.outcomes.push((rule.file_name.clone(), outcome));
     }

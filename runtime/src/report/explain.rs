@@ -93,9 +93,23 @@ pub struct Fired {
     /// The enforcement it carries.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub enforcement: Option<Cadence>,
+    /// What a guard decides for the call (decided here as the hook would:
+    /// a guard starts nothing); `None` for another rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guard: Option<GuardDecision>,
     /// Its file's name.
     #[serde(skip)]
     pub name: String,
+}
+
+/// What a guard decides for one call.
+#[derive(Clone, Debug, Serialize)]
+pub struct GuardDecision {
+    /// `deny`, `ask`, or `none` (it has no objection).
+    pub decision: &'static str,
+    /// Why, when it objects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// An enforcement's id and cadence.
@@ -207,6 +221,7 @@ pub fn explain(cx: &Context<'_>, spec: &CallSpec) -> Result<ExplainReport, Error
     );
     let mut fires = Vec::new();
     let mut skipped = Vec::new();
+    let seen = crate::guards::Seen::of(&call);
     for v in &verdicts {
         if !v.fires {
             skipped.push(Skipped {
@@ -247,6 +262,23 @@ pub fn explain(cx: &Context<'_>, spec: &CallSpec) -> Result<ExplainReport, Error
                     id: e.id.to_string(),
                     cadence: e.cadence,
                 }),
+                _ => None,
+            },
+            guard: match v.rule.kind {
+                RuleKind::Guard => {
+                    let from = match &managed_index {
+                        Some(managed) if v.layer.kind == LayerKind::Managed => managed,
+                        _ => &index,
+                    };
+                    from.guard(v.rule.id)?.map(|guard| {
+                        let cwd = &settings.exec.cwd;
+                        let judged = crate::guards::judge_call(&guard, &seen, &call, &input, cwd);
+                        GuardDecision {
+                            decision: judged.as_ref().map_or("none", |j| j.decision.as_str()),
+                            reason: judged.map(|j| j.reason),
+                        }
+                    })
+                }
                 _ => None,
             },
             name: v.rule.file_name().to_string(),

@@ -4,7 +4,9 @@
 //! every call among them), the gate and the guard, and, for a call, what
 //! fires. Serialized, it is `list --json` key for key.
 
-use hookdex_model::{HookAction, HookSpec, LayerKind, RuleKind, RunVerdict, Step, Trust};
+use hookdex_model::{
+    HookAction, HookSpec, LayerKind, Permission, RuleKind, RunVerdict, Step, Trust,
+};
 use serde::Serialize;
 
 use super::listing::listing;
@@ -104,6 +106,9 @@ pub struct ActiveRule {
     /// A hook.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hook: Option<HookEntry>,
+    /// A guard: what it judges and its entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guard: Option<GuardEntry>,
     /// Its verdict.
     #[serde(skip)]
     pub verdict: RunVerdict,
@@ -118,6 +123,50 @@ pub struct FilterEntry {
     pub action: &'static str,
     /// `max_rounds`.
     pub max_rounds: u32,
+}
+
+/// A guard: what it judges, its entries by decision, and its answers to
+/// a use no `allow` entry matches and to one the text cannot tell.
+#[derive(Clone, Debug, Serialize)]
+pub struct GuardEntry {
+    /// `program`, `path` or `fields`.
+    pub judges: &'static str,
+    /// The entries that deny.
+    pub deny: Vec<String>,
+    /// The entries that ask.
+    pub ask: Vec<String>,
+    /// The `allow` entries; `None` when the guard has no allow-list.
+    pub allow: Option<Vec<String>>,
+    /// What a use no `allow` entry matches gets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub otherwise: Option<&'static str>,
+    /// What a use the text cannot tell gets.
+    pub cannot_tell: &'static str,
+    /// Its reason.
+    pub reason: String,
+}
+
+impl GuardEntry {
+    /// The entry of `guard`.
+    pub fn of(guard: &hookdex_index::GuardData) -> GuardEntry {
+        let of = |decision: Permission| -> Vec<String> {
+            guard
+                .entries
+                .iter()
+                .filter(|e| e.decision == decision)
+                .map(|e| e.text.clone())
+                .collect()
+        };
+        GuardEntry {
+            judges: guard.kind.as_str(),
+            deny: of(Permission::Deny),
+            ask: of(Permission::Ask),
+            allow: guard.otherwise.map(|_| of(Permission::Allow)),
+            otherwise: guard.otherwise.map(Permission::as_str),
+            cannot_tell: guard.cannot_tell.as_str(),
+            reason: guard.reason.clone(),
+        }
+    }
 }
 
 /// An enforcement a rule carries.
@@ -357,6 +406,7 @@ pub fn list(
             },
             line: hook.as_ref().map(|h| h.line),
             hook,
+            guard: index.guard(rule.id)?.map(|g| GuardEntry::of(&g.data)),
             verdict: *verdict,
         });
     }

@@ -294,6 +294,7 @@ impl ExecJudge<'_> {
             let Some(guard) = &rule.guard else { continue };
             ran.fired.push(rule.file_name.clone());
             let judged = crate::guards::judge_uses(guard, std::slice::from_ref(&use_), &[]);
+            // An ask cannot be put to anyone at exec time: only a deny stops it.
             if let Some(judged) = judged.filter(|j| j.decision == Permission::Deny) {
                 verdict = Verdict::deny(format!("hookdex: {}: {}", rule.file_name, judged.reason));
                 break;
