@@ -7,8 +7,10 @@
 mod common;
 
 use common::hook::{hook, pre_bash};
+use std::path::Path;
+
 use common::*;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// The Claude pre-bash payload of `session`.
 fn call(s: &Scratch, session: &str) -> Value {
@@ -319,5 +321,123 @@ fn a_hookdex_home_the_entries_do_not_carry_is_a_problem() {
         &text,
         "claude's hook entries do not carry HOOKDEX_HOME",
         "hookdex init --target claude",
+    );
+}
+
+/// `hookdex doctor --json`'s report of `target`.
+fn harness_json(s: &Scratch, target: &str) -> Value {
+    let out = s.run(&["doctor", "--json"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    report["harnesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["target"] == target)
+        .unwrap_or_else(|| panic!("no {target} in {report}"))
+        .clone()
+}
+
+#[test]
+fn copilot_folder_trust_is_read_from_its_config_json() {
+    let s = set_up();
+    let init = |extra: &[&str]| {
+        let mut args = vec!["init", "--target", "copilot", "--scope", "project"];
+        args.extend_from_slice(extra);
+        assert_success(&s.run(&args), &args);
+    };
+    init(&["--no-trust"]);
+    let (code, text) = doctor(&s, &[]);
+    assert_eq!(code, 1, "{text}");
+    has_problem(
+        &text,
+        "Copilot CLI skips the repository's hooks here silently",
+        "hookdex init --target copilot --scope project",
+    );
+    assert_eq!(harness_json(&s, "copilot")["trusted"]["verdict"], "no");
+
+    init(&[]);
+    let copilot = harness_json(&s, "copilot");
+    assert_eq!(copilot["trusted"]["verdict"], "yes", "{copilot}");
+    assert!(
+        !copilot["problems"].to_string().contains("skips"),
+        "{copilot}"
+    );
+
+    // A parent folder, in the file as Copilot writes it (comment lines first).
+    std::fs::write(
+        s.root.join("home/.copilot/config.json"),
+        format!(
+            "// This file is managed automatically.\n{{\"trustedFolders\": [\"{}\"]}}\n",
+            s.root.display()
+        ),
+    )
+    .unwrap();
+    assert_eq!(harness_json(&s, "copilot")["trusted"]["verdict"], "yes");
+    // `trustedFolders` in settings.json is not Copilot's record.
+    std::fs::write(s.root.join("home/.copilot/config.json"), "{}").unwrap();
+    std::fs::write(
+        s.root.join("home/.copilot/settings.json"),
+        format!("{{\"trustedFolders\": [\"{}\"]}}", s.repo.display()),
+    )
+    .unwrap();
+    assert_eq!(harness_json(&s, "copilot")["trusted"]["verdict"], "no");
+}
+
+#[test]
+fn gemini_folder_trust_is_read_as_gemini_reads_it() {
+    let mut s = set_up();
+    assert_success(
+        &s.run(&["init", "--target", "gemini"]),
+        &["init", "--target", "gemini"],
+    );
+    let verdict = |s: &Scratch| harness_json(s, "gemini")["trusted"]["verdict"].clone();
+    // Folder trust is on by default, and no rule covers the repository.
+    let (code, text) = doctor(&s, &[]);
+    assert_eq!(code, 1, "{text}");
+    has_problem(
+        &text,
+        "Gemini CLI runs no hook here",
+        "start gemini here and trust the folder, or set GEMINI_CLI_TRUST_WORKSPACE=true where it starts",
+    );
+    let folders = s.root.join("home/.gemini/trustedFolders.json");
+    let write = |path: &Path, rules: Value| std::fs::write(path, rules.to_string()).unwrap();
+    let (root, repo) = (s.root.display().to_string(), s.repo.display().to_string());
+    write(&folders, json!({ &repo: "TRUST_FOLDER" }));
+    assert_eq!(verdict(&s), "yes");
+    // The longest rule path decides.
+    write(
+        &folders,
+        json!({ &root: "TRUST_FOLDER", &repo: "DO_NOT_TRUST" }),
+    );
+    assert_eq!(verdict(&s), "no");
+    // TRUST_PARENT trusts the folder above the one named.
+    write(&folders, json!({ format!("{repo}/sub"): "TRUST_PARENT" }));
+    assert_eq!(verdict(&s), "yes");
+    write(&folders, json!({ &repo: "TRUST_EVERYTHING" }));
+    assert_eq!(verdict(&s), "no");
+    // Another file named by GEMINI_CLI_TRUSTED_FOLDERS_PATH.
+    let elsewhere = s.root.join("trusted.json");
+    write(&elsewhere, json!({ &repo: "TRUST_FOLDER" }));
+    s.set_env(
+        "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+        elsewhere.display().to_string(),
+    );
+    assert_eq!(verdict(&s), "yes");
+    s.unset_env("GEMINI_CLI_TRUSTED_FOLDERS_PATH");
+    assert_eq!(verdict(&s), "no");
+    s.set_env("GEMINI_CLI_TRUST_WORKSPACE", "true");
+    assert_eq!(verdict(&s), "yes");
+    s.unset_env("GEMINI_CLI_TRUST_WORKSPACE");
+    // Folder trust switched off in the user's settings.
+    let settings = s.root.join("home/.gemini/settings.json");
+    let mut value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    value["security"] = json!({"folderTrust": {"enabled": false}});
+    std::fs::write(&settings, value.to_string()).unwrap();
+    let gemini = harness_json(&s, "gemini");
+    assert_eq!(gemini["trusted"]["verdict"], "yes", "{gemini}");
+    assert!(
+        gemini["problems"].as_array().unwrap().is_empty(),
+        "{gemini}"
     );
 }

@@ -331,7 +331,12 @@ fn each_harness_gets_its_own_file_and_shape_at_both_scopes() {
                 h.target
             );
             assert_in_order(&text, &[h.pre, &h.ours(), h.post, &h.ours()]);
-            assert_eq!(read_json(&state), json!({}));
+            // Only the trust `init` added for Copilot's repository hooks.
+            let trusted = match (h.target, scope) {
+                ("copilot", "project") => json!({"trusted_folders": {"copilot": [s.repo]}}),
+                _ => json!({}),
+            };
+            assert_eq!(read_json(&state), trusted);
         }
     }
 }
@@ -845,20 +850,120 @@ fn codex_trusts_only_the_handler_it_wrote() {
 }
 
 #[test]
+fn copilot_project_scope_trusts_the_repository_and_remove_takes_back_only_that() {
+    let s = Scratch::new();
+    let config = s.path("home/.copilot/config.json");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    // As Copilot CLI 1.0.102 writes it: comment lines, then the JSON.
+    let theirs = "// User settings belong in settings.json.\n// This file is managed automatically.\n{\n  \"firstLaunchAt\": \"2026-03-11T00:00:00.000Z\",\n  \"trustedFolders\": [\n    \"/elsewhere\"\n  ]\n}\n";
+    std::fs::write(&config, theirs).unwrap();
+    let repo = s.repo.display().to_string();
+    let trusted = theirs.replace(
+        "\"/elsewhere\"\n",
+        &format!("\"/elsewhere\",\n    \"{repo}\"\n"),
+    );
+
+    let dry = init_ok(&s, "copilot", "project", &["--dry-run"]).join("\n");
+    assert!(dry.contains(&format!("+    \"{repo}\"")), "{dry}");
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), theirs);
+
+    let out = init_ok(&s, "copilot", "project", &[]);
+    assert!(
+        out.contains(&format!("wrote {}", config.display())),
+        "{out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with(&format!("trusted {repo} in {}", config.display()))),
+        "{out:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), trusted);
+    let state = read_json(&s.home().join("state.json"));
+    assert_eq!(state["trusted_folders"], json!({"copilot": [repo]}));
+
+    let again = init_ok(&s, "copilot", "project", &[]);
+    assert!(
+        again
+            .iter()
+            .any(|l| l == &format!("{} already trusts {repo}", config.display())),
+        "{again:?}"
+    );
+
+    let dry = init_ok(&s, "copilot", "project", &["--remove", "--dry-run"]).join("\n");
+    assert!(dry.contains(&format!("-    \"{repo}\"")), "{dry}");
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), trusted);
+
+    let out = init_ok(&s, "copilot", "project", &["--remove"]);
+    assert!(
+        out.iter().any(|l| l.starts_with(&format!("took {repo}"))),
+        "{out:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), theirs);
+    let state = read_json(&s.home().join("state.json"));
+    assert!(state.get("trusted_folders").is_none(), "{state}");
+}
+
+#[test]
+fn copilot_trust_init_did_not_add_is_left_to_the_person() {
+    // A parent folder the person trusted covers the repository: nothing
+    // added, and --remove takes nothing out.
+    let s = Scratch::new();
+    let config = s.path("home/.copilot/config.json");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    let theirs = format!("{{\"trustedFolders\": [\"{}\"]}}", s.root.display());
+    std::fs::write(&config, &theirs).unwrap();
+    let out = init_ok(&s, "copilot", "project", &[]);
+    assert!(
+        !out.iter()
+            .any(|l| l.ends_with(&config.display().to_string())),
+        "{out:?}"
+    );
+    init_ok(&s, "copilot", "project", &["--remove"]);
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), theirs);
+
+    // The person's own exact entry, trusted before init: it stays too.
+    let s = Scratch::new();
+    let config = s.path("home/.copilot/config.json");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    let theirs = format!("{{\"trustedFolders\": [\"{}\"]}}", s.repo.display());
+    std::fs::write(&config, &theirs).unwrap();
+    init_ok(&s, "copilot", "project", &[]);
+    init_ok(&s, "copilot", "project", &["--remove"]);
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), theirs);
+}
+
+#[test]
+fn copilot_trust_follows_copilot_home_and_a_file_init_made_goes_with_remove() {
+    let mut s = Scratch::new();
+    s.set_env("COPILOT_HOME", s.path("copilot-home").display().to_string());
+    init_ok(&s, "copilot", "project", &[]);
+    let config = s.path("copilot-home/config.json");
+    assert_eq!(
+        read_json(&config),
+        json!({"trustedFolders": [s.repo.display().to_string()]})
+    );
+    assert!(!s.path("home/.copilot/config.json").exists());
+    init_ok(&s, "copilot", "project", &["--remove"]);
+    assert!(!config.exists());
+}
+
+#[test]
 fn project_scopes_that_need_trust_say_how() {
     let s = Scratch::new();
-    let out = init_ok(&s, "copilot", "project", &[]).join("\n");
+    let out = init_ok(&s, "copilot", "project", &["--no-trust"]).join("\n");
     assert!(
-        out.contains("only in a trusted folder") && out.contains("--trust-folder"),
+        out.contains("only in a folder it trusts") && out.contains("--no-trust"),
         "{out}"
     );
+    assert!(!s.path("home/.copilot/config.json").exists(), "{out}");
     let out = init_ok(&s, "codex", "project", &[]).join("\n");
     assert!(out.contains("only when the project is trusted"), "{out}");
     let out = init_ok(&s, "copilot", "user", &[]).join("\n");
     assert!(
-        !out.contains("trusted folder"),
+        !out.contains("trusted") && !out.contains("trusts"),
         "the user scope always loads: {out}"
     );
+    assert!(!s.path("home/.copilot/config.json").exists(), "{out}");
 }
 
 #[test]

@@ -2,11 +2,13 @@
 //! [--dry-run] [--remove]`: wires a harness to run `hookdex hook` on its
 //! tool events, and links a bundle and profile chain in `state.json`; every
 //! file is merged, never replaced. `--remove` takes out again what it wrote
-//! (hookdex's handlers, its MCP server, Codex's trust records), and
+//! (hookdex's handlers, its MCP server, Codex's trust records, the
+//! Copilot folder trust it added), and
 //! `--dry-run` prints each change as a diff instead of writing it. It
 //! creates the runtime layer's `conditions/` folder and says what to do
 //! next. What a harness needs beyond its hook list to really run the hooks
-//! (Codex's `config.toml`, the notes on folder trust) its own module
+//! (Codex's `config.toml`, Copilot's trusted folders, the notes on folder
+//! trust) its own module
 //! answers behind the `Harness` trait; this file loads, saves and prints.
 //! Members keep their document order (serde_json's `preserve_order`). The
 //! repository's files are not followed out of the repository, two files
@@ -60,7 +62,7 @@ fn settings_path(settings: &HookSettings, scope: Scope, cwd: &Path) -> Result<Pa
 /// project: a cloned repository's links must not make `init` write the
 /// person's other files.
 fn in_project(cwd: &Path, rel: &str) -> Result<PathBuf, String> {
-    let root = find_repo_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+    let root = project_root(cwd);
     let path = root.join(rel);
     match confine::leaving_link(&path, &root) {
         None => Ok(path),
@@ -71,6 +73,12 @@ fn in_project(cwd: &Path, rel: &str) -> Result<PathBuf, String> {
             leaving.to
         )),
     }
+}
+
+/// The project seen from `cwd`: the repository root, or the current
+/// directory outside a repository.
+fn project_root(cwd: &Path) -> PathBuf {
+    find_repo_root(cwd).unwrap_or_else(|| cwd.to_path_buf())
 }
 
 /// Whether `a` and `b` name the same file, through symlinks and `..`
@@ -173,6 +181,8 @@ struct Edits {
     mcp: Option<Doc>,
     state: Option<Doc>,
     config: Option<TomlDoc>,
+    /// The harness's trusted-folder list (Copilot's `config.json`).
+    trust: Option<Doc>,
     notes: Vec<String>,
     /// The lock on `state.json`'s read-modify-write, held until the files
     /// are saved (a dry run takes none).
@@ -194,7 +204,7 @@ pub fn run(options: Options) -> CmdResult {
     let view = Settings::from_env(target, &cwd).view;
     let in_force = configuration_in_force();
     let edits = match options.remove {
-        true => remove(&options, &cwd, exe, &in_force)?,
+        true => remove(&options, &cwd, exe, &in_force, &view)?,
         false => install(&options, &cwd, exe, &in_force, &view)?,
     };
 
@@ -204,6 +214,7 @@ pub fn run(options: Options) -> CmdResult {
         Some(&edits.settings),
         edits.state.as_ref(),
         edits.mcp.as_ref(),
+        edits.trust.as_ref(),
     ]
     .into_iter()
     .flatten()
@@ -340,6 +351,34 @@ fn install(
     state::link(&mut state_doc.root, target, bundle.as_deref(), &profiles)
         .map_err(|e| format!("{}: {e}", state_doc.path.display()))?;
     let var = |name: &str| std::env::var_os(name);
+    // The repository's hooks run only in a folder the harness trusts; the
+    // user asked for them, so `init` records the trust (and remembers in
+    // `state.json` that it did, for `--remove`) unless `--no-trust`.
+    let mut trust = None;
+    if let Some(list) = harness.folder_trust().filter(|_| project && options.trust) {
+        let folder = project_root(cwd);
+        let folder_name = utf8(&folder)?;
+        let path = list.path(&var).ok_or("HOME is not set".to_string())?;
+        let mut doc = Doc::load(std::path::absolute(&path).unwrap_or(path))?;
+        let added = list
+            .record(&mut doc.root, &folder)
+            .map_err(|e| format!("{}: {e}", doc.path.display()))?;
+        let path = doc.path.clone();
+        // A file with nothing to add is not rewritten, not even reformatted.
+        if added {
+            state::remember_trust(&mut state_doc.root, target, folder_name)
+                .map_err(|e| format!("{}: {e}", state_doc.path.display()))?;
+            trust = Some(doc);
+        }
+        notes.push(match added {
+            true => format!(
+                "trusted {folder_name} in {}: {target} runs the repository's hooks only in a \
+                 folder it trusts (--no-trust leaves that to {target}'s own question)",
+                path.display()
+            ),
+            false => format!("{} already trusts {folder_name}", path.display()),
+        });
+    }
     let request = InitRequest {
         project,
         settings_path: &settings.path,
@@ -373,19 +412,22 @@ fn install(
         mcp,
         state,
         config,
+        trust,
         notes,
         _state_lock: state_lock,
     })
 }
 
 /// The edits that undo what `init` wrote for `options.target` at its
-/// scope, made in memory. `state.json` is left as it is: its bundle and
-/// profiles serve every harness.
+/// scope, made in memory. `state.json` keeps its bundle and profiles, which
+/// serve every harness; it loses only the record of a folder trust `init`
+/// added, which is undone with it.
 fn remove(
     options: &Options,
     cwd: &Path,
     exe: &str,
     in_force: &[(String, String)],
+    view: &hookdex_compiler::sources::View,
 ) -> Result<Edits, CmdError> {
     let target = options.target;
     let harness = harness(target);
@@ -434,13 +476,37 @@ fn remove(
                 .map_err(|e| format!("{}: {e}", doc.path.display()))?,
         );
     }
+    // Only a trust `init` recorded goes: the person's own stays.
+    let (mut state, mut trust, mut state_lock) = (None, None, None);
+    if let Some(list) = harness.folder_trust().filter(|_| project) {
+        let folder = project_root(cwd);
+        let folder_name = utf8(&folder)?;
+        let state_path = view.state_path();
+        if !options.dry_run {
+            state_lock = Some(lock_state(&state_path)?);
+        }
+        let mut state_doc = Doc::load(state_path)?;
+        if state::forget_trust(&mut state_doc.root, target, folder_name) {
+            state = Some(state_doc);
+            let path = list.path(&var).ok_or("HOME is not set".to_string())?;
+            let doc = trust.insert(Doc::load(std::path::absolute(&path).unwrap_or(path))?);
+            doc.gone_when_empty = true;
+            if list.forget(&mut doc.root, &folder) {
+                notes.push(format!(
+                    "took {folder_name}, which init had trusted, out of {}",
+                    doc.path.display()
+                ));
+            }
+        }
+    }
     Ok(Edits {
         settings,
         mcp,
-        state: None,
+        state,
         config,
+        trust,
         notes,
-        _state_lock: None,
+        _state_lock: state_lock,
     })
 }
 

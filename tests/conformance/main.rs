@@ -62,7 +62,7 @@ fn attempt(
         world.rule(name, body);
     }
     client.configure(&world, server.port);
-    world.init(client, server.port)?;
+    world.init(client, server.port, scenario.init)?;
     world.install_hook(hook, scenario.wrap);
     let run = client.run(bin, &world, server.port, DEADLINE_SEC);
     let requests = server.requests();
@@ -80,14 +80,27 @@ fn attempt(
     verdict
 }
 
+/// The installed `client`, or `None` when it is skipped (said on the terminal).
+fn installed(client: Client) -> Option<std::path::PathBuf> {
+    match install::ensure(&client.package()) {
+        Ok(bin) => Some(bin),
+        Err(Unavailable::Skip(why)) => {
+            skip(client, &why);
+            None
+        }
+        Err(Unavailable::Missing(why)) if in_ci() => panic!("in CI this suite must run, but {why}"),
+        Err(Unavailable::Missing(why)) => {
+            skip(client, &why);
+            None
+        }
+    }
+}
+
 /// Every scenario on `client`: hookdex must pass, both controls must fail.
 fn suite(client: Client) {
     let package = client.package();
-    let bin = match install::ensure(&package) {
-        Ok(bin) => bin,
-        Err(Unavailable::Skip(why)) => return skip(client, &why),
-        Err(Unavailable::Missing(why)) if in_ci() => panic!("in CI this suite must run, but {why}"),
-        Err(Unavailable::Missing(why)) => return skip(client, &why),
+    let Some(bin) = installed(client) else {
+        return;
     };
     let only: Option<Vec<String>> = std::env::var("HOOKDEX_CONFORMANCE_ONLY")
         .ok()
@@ -148,4 +161,19 @@ fn gemini_cli() {
 #[test]
 fn copilot_cli() {
     suite(Client::Copilot);
+}
+
+/// The other side of the `project-trust` scenario: with `init --no-trust`
+/// no folder trust is recorded, and Copilot CLI skips the repository's
+/// hooks silently, so hookdex's deny rule does not hold. The record `init`
+/// writes is what makes the difference.
+#[test]
+fn copilot_cli_skips_untrusted_project_hooks() {
+    let Some(bin) = installed(Client::Copilot) else {
+        return;
+    };
+    let scenario = scenarios::untrusted_project();
+    if let Err(why) = attempt(Client::Copilot, &bin, &scenario, HookUnderTest::Hookdex) {
+        panic!("{}: {why}", scenario.name);
+    }
 }

@@ -181,6 +181,8 @@ pub struct Scenario {
     pub command: &'static str,
     /// Rule files for the runtime layer: (file name, body).
     pub rules: &'static [(&'static str, &'static str)],
+    /// Arguments for `hookdex init` beyond `--target` (none: user scope).
+    pub init: &'static [&'static str],
     /// Extra environment for the client and `init`.
     pub env: &'static [(&'static str, &'static str)],
     /// A shell snippet standing between the harness and hookdex (`$HOOKDEX`
@@ -239,7 +241,28 @@ pub fn not_shown(client: Client, scenario: &str) -> Option<&'static str> {
         (Client::Codex, "prompt-context" | "stop-block") => {
             Some("codex exec 0.171.0 sends no UserPromptSubmit or Stop hook")
         }
+        (Client::Claude | Client::Codex | Client::Gemini, "project-trust") => {
+            Some("the scenario proves Copilot CLI's folder trust")
+        }
         _ => None,
+    }
+}
+
+/// The repository's hooks with no folder trust recorded: the deny rule's
+/// command runs, and its reason never reaches the model.
+pub fn untrusted_project() -> Scenario {
+    Scenario {
+        name: "project-untrusted",
+        command: COMMAND,
+        rules: &[("pre-bash.echo-deny.sh", DENY)],
+        init: &["--scope", "project", "--no-trust"],
+        env: &[],
+        wrap: None,
+        check: |_, seen| {
+            seen.ran("ran-original")?;
+            seen.model_got("conformance-output")?;
+            seen.request_lacks("CONF-DENY-REASON")
+        },
     }
 }
 
@@ -247,9 +270,24 @@ pub fn not_shown(client: Client, scenario: &str) -> Option<&'static str> {
 pub fn all() -> Vec<Scenario> {
     vec![
         Scenario {
+            // The repository's hooks (`init --scope project`, which records
+            // the folder as trusted) run `hookdex` from PATH, and hold.
+            name: "project-trust",
+            command: COMMAND,
+            rules: &[("pre-bash.echo-deny.sh", DENY)],
+            init: &["--scope", "project"],
+            env: &[],
+            wrap: None,
+            check: |_, seen| {
+                seen.did_not_run("ran-original")?;
+                seen.model_got("CONF-DENY-REASON")
+            },
+        },
+        Scenario {
             name: "deny",
             command: COMMAND,
             rules: &[("pre-bash.echo-deny.sh", DENY)],
+            init: &[],
             env: &[],
             wrap: None,
             check: |_, seen| {
@@ -264,6 +302,7 @@ pub fn all() -> Vec<Scenario> {
                 "pre-bash.echo-rewrite.sh",
                 "#!/bin/sh\necho '{\"decision\": \"allow\", \"tool_input\": {\"command\": \"echo conformance-rewritten > ran-rewritten; echo conformance-rewritten-output\"}}'\n",
             )],
+            init: &[],
             env: &[],
             wrap: None,
             check: |client, seen| {
@@ -283,6 +322,7 @@ pub fn all() -> Vec<Scenario> {
                 ("pre-bash.echo-note.sh", PRE_CONTEXT),
                 ("post-bash.echo-note.sh", POST_CONTEXT),
             ],
+            init: &[],
             env: &[],
             wrap: None,
             check: |client, seen| {
@@ -305,6 +345,7 @@ pub fn all() -> Vec<Scenario> {
                 "prompt-note.sh",
                 "#!/bin/sh\necho 'CONF-PROMPT-CONTEXT from a prompt rule'\n",
             )],
+            init: &[],
             env: &[],
             wrap: None,
             check: |client, seen| {
@@ -324,6 +365,7 @@ pub fn all() -> Vec<Scenario> {
                 "stop-once.sh",
                 "#!/bin/sh\n[ -e \"$HOME/stopped-once\" ] && exit 0\ntouch \"$HOME/stopped-once\"\necho 'CONF-STOP-REASON: run the tests before you finish' >&2\nexit 2\n",
             )],
+            init: &[],
             env: &[],
             wrap: None,
             check: |_, seen| {
@@ -338,6 +380,7 @@ pub fn all() -> Vec<Scenario> {
                 "post-bash.echo-block.sh",
                 "#!/bin/sh\necho 'CONF-BLOCK-REASON: that output is not for you' >&2\nexit 2\n",
             )],
+            init: &[],
             env: &[],
             wrap: None,
             check: |client, seen| {
@@ -358,6 +401,7 @@ pub fn all() -> Vec<Scenario> {
                 "post-bash.echo-replace.sh",
                 "#!/bin/sh\necho '{\"tool_output\": \"CONF-REPLACED output\"}'\n",
             )],
+            init: &[],
             env: &[],
             wrap: None,
             check: |_, seen| {
@@ -370,6 +414,7 @@ pub fn all() -> Vec<Scenario> {
             name: "guard-hidden",
             command: GUARD_HIDDEN,
             rules: &[("pre-bash.kubectl-readonly.sh", KUBECTL_READONLY)],
+            init: &[],
             env: &[("HOOKDEX_ENFORCE", "auto")],
             wrap: None,
             check: guarded,
@@ -378,6 +423,7 @@ pub fn all() -> Vec<Scenario> {
             name: "guard-make",
             command: GUARD_MAKE,
             rules: &[("pre-bash.kubectl-readonly.sh", KUBECTL_READONLY)],
+            init: &[],
             env: &[("HOOKDEX_ENFORCE", "auto")],
             wrap: None,
             check: guarded,
@@ -386,6 +432,7 @@ pub fn all() -> Vec<Scenario> {
             name: "nothing-fires",
             command: COMMAND,
             rules: &[("pre-bash.kubectl-deny.sh", DENY)],
+            init: &[],
             env: &[],
             wrap: None,
             check: |_, seen| {
@@ -410,6 +457,7 @@ pub fn all() -> Vec<Scenario> {
                 "pre-bash.echo-ask.sh",
                 "#!/bin/sh\necho '{\"decision\": \"ask\", \"reason\": \"CONF-ASK-REASON: please confirm\"}'\n",
             )],
+            init: &[],
             env: &[],
             wrap: None,
             check: |_, seen| {
@@ -425,6 +473,7 @@ pub fn all() -> Vec<Scenario> {
                 "post-bash.echo-note.sh",
                 "#!/bin/sh\necho 'CONF-FAILED-CONTEXT: the post rule saw the failure'\n",
             )],
+            init: &[],
             env: &[],
             wrap: None,
             check: |_, seen| seen.model_got("CONF-FAILED-CONTEXT"),
@@ -436,6 +485,7 @@ pub fn all() -> Vec<Scenario> {
                 "pre-bash.echo-crash.sh",
                 "#!/bin/sh\necho 'Traceback: CONF-CRASH' >&2\nexit 1\n",
             )],
+            init: &[],
             env: &[],
             wrap: None,
             check: |client, seen| {
@@ -449,6 +499,7 @@ pub fn all() -> Vec<Scenario> {
             name: "hanging-rule",
             command: COMMAND,
             rules: &[("pre-bash.echo-hang.sh", "#!/bin/sh\nsleep 30\n")],
+            init: &[],
             env: &[("CONDITIONS_TIMEOUT_SEC", "2")],
             wrap: None,
             check: |client, seen| {
@@ -464,6 +515,7 @@ pub fn all() -> Vec<Scenario> {
             rules: &[("post-bash.echo-note.sh", POST_CONTEXT)],
             // A regular file where the cache's parent should be: not even
             // root can create the cache.
+            init: &[],
             env: &[("HOOKDEX_CACHE_DIR", "/dev/null/hookdex-cache")],
             wrap: None,
             check: |_, seen| {
@@ -476,6 +528,7 @@ pub fn all() -> Vec<Scenario> {
             name: "usage-error",
             command: COMMAND,
             rules: &[("pre-bash.echo-deny.sh", DENY)],
+            init: &[],
             env: &[],
             wrap: Some("exec \"$HOOKDEX\" \"$@\" --frobnicate"),
             check: |client, seen| {
@@ -489,6 +542,7 @@ pub fn all() -> Vec<Scenario> {
             name: "bad-payload",
             command: COMMAND,
             rules: &[("pre-bash.echo-deny.sh", DENY)],
+            init: &[],
             env: &[],
             wrap: Some("head -c 16 | \"$HOOKDEX\" \"$@\""),
             check: |client, seen| {

@@ -79,9 +79,12 @@ impl World {
     /// The whole environment of the client (and of `hookdex init`).
     pub fn env(&self, client: Client, port: u16) -> Vec<(String, String)> {
         let node_dir = which("node").and_then(|n| n.parent().map(Path::to_path_buf));
-        let path = node_dir
+        // The world's `bin` first: a repository's settings run `hookdex`
+        // from PATH.
+        let system = node_dir
             .map(|d| format!("{}:/usr/local/bin:/usr/bin:/bin", d.display()))
             .unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into());
+        let path = format!("{}:{system}", self.root.join("bin").display());
         let mut env = vec![
             ("PATH".to_string(), path),
             ("HOME".into(), self.home.display().to_string()),
@@ -115,11 +118,12 @@ impl World {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
 
-    /// Wires the client with `hookdex init --target T` (user scope, as a new
-    /// user would), run by the hook program itself.
-    pub fn init(&self, client: Client, port: u16) -> Result<String, String> {
+    /// Wires the client with `hookdex init --target T` and `args` (none:
+    /// user scope, as a new user would), run by the hook program itself.
+    pub fn init(&self, client: Client, port: u16, args: &[&str]) -> Result<String, String> {
         let out = Command::new(&self.hook_bin)
             .args(["init", "--target", client.target()])
+            .args(args)
             .current_dir(&self.work)
             .env_clear()
             .envs(self.env(client, port))

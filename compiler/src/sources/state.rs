@@ -1,6 +1,8 @@
 //! `$HOOKDEX_HOME/state.json`: the linked bundle, the profile chain, linked
 //! profile paths and per-target overrides — read here for every compile,
-//! and written here ([`link`]) for `hookdex init`.
+//! and written here ([`link`]) for `hookdex init` — and the folders `init`
+//! added to a harness's trusted-folder list ([`remember_trust`]), so that
+//! `init --remove` takes out only those.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -56,6 +58,58 @@ impl State {
                 .at(Some((err.line() as u32, err.column() as u32)))
         })
     }
+}
+
+/// Records in the state object `root` that `init` added `folder` to
+/// `target`'s trusted folders (`trusted_folders.<target>`).
+///
+/// # Errors
+///
+/// When `trusted_folders` or `trusted_folders.<target>` is there but is
+/// not an object or an array.
+pub fn remember_trust(
+    root: &mut Map<String, Value>,
+    target: Target,
+    folder: &str,
+) -> Result<(), RuleErrorKind> {
+    let list = root
+        .entry("trusted_folders")
+        .or_insert(json!({}))
+        .as_object_mut()
+        .and_then(|t| t.entry(target.as_str()).or_insert(json!([])).as_array_mut())
+        .ok_or_else(|| RuleErrorKind::Key {
+            key: format!("trusted_folders.{target}"),
+            reason: "is not a list".into(),
+        })?;
+    if !list.iter().any(|f| f.as_str() == Some(folder)) {
+        list.push(folder.into());
+    }
+    Ok(())
+}
+
+/// Takes out of the state object `root` the record that `init` added
+/// `folder` to `target`'s trusted folders, and the keys it leaves empty;
+/// returns whether there was one.
+pub fn forget_trust(root: &mut Map<String, Value>, target: Target, folder: &str) -> bool {
+    let Some(all) = root
+        .get_mut("trusted_folders")
+        .and_then(Value::as_object_mut)
+    else {
+        return false;
+    };
+    let Some(list) = all.get_mut(target.as_str()).and_then(Value::as_array_mut) else {
+        return false;
+    };
+    let before = list.len();
+    list.retain(|f| f.as_str() != Some(folder));
+    let found = list.len() < before;
+    if list.is_empty() {
+        all.remove(target.as_str());
+    }
+    if all.is_empty() {
+        root.remove("trusted_folders");
+    }
+    found
 }
 
 /// Merges the bundle and the `--profile` chain into the state object `root`.

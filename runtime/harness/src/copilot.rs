@@ -12,6 +12,7 @@ use hookdex_model::{Event, Permission, Step, Target, ToolName};
 use serde_json::{json, Map, Value};
 
 use crate::claude::{self, BareAllow};
+use crate::folder_trust::{CopilotFolders, FolderTrust};
 use crate::mcp::{first_tier, McpScope};
 use crate::payload::Payload;
 use crate::reply::{output_text, Ask, Capabilities, Reply};
@@ -122,26 +123,19 @@ impl Harness for Copilot {
         })
     }
 
+    fn folder_trust(&self) -> Option<&'static dyn FolderTrust> {
+        Some(&CopilotFolders)
+    }
+
     fn init_notes(&self, request: &InitRequest<'_>) -> Vec<String> {
-        match request.project {
-            // Where Copilot keeps its trusted folders has moved between
-            // releases (`trusted_folders`, then `trustedFolders`, in
-            // `~/.copilot/config.json`; `trustedFolders` in
-            // `settings.json` by other accounts) and is not confirmed for
-            // 1.0.102, so `init` writes no record and says the step.
+        // With trust, `init` records the folder itself and says so.
+        match request.project && !request.trust {
             true => vec![format!(
-                "note: Copilot CLI loads {} only in a trusted folder and skips it silently \
-                 otherwise: start copilot in {} and choose to trust the folder for future \
-                 sessions, or start it with --trust-folder (headless: COPILOT_ALLOW_ALL=true); \
-                 hookdex does not write Copilot's trusted-folder list, whose place has moved \
-                 between Copilot releases; the user scope (the default) always loads",
+                "note: Copilot CLI loads {} only in a folder it trusts (trustedFolders in its \
+                 config.json) and skips it silently otherwise, -p included; --no-trust left \
+                 that list alone: choose to trust the folder when copilot asks, or rerun init \
+                 without --no-trust; the user scope (the default) always loads",
                 request.settings_path.display(),
-                request
-                    .settings_path
-                    .ancestors()
-                    .nth(3)
-                    .unwrap_or(request.settings_path)
-                    .display()
             )],
             false => Vec::new(),
         }

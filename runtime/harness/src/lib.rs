@@ -27,6 +27,7 @@ mod codex_config;
 mod codex_trust;
 mod copilot;
 mod cursor;
+mod folder_trust;
 mod gemini;
 mod init;
 mod lenient;
@@ -39,6 +40,10 @@ mod tools;
 use hookdex_model::{Answer, Event, Target, ToolName};
 
 pub use crate::codex_trust::{codex_record_path, codex_untrusted, NotATable};
+pub use crate::folder_trust::{
+    copilot_folder_verdict, gemini_folder_verdict, split_comment_header, FolderTrust,
+    FolderVerdict, NotAList,
+};
 pub use crate::init::{
     foreign_server_note, init_notes, real_path, registered_note, ConfigFile, InitRequest,
 };
@@ -108,6 +113,12 @@ pub trait Harness: Sync {
     /// The configuration file beside the hook settings that `init` edits
     /// too (Codex's `config.toml`); `None` for most harnesses.
     fn config_file(&self) -> Option<&'static dyn ConfigFile> {
+        None
+    }
+
+    /// The trusted-folder list `init --scope project` records the
+    /// repository in (Copilot's `config.json`); `None` for most harnesses.
+    fn folder_trust(&self) -> Option<&'static dyn FolderTrust> {
         None
     }
 

@@ -2,8 +2,8 @@
 //! own directory exists, or its program is on `PATH`), which events its
 //! user and project settings wire to `hookdex hook`, the binary they run
 //! (does it exist, is it this version), whether the harness trusts the
-//! entries (Codex's recorded hashes; folder trust where it cannot be
-//! read), the environment the hook will see; then the rules (invalid
+//! entries (Codex's recorded hashes; Copilot's and Gemini's folder trust
+//! of the current directory; Cursor's cannot be read), the environment the hook will see; then the rules (invalid
 //! files, missing profiles, rules shadowing a shipped rule), the index's
 //! freshness and enforcement on this kernel. Every problem carries the
 //! command that fixes it.
@@ -12,13 +12,17 @@
 //! would not run: an invalid file in a layer other than the package's and
 //! the managed one, a missing profile, a found harness left unwired while
 //! hookdex is set up (`state.json` exists), an entry whose binary is
-//! missing, or Codex entries it does not trust. Everything else (a
+//! missing, Codex entries it does not trust, or a folder Copilot (for the
+//! repository's entries) or Gemini does not trust. Everything else (a
 //! shadowing rule, another hookdex version, a variable not carried, a
 //! stale index) is a problem that leaves the exit code 0.
 
 use std::path::Path;
 
-use hookdex_harness::{codex_record_path, codex_untrusted, harness, Harness, Wired};
+use hookdex_harness::{
+    codex_record_path, codex_untrusted, copilot_folder_verdict, gemini_folder_verdict, harness,
+    FolderVerdict, Harness, Wired,
+};
 use hookdex_index::NO_LAYER;
 use hookdex_model::{LayerKind, Target};
 use serde::Serialize;
@@ -395,6 +399,7 @@ fn harness_report(
         project_path.as_deref(),
         &project_root,
         &project_wired,
+        &request.cx.settings.exec.cwd,
         var,
         &mut problems,
     );
@@ -506,6 +511,7 @@ fn trust(
     project_path: Option<&Path>,
     project_root: &Map<String, Value>,
     project_wired: &[Wired],
+    cwd: &Path,
     var: &dyn Fn(&str) -> Option<std::ffi::OsString>,
     problems: &mut Vec<Problem>,
 ) -> TrustReport {
@@ -556,10 +562,21 @@ fn trust(
             verdict: "yes",
             why: "Copilot CLI always loads its user hooks".into(),
         },
-        Target::Copilot | Target::Gemini => TrustReport {
-            verdict: "cannot tell",
-            why: format!("{target} runs these hooks only in a folder it trusts, and keeps that decision in a form hookdex does not read"),
-        },
+        // The repository's hooks load only in a folder Copilot trusts.
+        Target::Copilot => folder_trust(
+            copilot_folder_verdict(cwd, var),
+            "Copilot CLI skips the repository's hooks here silently",
+            "hookdex init --target copilot --scope project",
+            problems,
+        ),
+        // Untrusted, `gemini -p` refuses to run at all and the interactive
+        // one runs no hooks: every entry depends on it.
+        Target::Gemini => folder_trust(
+            gemini_folder_verdict(cwd, var),
+            "Gemini CLI runs no hook here",
+            "start gemini here and trust the folder, or set GEMINI_CLI_TRUST_WORKSPACE=true where it starts",
+            problems,
+        ),
         Target::Cursor if !project_wired.is_empty() => TrustReport {
             verdict: "cannot tell",
             why: "Cursor runs project hooks only in a trusted workspace".into(),
@@ -568,6 +585,27 @@ fn trust(
             verdict: "yes",
             why: format!("{target} asks no trust of its user hooks"),
         },
+    }
+}
+
+/// The report of a harness's folder trust `verdict`; an untrusted folder
+/// is a blocking problem (`what` says what it costs), fixed by `fix`.
+fn folder_trust(
+    verdict: FolderVerdict,
+    what: &str,
+    fix: &str,
+    problems: &mut Vec<Problem>,
+) -> TrustReport {
+    if !verdict.trusted {
+        problems.push(Problem {
+            what: format!("{what}: {}", verdict.why),
+            fix: fix.into(),
+            blocking: true,
+        });
+    }
+    TrustReport {
+        verdict: if verdict.trusted { "yes" } else { "no" },
+        why: verdict.why,
     }
 }
 

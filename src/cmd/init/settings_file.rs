@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use hookdex_compiler::sources::confine;
+use hookdex_harness::split_comment_header;
 use serde_json::{Map, Value};
 
 /// A JSON object file: where it is, the bytes it held, and its edited root.
@@ -17,6 +18,9 @@ pub struct Doc {
     pub path: PathBuf,
     /// The file's bytes when it was read; `None` when it did not exist.
     original: Option<Vec<u8>>,
+    /// The `//` comment lines before the object (Copilot's `config.json`
+    /// starts with some), written back as they were.
+    header: String,
     /// The object, edited in place by the caller.
     pub root: Map<String, Value>,
     /// Whether an empty object means the file is to go (`init --remove`).
@@ -66,12 +70,14 @@ impl Edited for Doc {
         self.original.as_deref()
     }
 
-    /// The root as 2-space pretty JSON and a newline.
+    /// The comment lines it began with, then the root as 2-space pretty
+    /// JSON and a newline.
     fn planned(&self) -> Result<Option<Vec<u8>>, String> {
         if self.gone_when_empty && self.root.is_empty() {
             return Ok(None);
         }
-        let mut text = serde_json::to_vec_pretty(&self.root)
+        let mut text = self.header.clone().into_bytes();
+        serde_json::to_writer_pretty(&mut text, &self.root)
             .map_err(|e| format!("{}: {e}", self.path.display()))?;
         text.push(b'\n');
         Ok(Some(text))
@@ -161,30 +167,43 @@ pub fn diff(file: &dyn Edited) -> Result<Option<String>, String> {
 }
 
 impl Doc {
-    /// Reads the JSON object at `path`; a missing or blank file is an empty
-    /// object. Anything else that is not a JSON object is an error naming the file.
+    /// Reads the JSON object at `path`, after any `//` comment lines that
+    /// open it; a missing or blank file is an empty object. Anything else
+    /// that is not a JSON object is an error naming the file.
     pub fn load(path: PathBuf) -> Result<Doc, String> {
         let original = read(&path)?;
+        let text = original.as_deref().map(String::from_utf8_lossy);
+        let (header, json) = split_comment_header(text.as_deref().unwrap_or_default());
         let root = match original.as_deref() {
-            // Parsed as any value, not as a map, so a non-object gets its own message.
-            Some(bytes) if !bytes.trim_ascii().is_empty() => {
-                match serde_json::from_slice::<Value>(bytes) {
-                    Ok(Value::Object(root)) => root,
-                    Ok(_) => return Err(format!("{}: not a JSON object", path.display())),
-                    Err(err) => {
-                        return Err(format!("{}: not valid JSON ({err})", path.display()));
-                    }
-                }
-            }
-            _ => Map::new(),
+            // Only text that opens with comments is read past them; any
+            // other file is parsed as its own bytes.
+            Some(_) if !header.is_empty() => parse(&path, json.as_bytes())?,
+            Some(bytes) => parse(&path, bytes)?,
+            None => Map::new(),
         };
         Ok(Doc {
+            header: header.to_string(),
             path,
             original,
             root,
             gone_when_empty: false,
         })
     }
+}
+
+/// The JSON object `bytes` of the file at `path`; blank is an empty one.
+fn parse(path: &Path, bytes: &[u8]) -> Result<Map<String, Value>, String> {
+    Ok(match bytes {
+        // Parsed as any value, not as a map, so a non-object gets its own message.
+        bytes if !bytes.trim_ascii().is_empty() => match serde_json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(root)) => root,
+            Ok(_) => return Err(format!("{}: not a JSON object", path.display())),
+            Err(err) => {
+                return Err(format!("{}: not valid JSON ({err})", path.display()));
+            }
+        },
+        _ => Map::new(),
+    })
 }
 
 /// A TOML file: where it is, the bytes it held, and its edited document.
