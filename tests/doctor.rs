@@ -214,6 +214,33 @@ fn an_entry_running_a_missing_binary_is_a_problem() {
 }
 
 #[test]
+fn a_project_entry_finds_hookdex_on_path() {
+    let mut s = set_up();
+    assert_success(
+        &s.run(&["init", "--target", "claude", "--scope", "project"]),
+        &["init"],
+    );
+    let claude = |s: &Scratch| harness_json(s, "claude");
+    let project = |report: &Value| {
+        report["wired"]["project"]["binaries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["path"] == "hookdex")
+            .cloned()
+            .unwrap_or_else(|| panic!("no bare hookdex in {report:#}"))
+    };
+    assert_eq!(project(&claude(&s))["exists"], false);
+    let bin = s.root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_hookdex"), bin.join("hookdex")).unwrap();
+    s.set_env("PATH", bin.display().to_string());
+    let found = project(&claude(&s));
+    assert_eq!(found["exists"], true, "{found}");
+    assert_eq!(found["current"], true, "{found}");
+}
+
+#[test]
 fn a_changed_codex_trust_hash_is_a_problem() {
     let s = set_up();
     assert_success(&s.run(&["init", "--target", "codex"]), &["init"]);

@@ -607,6 +607,22 @@ fn kill_group(child: &Child) {
     }
 }
 
+/// The executable file `bin` names: at its path when it has a `/`, else
+/// the first in the directories of `path` (a `PATH` value).
+pub fn on_path(bin: &str, path: &std::ffi::OsStr) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if bin.contains('/') {
+        let path = std::path::Path::new(bin);
+        return executable(path).then(|| path.to_path_buf());
+    }
+    std::env::split_paths(path)
+        .map(|dir| dir.join(bin))
+        .find(|candidate| executable(candidate))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -69,7 +69,7 @@ pub fn unmet(
     }
     let path = var("PATH").unwrap_or_default();
     for bin in &requires.bins {
-        if !on_path(bin, &path) {
+        if crate::exec::on_path(bin, &path).is_none() {
             return Some(format!("bin `{bin}` (not on PATH)"));
         }
     }
@@ -79,17 +79,6 @@ pub fn unmet(
         }
     }
     None
-}
-
-fn on_path(bin: &str, path: &std::ffi::OsStr) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    let executable = |p: &std::path::Path| {
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    if bin.contains('/') {
-        return executable(std::path::Path::new(bin));
-    }
-    std::env::split_paths(path).any(|dir| executable(&dir.join(bin)))
 }
 
 /// Reads the run of `HOOK.md` hook `name` at `event`: the outcome, and

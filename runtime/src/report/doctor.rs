@@ -463,9 +463,14 @@ fn binary(
     fix: &str,
     problems: &mut Vec<Problem>,
 ) -> BinaryReport {
-    let path = Path::new(program);
+    // A repository's entries name `hookdex` on PATH, as the harness finds it.
+    let found = match program.contains('/') {
+        true => Some(program.to_string()),
+        false => on_path(program, request.cx.var),
+    };
+    let path = Path::new(found.as_deref().unwrap_or(program));
     let current = std::fs::canonicalize(path).is_ok_and(|p| p == request.exe);
-    let exists = path.is_file();
+    let exists = found.is_some() && path.is_file();
     let version = match (exists, current) {
         (_, true) => Some(request.version.to_string()),
         (false, _) => None,
@@ -611,9 +616,5 @@ fn folder_trust(
 
 /// The harness's `program` on `PATH`, if it is there.
 fn on_path(program: &str, var: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Option<String> {
-    let path = var("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| candidate.is_file())
-        .map(|found| found.display().to_string())
+    crate::exec::on_path(program, &var("PATH")?).map(|found| found.display().to_string())
 }
