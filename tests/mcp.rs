@@ -185,6 +185,38 @@ fn an_invalid_filter_is_refused_with_the_schema_error_and_nothing_written() {
 }
 
 #[test]
+fn a_guard_is_written_refused_when_broken_and_then_decides() {
+    let s = Scratch::new();
+    open_gate(&s, "s1");
+    let set = |script: &str| {
+        mcp(
+            &s,
+            &[(
+                "condition_set",
+                json!({"step": "pre", "matcher": "bash.kubectl", "name": "writes", "language": "guard",
+                    "script": script, "session_id": "s1", "cwd": s.repo, "replace": true}),
+            )],
+        )
+        .remove(0)
+    };
+    let refused = set("deny: [delete]\n");
+    assert_eq!(refused["isError"], true);
+    assert!(text(&refused).contains("reason: is missing"), "{refused}");
+    let written = set("reason: GitOps\ndeny: [delete]\n");
+    assert_eq!(written["isError"], false, "{written}");
+    let file = s
+        .home()
+        .join("conditions/pre-bash.kubectl-writes.guard.yaml");
+    assert!(file.is_file());
+    let reply = hook(
+        &s,
+        "claude",
+        &pre_bash(&s, "claude", "kubectl -n x delete pod y"),
+    );
+    assert_eq!(reply["hookSpecificOutput"]["permissionDecision"], "deny");
+}
+
+#[test]
 fn enforcement_set_writes_an_entry_that_comes_on_its_cadence() {
     let s = Scratch::new();
     open_gate(&s, "s1");

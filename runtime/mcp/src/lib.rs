@@ -50,7 +50,7 @@ impl ConditionServer {
     }
 
     #[tool(
-        description = "Write a condition: <step>-<matcher>-<name>[.async].<ext> with the script (language bash, python, or filter for a filter's YAML body), executable, in scope global (the bundle, or $HOOKDEX_HOME), profile or directory. Only when the person asked in this session: their prompt opens the gate."
+        description = "Write a condition: <step>-<matcher>-<name>[.async].<ext> with the script (language bash, python, filter for a filter's YAML body, or guard for a declarative guard's YAML: reason, deny/ask/allow entries, options), executable, in scope global (the bundle, or $HOOKDEX_HOME), profile or directory. Only when the person asked in this session: their prompt opens the gate."
     )]
     fn condition_set(
         &self,

@@ -30,12 +30,12 @@ pub struct SetArgs {
     pub matcher: Option<String>,
     /// The name part (use `_`, never `-`).
     pub name: String,
-    /// The script, or a filter's YAML body.
+    /// The script, or a filter's or a guard's YAML body.
     pub script: String,
     /// The session asking (its gate must be open).
     #[serde(default)]
     pub session_id: Option<String>,
-    /// `bash` (default), `python` or `filter`.
+    /// `bash` (default), `python`, `filter` or `guard`.
     #[serde(default)]
     pub language: Option<String>,
     /// `global` (default: the bundle, or `$HOOKDEX_HOME` without one),
@@ -194,15 +194,17 @@ pub fn condition_set(place: &Place, args: &SetArgs) -> Result<Value, Refusal> {
         "bash" => "sh",
         "python" => "py",
         "filter" => "filter.yaml",
+        "guard" => "guard.yaml",
         other => {
             return Err(format!(
-                "language `{other}`: expected bash, python or filter"
+                "language `{other}`: expected bash, python, filter or guard"
             ))
         }
     };
+    let in_process = matches!(language, "filter" | "guard");
     let asynchronous = args.run_async.unwrap_or(false);
-    if asynchronous && language == "filter" {
-        return Err("a filter cannot run async".into());
+    if asynchronous && in_process {
+        return Err(format!("a {language} cannot run async"));
     }
     let mut file_name = step.as_str().to_string();
     if step.has_matcher() {
@@ -232,7 +234,7 @@ pub fn condition_set(place: &Place, args: &SetArgs) -> Result<Value, Refusal> {
             path.display()
         ));
     }
-    let mode = if language == "filter" { 0o644 } else { 0o755 };
+    let mode = if in_process { 0o644 } else { 0o755 };
     write_atomic(&path, &args.script, mode)?;
     Ok(json!({"written": path, "file": file_name}))
 }
