@@ -268,7 +268,7 @@ fn the_quick_start_gives_a_working_tested_guard() {
     assert!(said.to_lowercase().contains("deny"), "{delete}:\n{said}");
     let said = text(passed);
     assert!(
-        said.contains("pre-bash.kubectl-guard.sh"),
+        said.contains("pre-bash.kubectl-writes.guard.yaml"),
         "the guard did not fire: {said}"
     );
     assert!(

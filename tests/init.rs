@@ -1335,7 +1335,7 @@ fn init_creates_the_conditions_folder_and_says_what_next() {
         &[
             &format!("created {}", conditions.display()),
             "next steps:",
-            "pre-bash.kubectl-guard.sh",
+            "pre-bash.kubectl-writes.guard.yaml",
             "hookdex try --tool Bash --command 'kubectl delete pod x'",
             "hookdex doctor",
         ],

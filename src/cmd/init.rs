@@ -256,7 +256,7 @@ pub fn run(options: Options) -> CmdResult {
     if !options.dry_run && !options.remove {
         done.next_steps = vec![
             format!(
-                "write a guard in {}, e.g. pre-bash.kubectl-guard.sh",
+                "write a guard in {}, e.g. pre-bash.kubectl-writes.guard.yaml (see the README's quick start)",
                 conditions.display()
             ),
             "hookdex try --tool Bash --command 'kubectl delete pod x'".into(),
