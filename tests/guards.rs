@@ -302,3 +302,44 @@ fn a_guards_case_file_runs_under_hookdex_test() {
     );
     assert!(text.contains("expected decision deny, got none"), "{text}");
 }
+
+#[test]
+fn claude_codes_own_bash_permissions_are_judged_as_guards_when_asked() {
+    let mut s = Scratch::new();
+    let settings = s.root.join("home/.claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(
+        &settings,
+        r#"{"permissions": {"deny": ["Bash(kubectl delete:*)", "Bash(rm -rf:*)"], "ask": ["Bash(git push)"]}}"#,
+    )
+    .unwrap();
+    let decide = |s: &Scratch, command: &str| {
+        let reply = hook(s, "claude", &pre_bash(s, "claude", command));
+        reply["hookSpecificOutput"]["permissionDecision"]
+            .as_str()
+            .unwrap_or("none")
+            .to_string()
+    };
+    // Claude Code's prefix match misses these; without the opt-in, so does hookdex.
+    let past_the_prefix = "kubectl -n prod delete pod x";
+    assert_eq!(decide(&s, past_the_prefix), "none");
+    s.set_env("HOOKDEX_CLAUDE_PERMISSIONS", "1");
+    assert_eq!(decide(&s, past_the_prefix), "deny");
+    assert_eq!(decide(&s, "bash -c 'kubectl delete pod x'"), "deny");
+    assert_eq!(decide(&s, "git push --force origin main"), "ask");
+    assert_eq!(decide(&s, "kubectl get pods"), "none");
+    let out = s.run(&["list"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("`Bash(rm -rf:*)` is not judged by hookdex (its words are options"),
+        "{text}"
+    );
+    // A rule source now: the agent cannot edit it while the gate is closed.
+    let write = json!({
+        "hook_event_name": "PreToolUse", "session_id": "s1", "cwd": s.repo,
+        "permission_mode": "default", "tool_name": "Write",
+        "tool_input": {"file_path": settings, "content": "{}"},
+    });
+    let reply = hook(&s, "claude", &write);
+    assert_eq!(reply["hookSpecificOutput"]["permissionDecision"], "deny", "{reply}");
+}

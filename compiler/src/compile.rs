@@ -14,7 +14,9 @@ use hookdex_model::{LayerKind, Runner};
 use crate::emit::{self, Layer};
 use crate::error::{RuleError, RuleErrorKind};
 use crate::formats::conditions::{self, Reading};
-use crate::formats::{enforcements, finder_dir, hook_md, hooks_yaml, outfilter, syntax, RuleSpec};
+use crate::formats::{
+    claude_permissions, enforcements, finder_dir, hook_md, hooks_yaml, outfilter, syntax, RuleSpec,
+};
 use crate::interpreters;
 use crate::resolve;
 use crate::sources::{self, package, View};
@@ -186,7 +188,10 @@ pub fn compile(view: &View) -> Compiled {
 /// `$HOOKDEX_MANAGED_DIR/hooks.yaml` for the managed one; with
 /// `HOOKDEX_BIOROUTER`, BioRouter's global `config.yaml` (`hooks:`) in the
 /// runtime layer and `<git-root>/.biorouter/hooks.yaml` in the directory
-/// layer, on the project file's terms. Later folders win a hook name.
+/// layer, on the project file's terms; with `HOOKDEX_CLAUDE_PERMISSIONS`,
+/// Claude Code's `permissions` Bash rules as guards (its user settings in
+/// the runtime layer, the repository's in the directory layer). Later
+/// folders win a hook name.
 fn hook_sources(view: &View, kind: LayerKind, allow_project_hooks: &mut bool) -> HookSources {
     let mut found = HookSources::default();
     let yaml =
@@ -227,6 +232,9 @@ fn hook_sources(view: &View, kind: LayerKind, allow_project_hooks: &mut bool) ->
             }
             dirs.push((view.home.join("hooks"), view.home.clone()));
             folders(&mut found, &dirs);
+            if let Some(claude) = &view.claude_config {
+                claude_settings(&mut found, &claude.join("settings.json"), claude, "user");
+            }
         }
         LayerKind::Directory => {
             let Some(repo) = &view.repo_root else {
@@ -258,6 +266,16 @@ fn hook_sources(view: &View, kind: LayerKind, allow_project_hooks: &mut bool) ->
                 (repo.join(".hookdex").join("hooks"), repo.clone()),
             ];
             folders(&mut found, &dirs);
+            if view.claude_config.is_some() {
+                let claude = repo.join(".claude");
+                claude_settings(&mut found, &claude.join("settings.json"), repo, "project");
+                claude_settings(
+                    &mut found,
+                    &claude.join("settings.local.json"),
+                    repo,
+                    "local",
+                );
+            }
         }
         LayerKind::Managed => {
             let file = view.managed_dir.join(hooks_yaml::FILE);
@@ -266,6 +284,19 @@ fn hook_sources(view: &View, kind: LayerKind, allow_project_hooks: &mut bool) ->
         LayerKind::Package | LayerKind::Bundle | LayerKind::Profile => {}
     }
     found
+}
+
+/// Adds the guards of the Claude Code settings file `file` (inside `root`).
+fn claude_settings(
+    found: &mut HookSources,
+    file: &std::path::Path,
+    root: &std::path::Path,
+    which: &str,
+) {
+    let scanned = claude_permissions::scan(file, root, which, 0);
+    found.stamps.extend(scanned.stamps);
+    found.invalid.extend(scanned.invalid);
+    found.rules.extend(scanned.rules);
 }
 
 /// The rules, problems and stamps of a layer's hook sources.

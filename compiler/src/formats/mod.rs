@@ -4,6 +4,7 @@
 //! nothing in the engine beyond the rule kind it runs.
 
 pub mod cases;
+pub mod claude_permissions;
 pub mod conditions;
 pub mod enforcements;
 pub mod filename;

@@ -66,6 +66,13 @@ impl RuleSources {
         }
         roots.extend(view.agentihooks_home());
         roots.extend(view.biorouter_config.clone());
+        if let Some(claude) = &view.claude_config {
+            roots.push(claude.join("settings.json"));
+            if let Some(repo) = &view.repo_root {
+                roots.push(repo.join(".claude/settings.json"));
+                roots.push(repo.join(".claude/settings.local.json"));
+            }
+        }
         if let Some(bundle) = &view.bundle_override {
             roots.push(bundle.join(".claude/conditions"));
             roots.push(bundle.join("profiles"));

@@ -79,6 +79,13 @@ pub struct View {
     /// trusted repository's `.biorouter/hooks.yaml` in the directory layer
     /// (when project hooks are allowed). `None` when not asked for.
     pub biorouter_config: Option<PathBuf>,
+    /// `HOOKDEX_CLAUDE_PERMISSIONS` (`1` or `true`): Claude Code's
+    /// `permissions.deny`/`ask` Bash rules are read as guards from this
+    /// folder's `settings.json` (`$CLAUDE_CONFIG_DIR`, default `~/.claude`)
+    /// in the runtime layer, and from a trusted repository's
+    /// `.claude/settings.json` and `.claude/settings.local.json` in the
+    /// directory layer. `None` when not asked for.
+    pub claude_config: Option<PathBuf>,
 }
 
 impl View {
@@ -97,6 +104,13 @@ impl View {
             .as_ref()
             .filter(|_| nonempty("HOOKDEX_BIOROUTER").is_some_and(|v| yes(&v)))
             .map(|d| d.join("biorouter").join("config.yaml"));
+        let claude_config = nonempty("HOOKDEX_CLAUDE_PERMISSIONS")
+            .filter(|v| yes(v))
+            .and_then(|_| {
+                nonempty("CLAUDE_CONFIG_DIR")
+                    .map(|d| absolute(Path::new(&d)))
+                    .or_else(|| home_var.as_ref().map(|h| h.join(".claude")))
+            });
         let git_user = GitUser {
             globals: xdg_config
                 .map(|d| d.join("git").join("config"))
@@ -136,6 +150,7 @@ impl View {
             rtk_user_filters,
             allow_project_hooks: nonempty("HOOKDEX_ALLOW_PROJECT_HOOKS").is_some_and(|v| yes(&v)),
             biorouter_config,
+            claude_config,
         }
     }
 
@@ -157,6 +172,7 @@ impl View {
             rtk_user_filters: None,
             allow_project_hooks: false,
             biorouter_config: None,
+            claude_config: None,
         }
     }
 
@@ -207,6 +223,7 @@ impl View {
         push(opt_bytes(self.rtk_user_filters.as_deref()));
         push(&[u8::from(self.allow_project_hooks)]);
         push(opt_bytes(self.biorouter_config.as_deref()));
+        push(opt_bytes(self.claude_config.as_deref()));
         xxhash_rust::xxh3::xxh3_64(&input)
     }
 
