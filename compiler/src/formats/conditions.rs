@@ -565,23 +565,29 @@ mod tests {
         assert_eq!(scanned.stamps[0].1.kind, StampKind::Dir);
     }
 
+    /// A package condition runs from its materialized copy, stamped so an
+    /// edit is noticed; a guard or a filter runs from its compiled record,
+    /// and its copy (only `show` prints it) is no input of the index.
     #[test]
     fn package_rules_are_stamped_where_they_run() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("package");
-        let rel = "profiles/k8s-readonly/.claude/conditions/";
-        let scanned = scan(&RuleDir::Package(rel.into()), 0, &root, Reading::Contents);
-        assert!(!scanned.rules.is_empty());
-        for rule in &scanned.rules {
-            let path = PathBuf::from(&rule.file);
-            assert!(path.starts_with(&root), "{}", rule.file);
-            let stamp = scanned.stamps.iter().find(|(p, _)| *p == path);
-            assert_eq!(
-                stamp.map(|(_, s)| *s),
-                Some(Stamp::of(&path)),
-                "{}",
-                rule.file
-            );
+        for rel in ["conditions/", "profiles/k8s-readonly/.claude/conditions/"] {
+            let scanned = scan(&RuleDir::Package(rel.into()), 0, &root, Reading::Contents);
+            assert!(!scanned.rules.is_empty(), "{rel}");
+            for rule in &scanned.rules {
+                let path = PathBuf::from(&rule.file);
+                assert!(path.starts_with(&root), "{}", rule.file);
+                assert!(path.is_file(), "materialized: {}", rule.file);
+                let stamp = scanned.stamps.iter().find(|(p, _)| *p == path);
+                let runs_from_copy = rule.name.kind == RuleKind::Condition;
+                assert_eq!(
+                    stamp.map(|(_, s)| *s),
+                    runs_from_copy.then(|| Stamp::of(&path)),
+                    "{}",
+                    rule.file
+                );
+            }
         }
     }
 }

@@ -286,10 +286,11 @@ mod tests {
             RuleKind::Enforcement,
             RuleKind::HooksYaml,
             RuleKind::HookMd,
+            RuleKind::Guard,
         ] {
             assert_eq!(RuleKind::from_code(kind.code()), Some(kind));
         }
-        assert_eq!(RuleKind::from_code(5), None);
+        assert_eq!(RuleKind::from_code(6), None);
         for mode in [
             FilterMode::Finders,
             FilterMode::Classifier,
