@@ -341,5 +341,8 @@ fn claude_codes_own_bash_permissions_are_judged_as_guards_when_asked() {
         "tool_input": {"file_path": settings, "content": "{}"},
     });
     let reply = hook(&s, "claude", &write);
-    assert_eq!(reply["hookSpecificOutput"]["permissionDecision"], "deny", "{reply}");
+    assert_eq!(
+        reply["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{reply}"
+    );
 }

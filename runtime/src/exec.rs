@@ -13,17 +13,18 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::Read;
+use std::os::fd::OwnedFd;
 use std::os::unix::fs::FileExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use hookdex_model::Runner;
 
+use crate::pipes::{Pipes, Pumped};
 pub use crate::settings::ExecConfig;
 use crate::settings::DEFAULT_TIMEOUT;
 
@@ -330,8 +331,16 @@ pub fn run_all(
         .filter(|&i| jobs[i].mandatory)
         .chain((0..jobs.len()).filter(|&i| !jobs[i].mandatory))
         .collect();
-    let mut results: Vec<Option<Execution>> = vec![None; jobs.len()];
     let workers = config.max_parallel.min(jobs.len());
+    if workers <= 1 {
+        // One at a time: on this thread, none started for it.
+        let mut results: Vec<Option<Execution>> = vec![None; jobs.len()];
+        for &i in &order {
+            results[i] = Some(run_one(&jobs[i], &[], config, deadline, stdin));
+        }
+        return results.into_iter().flatten().collect();
+    }
+    let mut results: Vec<Option<Execution>> = vec![None; jobs.len()];
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -413,39 +422,35 @@ fn run_one(
         crate::procs::register(pid);
     }
     let deadline = deadline.cap(started, timeout);
-    let (tx, rx) = mpsc::channel();
-    let outputs = [Output::default(), Output::default()];
-    let mut pending = 0;
-    if let Some(out) = child.stdout.take() {
-        read_in_background(out, Arc::clone(&outputs[0]), tx.clone());
-        pending += 1;
-    }
-    if let Some(err) = child.stderr.take() {
-        read_in_background(err, Arc::clone(&outputs[1]), tx);
-        pending += 1;
-    }
+    let mut pipes = Pipes::new(
+        child.stdout.take().map(OwnedFd::from),
+        child.stderr.take().map(OwnedFd::from),
+        OUTPUT_CAP,
+    );
     let mut ended = None;
-    while pending > 0 {
-        let left = deadline.map_or(EXIT_CHECK, |d| d.saturating_duration_since(Instant::now()));
-        match rx.recv_timeout(left.min(EXIT_CHECK)) {
-            Ok(()) => pending -= 1,
-            Err(_) if left.is_zero() => {
-                ended = Some(Ended::TimedOut);
+    while pipes.pending() {
+        let now = Instant::now();
+        let check = now + EXIT_CHECK;
+        let until = deadline.map_or(check, |d| d.min(check));
+        if pipes.pump(until) == Pumped::Closed {
+            break;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            ended = Some(Ended::TimedOut);
+            break;
+        }
+        // The script may have exited while something it started in the
+        // background still holds its output open: that is its answer.
+        match has_exited(&child) {
+            Ok(true) => {
+                ended = Some(Ended::Exited);
                 break;
             }
-            // The script may have exited while something it started in the
-            // background still holds its output open: that is its answer.
-            Err(_) => match has_exited(&child) {
-                Ok(true) => {
-                    ended = Some(Ended::Exited);
-                    break;
-                }
-                Ok(false) => {}
-                Err(err) => {
-                    ended = Some(Ended::Unknown(err.to_string()));
-                    break;
-                }
-            },
+            Ok(false) => {}
+            Err(err) => {
+                ended = Some(Ended::Unknown(err.to_string()));
+                break;
+            }
         }
     }
     let ended = ended.unwrap_or_else(|| wait_until(&child, deadline));
@@ -472,14 +477,8 @@ fn run_one(
     // The group is gone, so the pipes close; a process that escaped the
     // group (setsid) may hold one open: after a short grace, what was read
     // by then is the answer (the escapee is ended by the final sweep).
-    let grace = Instant::now() + PIPE_GRACE;
-    while pending > 0 {
-        match rx.recv_timeout(grace.saturating_duration_since(Instant::now())) {
-            Ok(()) => pending -= 1,
-            Err(_) => break,
-        }
-    }
-    let [stdout, stderr] = outputs.map(|o| std::mem::take(&mut *lock_output(&o)));
+    pipes.pump(Instant::now() + PIPE_GRACE);
+    let [stdout, stderr] = pipes.read;
     Execution {
         finish,
         stdout,
@@ -498,34 +497,6 @@ impl Execution {
             elapsed: started.elapsed(),
         }
     }
-}
-
-/// What a reader has read of one pipe so far.
-type Output = Arc<Mutex<Vec<u8>>>;
-
-fn lock_output(output: &Output) -> std::sync::MutexGuard<'_, Vec<u8>> {
-    output
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Reads a pipe to its end on a detached thread into `kept` (capped), and
-/// says so on `done`.
-fn read_in_background(mut pipe: impl Read + Send + 'static, kept: Output, done: mpsc::Sender<()>) {
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        loop {
-            match pipe.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    let mut kept = lock_output(&kept);
-                    let room = OUTPUT_CAP.saturating_sub(kept.len());
-                    kept.extend_from_slice(&buf[..n.min(room)]);
-                }
-            }
-        }
-        let _ = done.send(());
-    });
 }
 
 /// How a script's leader ended, learned without reaping it.

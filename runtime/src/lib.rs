@@ -41,6 +41,7 @@ pub mod lookup;
 mod merge;
 mod outcome;
 pub mod outfilters;
+mod pipes;
 pub mod procs;
 pub mod report;
 mod rules;
