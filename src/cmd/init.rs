@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use hookdex_compiler::sources::{confine, find_repo_root, state};
 use hookdex_harness::{
-    foreign_server_note, harness, init_notes, real_path, registered_note, HookSettings,
+    foreign_server_note, harness, init_notes, real_path, registered_note, Harness, HookSettings,
     InitRequest, McpFormat, McpRemoval,
 };
 use hookdex_model::{Event, Step, Target};
@@ -152,6 +152,28 @@ fn wired_events(target: Target, cwd: &std::path::Path) -> Vec<Event> {
                 || steps.contains(&event.step())
         })
         .collect()
+}
+
+/// The harness's own config file (Codex's `config.toml`), loaded and
+/// edited for `request`, or its init entries taken out when `removing`;
+/// with the notes the change gives. `None` for a harness with none.
+fn change_config_file(
+    harness: &dyn Harness,
+    request: &InitRequest<'_>,
+    removing: bool,
+) -> Result<(Option<TomlDoc>, Vec<String>), String> {
+    let Some(file) = harness.config_file() else {
+        return Ok((None, Vec::new()));
+    };
+    let path = file.path(request).ok_or("HOME is not set".to_string())?;
+    let mut doc = TomlDoc::load(path)?;
+    doc.gone_when_empty = removing;
+    let changed = match removing {
+        true => file.remove(request, &mut doc.doc),
+        false => file.edit(request, &mut doc.doc),
+    };
+    let notes = changed.map_err(|e| format!("{}: {e}", doc.path.display()))?;
+    Ok((Some(doc), notes))
 }
 
 /// What `hookdex init` was asked.
@@ -389,15 +411,8 @@ fn install(
         trust: options.trust,
         var: &var,
     };
-    let mut config = None;
-    if let Some(file) = harness.config_file() {
-        let path = file.path(&request).ok_or("HOME is not set".to_string())?;
-        let doc = config.insert(TomlDoc::load(path)?);
-        notes.extend(
-            file.edit(&request, &mut doc.doc)
-                .map_err(|e| format!("{}: {e}", doc.path.display()))?,
-        );
-    }
+    let (config, said) = change_config_file(harness, &request, false)?;
+    notes.extend(said);
     notes.extend(init_notes(harness, &request));
     if project && !in_force.is_empty() {
         let names: Vec<&str> = in_force.iter().map(|(k, _)| k.as_str()).collect();
@@ -465,17 +480,9 @@ fn remove(
         trust: options.trust,
         var: &var,
     };
-    let mut config = None;
     let mut notes: Vec<String> = foreign.into_iter().collect();
-    if let Some(file) = harness.config_file() {
-        let path = file.path(&request).ok_or("HOME is not set".to_string())?;
-        let doc = config.insert(TomlDoc::load(path)?);
-        doc.gone_when_empty = true;
-        notes.extend(
-            file.remove(&request, &mut doc.doc)
-                .map_err(|e| format!("{}: {e}", doc.path.display()))?,
-        );
-    }
+    let (config, said) = change_config_file(harness, &request, true)?;
+    notes.extend(said);
     // Only a trust `init` recorded goes: the person's own stays.
     let (mut state, mut trust, mut state_lock) = (None, None, None);
     if let Some(list) = harness.folder_trust().filter(|_| project) {
