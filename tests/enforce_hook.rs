@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{assert_success, rule_with, set_executable, Scratch, BIN};
+use common::{assert_success, rule_with, set_executable, shell, stub_on_path, Scratch, BIN};
 use serde_json::{json, Value};
 
 const RULE: &str = "pre-bash.kubectl-readonly.sh";
@@ -45,7 +45,6 @@ fn available(test: &str) -> bool {
 /// guard on.
 struct Tree {
     s: Scratch,
-    bin: PathBuf,
     log: PathBuf,
 }
 
@@ -53,28 +52,11 @@ impl Tree {
     fn new() -> Tree {
         let mut s = Scratch::new();
         s.set_env("HOOKDEX_ENFORCE", "auto");
-        let bin = s.root.join("stubs");
-        std::fs::create_dir_all(&bin).unwrap();
-        let log = s.root.join("kubectl.log");
-        let stub = rule_with(
-            &bin,
-            "kubectl",
-            &format!(
-                "#!/bin/sh\necho \"$*\" >> {}\necho \"kubectl-stub $*\"\n",
-                log.display()
-            ),
-        );
-        set_executable(&stub, true);
-        let path = format!(
-            "{}:{}",
-            bin.display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
-        s.set_env("PATH", &path);
+        let log = stub_on_path(&mut s, "kubectl");
         let rule = rule_with(&s.runtime(), RULE, RULE_BODY);
         set_executable(&rule, true);
         assert_success(&s.run(&["compile"]), &["compile"]);
-        Tree { s, bin, log }
+        Tree { s, log }
     }
 
     fn ran(&self) -> String {
@@ -100,16 +82,9 @@ impl Tree {
         }
     }
 
-    /// Runs `command` as the harness's shell would: bash, in the repository,
-    /// with the tree's environment.
+    /// Runs `command` as the harness's shell would.
     fn shell(&self, command: &str) -> Output {
-        let mut cmd = Command::new("bash");
-        cmd.arg("-c").arg(command).current_dir(&self.s.repo);
-        cmd.env_clear();
-        for (name, value) in self.s.vars_with_prefix("") {
-            cmd.env(name, value);
-        }
-        cmd.stdin(Stdio::null()).output().unwrap()
+        shell(&self.s, command)
     }
 }
 
@@ -458,7 +433,6 @@ fn a_supervisor_killed_mid_command_leaves_nothing_running() {
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(128 + libc::SIGTERM), "{status:?}");
-    let _ = &tree.bin;
 }
 
 /// The processes whose environment carries `mark`.

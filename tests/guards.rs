@@ -13,7 +13,7 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use common::hook::*;
 use common::*;
@@ -37,21 +37,7 @@ impl Tree {
     fn new() -> Tree {
         let mut s = Scratch::new();
         s.set_env("HOOKDEX_ENFORCE", "auto");
-        let bin = s.root.join("stubs");
-        std::fs::create_dir_all(&bin).unwrap();
-        let log = s.root.join("kubectl.log");
-        let stub = rule_with(
-            &bin,
-            "kubectl",
-            &format!("#!/bin/sh\necho \"$*\" >> {}\n", log.display()),
-        );
-        set_executable(&stub, true);
-        let path = format!(
-            "{}:{}",
-            bin.display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
-        s.set_env("PATH", &path);
+        let log = stub_on_path(&mut s, "kubectl");
         rule_with(&s.runtime(), KUBECTL_GUARD, KUBECTL);
         Tree { s, log }
     }
@@ -81,16 +67,9 @@ impl Tree {
         (decision, runs)
     }
 
-    /// Runs `command` as Claude Code's shell would: bash, in the
-    /// repository, with the tree's environment.
+    /// Runs `command` as Claude Code's shell would.
     fn shell(&self, command: &str) -> Output {
-        let mut cmd = Command::new("bash");
-        cmd.arg("-c").arg(command).current_dir(&self.s.repo);
-        cmd.env_clear();
-        for (name, value) in self.s.vars_with_prefix("") {
-            cmd.env(name, value);
-        }
-        cmd.stdin(Stdio::null()).output().unwrap()
+        shell(&self.s, command)
     }
 }
 

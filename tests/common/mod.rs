@@ -304,6 +304,42 @@ pub fn rule_with(dir: &Path, name: &str, body: &str) -> PathBuf {
     path
 }
 
+/// Puts a stub `name` first on the tree's `PATH`: it appends its
+/// arguments to the returned log and prints `<name>-stub ARGS`, so a test
+/// sees whether the program ran, and with what.
+pub fn stub_on_path(s: &mut Scratch, name: &str) -> PathBuf {
+    let bin = s.root.join("stubs");
+    let log = s.root.join(format!("{name}.log"));
+    let stub = rule_with(
+        &bin,
+        name,
+        &format!(
+            "#!/bin/sh\necho \"$*\" >> {}\necho \"{name}-stub $*\"\n",
+            log.display()
+        ),
+    );
+    set_executable(&stub, true);
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    s.set_env("PATH", &path);
+    log
+}
+
+/// Runs `command` as a harness's shell would: `bash -c` in the repository,
+/// with the tree's environment and nothing else, stdin closed.
+pub fn shell(s: &Scratch, command: &str) -> Output {
+    let mut cmd = Command::new("bash");
+    cmd.arg("-c").arg(command).current_dir(&s.repo);
+    cmd.env_clear();
+    for (name, value) in s.vars_with_prefix("") {
+        cmd.env(name, value);
+    }
+    cmd.stdin(Stdio::null()).output().unwrap()
+}
+
 /// Makes `path` executable (or not).
 pub fn set_executable(path: &Path, exec: bool) {
     use std::os::unix::fs::PermissionsExt;

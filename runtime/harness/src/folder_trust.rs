@@ -298,49 +298,7 @@ pub fn gemini_folder_verdict(
 /// JSON.
 fn read_jsonc(path: &Path) -> Option<Value> {
     let text = std::fs::read_to_string(path).ok()?;
-    serde_json::from_str(&strip_comments(&text)).ok()
-}
-
-/// `text` without its `//` and `/* */` comments outside strings.
-fn strip_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match c {
-                '\\' => out.extend(chars.next()),
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                // The line end stays, so line numbers do too.
-                while chars.peek().is_some_and(|&n| n != '\n') {
-                    chars.next();
-                }
-            }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut last = ' ';
-                for n in chars.by_ref() {
-                    if last == '*' && n == '/' {
-                        break;
-                    }
-                    last = n;
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
+    serde_json::from_str(&crate::mcp::strip_comments(&text)).ok()
 }
 
 #[cfg(test)]
@@ -397,13 +355,5 @@ mod tests {
         assert_eq!(header.lines().count(), 2);
         assert_eq!(json, "{\n  \"a\": 1\n}\n");
         assert_eq!(split_comment_header("{}"), ("", "{}"));
-    }
-
-    #[test]
-    fn comments_go_and_strings_stay() {
-        assert_eq!(
-            strip_comments("{\"a\": \"//x/*y*/\", // c\n /* d */ \"b\": 1}"),
-            "{\"a\": \"//x/*y*/\", \n  \"b\": 1}"
-        );
     }
 }

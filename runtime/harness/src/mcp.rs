@@ -131,8 +131,9 @@ pub(crate) fn first_tier(
     })
 }
 
-/// `text` with `//` and `/* */` comments outside strings blanked out.
-fn strip_comments(text: &str) -> String {
+/// `text` with `//` and `/* */` comments outside strings blanked out
+/// (JSON with comments, as Copilot and Gemini write their files).
+pub(crate) fn strip_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     let mut in_string = false;
