@@ -25,6 +25,10 @@ pub struct Call {
     pub dynamic: Vec<hookdex_shell::Dynamic>,
     /// The file the call touches (`file_path`, `notebook_path` or `path`).
     pub path: Option<String>,
+    /// The simple commands of [`Call::command`], split once when first
+    /// asked for: the gate, the guards and the conditions' `shell` field
+    /// share them.
+    commands: std::sync::OnceLock<Vec<hookdex_shell::Command>>,
 }
 
 impl Call {
@@ -65,7 +69,19 @@ impl Call {
             programs,
             dynamic: split.dynamic,
             path,
+            commands: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The simple commands of the call's shell line ([`hookdex_shell::commands`]),
+    /// none for a call with no line; split on the first call only.
+    pub fn commands(&self) -> &[hookdex_shell::Command] {
+        self.commands.get_or_init(|| {
+            self.command
+                .as_deref()
+                .map(hookdex_shell::commands)
+                .unwrap_or_default()
+        })
     }
 
     /// The call a payload makes: its tool (or, for an event step, its

@@ -45,8 +45,8 @@ pub fn stdin(payload: &Payload, call: &Call) -> Value {
             value.as_deref().map_or(Value::Null, |v| json!(v)),
         );
     }
-    if let Some(command) = command.filter(|_| tool.is_bash()) {
-        out.insert("shell".into(), shell(command, call));
+    if command.is_some() && tool.is_bash() {
+        out.insert("shell".into(), shell(call));
     }
     out.insert("hook_event_name".into(), json!(payload.event.as_str()));
     // Event payloads carry their own fields (prompt, source, stop_hook_active, …).
@@ -72,9 +72,10 @@ pub fn stdin(payload: &Payload, call: &Call) -> Value {
 /// does not show may follow), and the programs it may run that its text
 /// cannot name (`dynamic`: `reason`, `text`). A rule that allows some uses of
 /// a program reads its arguments here, past wrappers, runners and quoting.
-fn shell(command: &str, call: &Call) -> Value {
-    let commands: Vec<Value> = hookdex_shell::commands(command)
-        .into_iter()
+fn shell(call: &Call) -> Value {
+    let commands: Vec<Value> = call
+        .commands()
+        .iter()
         .map(|c| {
             json!({
                 "program": c.program,

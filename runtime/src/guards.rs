@@ -96,41 +96,14 @@ pub fn judge_fields(guard: &Guard, input: &Value) -> Option<Judged> {
     conclude(guard, finding.into_iter().collect())
 }
 
-/// What the splitter read of a call's shell line, once for every guard
-/// that judges it.
-pub struct Seen {
-    commands: Vec<hookdex_shell::Command>,
-    dynamic: Vec<String>,
-}
-
-impl Seen {
-    /// What the splitter reads of `call`'s line (nothing for a call with
-    /// none).
-    pub fn of(call: &Call) -> Seen {
-        Seen {
-            commands: call
-                .command
-                .as_deref()
-                .map(hookdex_shell::commands)
-                .unwrap_or_default(),
-            dynamic: call.dynamic.iter().map(|d| d.text.clone()).collect(),
-        }
-    }
-}
-
 /// What the guard's kind judges of `call` (its tool input `input`, from
 /// `cwd`): its shell line's commands, its file, or its fields.
-pub fn judge_call(
-    guard: &Guard,
-    seen: &Seen,
-    call: &Call,
-    input: &Value,
-    cwd: &Path,
-) -> Option<Judged> {
+pub fn judge_call(guard: &Guard, call: &Call, input: &Value, cwd: &Path) -> Option<Judged> {
     match guard.data.kind {
         GuardKind::Program => {
-            let uses: Vec<Use<'_>> = seen
-                .commands
+            let dynamic: Vec<String> = call.dynamic.iter().map(|d| d.text.clone()).collect();
+            let uses: Vec<Use<'_>> = call
+                .commands()
                 .iter()
                 .map(|c| Use {
                     program: &c.program,
@@ -139,7 +112,7 @@ pub fn judge_call(
                     more: c.more,
                 })
                 .collect();
-            judge_uses(guard, &uses, &seen.dynamic)
+            judge_uses(guard, &uses, &dynamic)
         }
         GuardKind::Path => judge_path(guard, call.path.as_deref()?, cwd),
         GuardKind::Fields => judge_fields(guard, input),

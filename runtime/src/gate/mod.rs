@@ -133,14 +133,13 @@ pub fn changes_rules(
     }
     let tool = &call.tool.name;
     if tool.is_bash() {
-        let command = call.command.as_deref()?;
         // The shell tool's own directory (Codex `workdir`, Gemini `dir_path`).
         let workdir = ["workdir", "dir_path", "cwd"]
             .iter()
             .find_map(|key| input.get(*key).and_then(Value::as_str))
             .map(|dir| resolve_in(cwd, dir).lexical);
         let cwd = workdir.as_deref().unwrap_or(cwd);
-        return shell::writes_rule_source(command, cwd, &sources.rules_only(), var)
+        return shell::writes_rule_source(call, cwd, &sources.rules_only(), var)
             .map(|why| format!("this command changes a rule source: {why}"));
     }
     if tool.is_mcp() {

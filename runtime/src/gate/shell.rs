@@ -15,6 +15,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use super::sources::{resolve_in, Named, RuleSources};
+use crate::call::Call;
 
 /// Programs that only read whatever their arguments name (none of them
 /// takes an output file or writes in place).
@@ -100,15 +101,16 @@ pub const MAX_COMMANDS: usize = 2000;
 /// [`MAX_COMMANDS`], so the hook's time stays bounded on any payload.
 pub const MAX_WORDS: usize = 20_000;
 
-/// Why the line changes a rule source, or `None` when it does not.
+/// Why the shell line of `call` changes a rule source, or `None` when it
+/// does not (or the call has no line).
 pub fn writes_rule_source(
-    command: &str,
+    call: &Call,
     cwd: &Path,
     sources: &RuleSources,
     var: &dyn Fn(&str) -> Option<OsString>,
 ) -> Option<String> {
-    let split = hookdex_shell::split(command);
-    let commands = hookdex_shell::commands(command);
+    let command = call.command.as_deref()?;
+    let commands = call.commands();
     if commands.len() > MAX_COMMANDS {
         return Some(format!(
             "it runs more than {MAX_COMMANDS} commands, more than the gate follows: run it in parts"
@@ -124,7 +126,7 @@ pub fn writes_rule_source(
     let mut at: Option<PathBuf> = Some(cwd.to_path_buf());
     let cdpath = command.contains("CDPATH") || var("CDPATH").is_some_and(|v| !v.is_empty());
     let mut touching = false;
-    for simple in &commands {
+    for simple in commands {
         let judge = Judge {
             cwd,
             at: at.as_deref(),
@@ -228,7 +230,7 @@ pub fn writes_rule_source(
             .any(|word| sources.touches(&resolve_in(cwd, &word)))
             || words.next().is_some()
     };
-    if split.is_dynamic() && (touching || named()) {
+    if !call.dynamic.is_empty() && (touching || named()) {
         return Some("it runs a program its text cannot name".into());
     }
     None
@@ -509,7 +511,16 @@ mod tests {
     fn writes_into_rule_folders_are_found_and_reads_pass() {
         let (_dir, repo, sources, home) = fixture();
         let var = |name: &str| (name == "HOME").then(|| home.clone().into_os_string());
-        let judge = |line: &str| writes_rule_source(line, &repo, &sources, &var);
+        let judge = |line: &str| {
+            let input = serde_json::json!({ "command": line });
+            let call = Call::new(
+                hookdex_model::Target::Claude,
+                hookdex_model::Step::Pre,
+                "Bash",
+                &input,
+            );
+            writes_rule_source(&call, &repo, &sources, &var)
+        };
         let denied = [
             "echo 'exit 0' > .hookdex/conditions/pre-bash-x.sh",
             "cat x | tee .hookdex/conditions/a.sh",

@@ -221,7 +221,6 @@ pub fn explain(cx: &Context<'_>, spec: &CallSpec) -> Result<ExplainReport, Error
     );
     let mut fires = Vec::new();
     let mut skipped = Vec::new();
-    let seen = crate::guards::Seen::of(&call);
     for v in &verdicts {
         if !v.fires {
             skipped.push(Skipped {
@@ -272,7 +271,7 @@ pub fn explain(cx: &Context<'_>, spec: &CallSpec) -> Result<ExplainReport, Error
                     };
                     from.guard(v.rule.id)?.map(|guard| {
                         let cwd = &settings.exec.cwd;
-                        let judged = crate::guards::judge_call(&guard, &seen, &call, &input, cwd);
+                        let judged = crate::guards::judge_call(&guard, &call, &input, cwd);
                         GuardDecision {
                             decision: judged.as_ref().map_or("none", |j| j.decision.as_str()),
                             reason: judged.map(|j| j.reason),
