@@ -25,10 +25,10 @@ pub struct Call {
     pub dynamic: Vec<hookdex_shell::Dynamic>,
     /// The file the call touches (`file_path`, `notebook_path` or `path`).
     pub path: Option<String>,
-    /// The simple commands of [`Call::command`], split once when first
-    /// asked for: the gate, the guards and the conditions' `shell` field
-    /// share them.
-    commands: std::sync::OnceLock<Vec<hookdex_shell::Command>>,
+    /// The simple commands of [`Call::command`], read with its programs
+    /// in one reading: the gate, the guards and the conditions' `shell`
+    /// field read them.
+    pub commands: Vec<hookdex_shell::Command>,
 }
 
 impl Call {
@@ -47,9 +47,12 @@ impl Call {
         input: &Value,
     ) -> Call {
         let command = tool.name.is_bash().then(|| command_of(input)).flatten();
-        let split = command
+        // One reading gives the programs the lookup needs and the simple
+        // commands the gate (on by default), the guards and the conditions
+        // read.
+        let (split, simple) = command
             .as_deref()
-            .map(hookdex_shell::split)
+            .map(hookdex_shell::read)
             .unwrap_or_default();
         let programs = split
             .programs
@@ -69,19 +72,8 @@ impl Call {
             programs,
             dynamic: split.dynamic,
             path,
-            commands: std::sync::OnceLock::new(),
+            commands: simple,
         }
-    }
-
-    /// The simple commands of the call's shell line ([`hookdex_shell::commands`]),
-    /// none for a call with no line; split on the first call only.
-    pub fn commands(&self) -> &[hookdex_shell::Command] {
-        self.commands.get_or_init(|| {
-            self.command
-                .as_deref()
-                .map(hookdex_shell::commands)
-                .unwrap_or_default()
-        })
     }
 
     /// The call a payload makes: its tool (or, for an event step, its

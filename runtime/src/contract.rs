@@ -74,7 +74,7 @@ pub fn stdin(payload: &Payload, call: &Call) -> Value {
 /// a program reads its arguments here, past wrappers, runners and quoting.
 fn shell(call: &Call) -> Value {
     let commands: Vec<Value> = call
-        .commands()
+        .commands
         .iter()
         .map(|c| {
             json!({

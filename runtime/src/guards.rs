@@ -103,7 +103,7 @@ pub fn judge_call(guard: &Guard, call: &Call, input: &Value, cwd: &Path) -> Opti
         GuardKind::Program => {
             let dynamic: Vec<String> = call.dynamic.iter().map(|d| d.text.clone()).collect();
             let uses: Vec<Use<'_>> = call
-                .commands()
+                .commands
                 .iter()
                 .map(|c| Use {
                     program: &c.program,

@@ -49,7 +49,7 @@ pub use crate::types::{Command, Dynamic, Reason, Split, MAX_DYNAMIC};
 use std::borrow::Cow;
 
 use crate::budget::with_budget;
-use crate::scan::{scan, Fill};
+use crate::scan::{scan, Fill, Found};
 
 /// Programs run by the simple commands of `command`, in first-seen order, deduplicated, each reduced to its basename.
 ///
@@ -137,7 +137,31 @@ pub fn programs(command: &str) -> Vec<String> {
 /// ```
 #[must_use]
 pub fn split(command: &str) -> Split {
-    let (mut found, cut) = with_budget(command, |read| scan(read, 0, false, Fill::default()));
+    let (found, cut) = with_budget(command, |read| scan(read, 0, false, Fill::default()));
+    split_of(command, found, cut)
+}
+
+/// [`split`] and [`commands`] of `command` from one reading of it: what a
+/// caller that needs both pays once.
+///
+/// ```
+/// let (split, commands) = hookdex_shell::read("sudo kubectl get pods; $EDITOR x");
+/// assert_eq!(split, hookdex_shell::split("sudo kubectl get pods; $EDITOR x"));
+/// assert_eq!(commands[0].args, ["get", "pods"]);
+/// ```
+#[must_use]
+pub fn read(command: &str) -> (Split, Vec<Command>) {
+    let (mut found, cut) = with_budget(command, |read| scan(read, 0, true, Fill::default()));
+    let commands = std::mem::take(&mut found.commands)
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect();
+    (split_of(command, found, cut), commands)
+}
+
+/// The [`Split`] of what a scan of `command` found (`cut` when the budget
+/// cut the line short).
+fn split_of(command: &str, mut found: Found<'_>, cut: bool) -> Split {
     if found.out_of_budget || cut {
         // What the budget cut short is why the rest is unknown: it comes first.
         found.dynamic.retain(|d| d.reason != Reason::TooDeep);

@@ -75,3 +75,22 @@ fn every_line_that_runs_kubectl_is_named_or_dynamic() {
         fired.join("\n")
     );
 }
+
+/// [`hookdex_shell::read`] gives what [`split`] and [`hookdex_shell::commands`]
+/// give apart, on every line of the corpus and on lines past the budget.
+#[test]
+fn one_reading_gives_the_split_and_the_commands() {
+    let corpus = corpus_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/enforce"));
+    let long = format!("kubectl get {}; $x delete", "{a,b}".repeat(300_000));
+    let lines =
+        corpus
+            .lines
+            .iter()
+            .map(|l| l.text.clone())
+            .chain([long, String::new(), "ls".into()]);
+    for line in lines {
+        let (found, commands) = hookdex_shell::read(&line);
+        assert_eq!(found, split(&line), "{line:.200}");
+        assert_eq!(commands, hookdex_shell::commands(&line), "{line:.200}");
+    }
+}

@@ -110,7 +110,7 @@ pub fn writes_rule_source(
     var: &dyn Fn(&str) -> Option<OsString>,
 ) -> Option<String> {
     let command = call.command.as_deref()?;
-    let commands = call.commands();
+    let commands = &call.commands;
     if commands.len() > MAX_COMMANDS {
         return Some(format!(
             "it runs more than {MAX_COMMANDS} commands, more than the gate follows: run it in parts"
