@@ -95,12 +95,22 @@ pub struct Script {
     pub path: PathBuf,
     /// Its interpreter.
     pub runner: Runner,
-    /// Its stamp, taken before the check.
+}
+
+/// What the check of one script found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// Its one-line syntax error; `None` when it parses, or when that could
+    /// not be learned.
+    pub error: Option<String>,
+    /// Its stamp, taken before it was read (on the descriptor read from).
     pub stamp: Stamp,
 }
 
 /// What is known of one script before any interpreter runs.
 struct Prepared {
+    /// Its stamp, taken before it was read.
+    stamp: Stamp,
     /// Its cache key, when it was read and has an interpreter.
     key: Option<String>,
     /// `Some(None)` when it parses (remembered, or accepted by brush):
@@ -108,16 +118,21 @@ struct Prepared {
     known: Option<Option<String>>,
 }
 
-/// The one-line syntax error of each script (`None` when it parses, or
-/// when that could not be learned), in order, checked with `found`'s
+/// What the check of each script found, in order, checked with `found`'s
 /// interpreters (a script whose interpreter was not found is not checked).
 /// `cache` is the cache file; it is read, and rewritten (atomically) with
 /// the results of this call.
-pub fn check(scripts: &[Script], found: &interpreters::Found, cache: &Path) -> Vec<Option<String>> {
+pub fn check(scripts: &[Script], found: &interpreters::Found, cache: &Path) -> Vec<Checked> {
     // Where the results cannot be remembered, neither can the index be (the
     // hook would recompile, and check everything, on every call): no check.
     if !writable(cache) {
-        return vec![None; scripts.len()];
+        return scripts
+            .iter()
+            .map(|s| Checked {
+                error: None,
+                stamp: Stamp::of(&s.path),
+            })
+            .collect();
     }
     let remembered = read_cache(cache);
     let prefixes = [Runner::Bash, Runner::Python].map(|r| (r, key_prefix(r, found)));
@@ -143,8 +158,14 @@ pub fn check(scripts: &[Script], found: &interpreters::Found, cache: &Path) -> V
         // No threads with that stack to be had: bash decides every script.
         Err(_) => prepare(false),
     };
-    let (keys, mut known): (Vec<_>, Vec<_>) =
-        prepared.into_iter().map(|p| (p.key, p.known)).unzip();
+    let mut stamps = Vec::with_capacity(prepared.len());
+    let (keys, mut known): (Vec<_>, Vec<_>) = prepared
+        .into_iter()
+        .map(|p| {
+            stamps.push(p.stamp);
+            (p.key, p.known)
+        })
+        .unzip();
     let todo = |runner: Runner| -> Vec<usize> {
         (0..scripts.len())
             .filter(|&i| known[i].is_none() && scripts[i].runner == runner)
@@ -163,7 +184,14 @@ pub fn check(scripts: &[Script], found: &interpreters::Found, cache: &Path) -> V
     if parsed != remembered {
         write_cache(cache, &parsed);
     }
-    known.into_iter().map(Option::flatten).collect()
+    known
+        .into_iter()
+        .zip(stamps)
+        .map(|(answer, stamp)| Checked {
+            error: answer.flatten(),
+            stamp,
+        })
+        .collect()
 }
 
 /// The part of a cache key its runner gives: the runner and the
@@ -191,20 +219,22 @@ fn prepare(
     remembered: &BTreeSet<String>,
     brush: bool,
 ) -> Prepared {
-    let unknown = Prepared {
+    let unknown = || Prepared {
+        stamp: Stamp::of(&script.path),
         key: None,
         known: None,
     };
     let Some(prefix) = prefix else {
-        return unknown;
+        return unknown();
     };
-    let Ok(bytes) = confine::read_regular(&script.path, MAX_SCRIPT_BYTES) else {
-        return unknown;
+    let Ok((bytes, meta)) = confine::read_regular_meta(&script.path, MAX_SCRIPT_BYTES) else {
+        return unknown();
     };
     let key = format!("{prefix} {:032x}", xxhash_rust::xxh3::xxh3_128(&bytes));
     let parses = remembered.contains(&key)
         || (brush && script.runner == Runner::Bash && brush_accepts(&bytes));
     Prepared {
+        stamp: Stamp::of_meta(&meta),
         key: Some(key),
         known: parses.then_some(None),
     }
@@ -429,14 +459,15 @@ fn run(
 mod tests {
     use super::*;
 
+    /// The errors `check` found.
+    fn errors(checked: Vec<Checked>) -> Vec<Option<String>> {
+        checked.into_iter().map(|c| c.error).collect()
+    }
+
     fn script(dir: &Path, name: &str, runner: Runner, body: &str) -> Script {
         let path = dir.join(name);
         std::fs::write(&path, body).unwrap();
-        Script {
-            stamp: Stamp::of(&path),
-            path,
-            runner,
-        }
+        Script { path, runner }
     }
 
     #[test]
@@ -459,7 +490,7 @@ mod tests {
             None,
         ];
         let found = interpreters::find();
-        assert_eq!(check(&scripts, &found, &cache), expected);
+        assert_eq!(errors(check(&scripts, &found, &cache)), expected);
         assert!(cache.exists());
         // The key is the content: an edit that keeps every stamp field but
         // the bytes (same size, mtime put back) is checked again.
@@ -471,7 +502,7 @@ mod tests {
         };
         same_stamp(&scripts[0].path, "if then \n\n");
         same_stamp(&scripts[1].path, "echo\n# fine\n\n");
-        let answers = check(&scripts[..2], &found, &cache);
+        let answers = errors(check(&scripts[..2], &found, &cache));
         assert!(answers[0]
             .as_deref()
             .is_some_and(|e| e.contains("syntax error")));
@@ -479,11 +510,11 @@ mod tests {
         // A cache that says a script does not parse is not believed.
         same_stamp(&scripts[0].path, "echo fine\n");
         std::fs::write(&cache, format!(r#"{{"{}": "bash -n: forged"}}"#, 1)).unwrap();
-        assert_eq!(check(&scripts[..1], &found, &cache), [None]);
+        assert_eq!(errors(check(&scripts[..1], &found, &cache)), [None]);
         // No cache can be written: nothing is checked.
         let bad = script(d, "bad2.sh", Runner::Bash, "if then\n");
         let unwritable = d.join("ok.sh/cache.json");
-        assert_eq!(check(&[bad], &found, &unwritable), [None]);
+        assert_eq!(errors(check(&[bad], &found, &unwritable)), [None]);
     }
 
     #[test]
@@ -517,7 +548,11 @@ mod tests {
             .enumerate()
             .map(|(i, (body, ..))| script(dir.path(), &format!("{i}.sh"), Runner::Bash, body))
             .collect();
-        let answers = check(&scripts, &found, &dir.path().join("cache/syntax.json"));
+        let answers = errors(check(
+            &scripts,
+            &found,
+            &dir.path().join("cache/syntax.json"),
+        ));
         for ((body, brush, listed), answer) in table.iter().zip(answers) {
             assert_eq!(brush_accepts(body.as_bytes()), *brush, "brush on {body:?}");
             assert_eq!(answer.as_deref(), *listed, "{body:?}");
@@ -539,7 +574,7 @@ mod tests {
             })
             .collect();
         let cache = d.join("cache/syntax.json");
-        let answers = check(&scripts, &found, &cache);
+        let answers = errors(check(&scripts, &found, &cache));
         let listed: Vec<usize> = (0..n).filter(|&i| answers[i].is_some()).collect();
         let broken: Vec<usize> = (0..n).filter(|i| i % 100 == 99).collect();
         assert_eq!(listed, broken);
