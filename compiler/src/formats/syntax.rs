@@ -13,8 +13,9 @@
 //! fails when it runs. Measured on 998 scripts (the lines of
 //! `tests/enforce/*.txt`, the repository's own, Debian's bash scripts and
 //! completions): no miss; 19 rejected by brush (or not handed to it) went
-//! to `bash -n`, which accepted them. Python scripts go to Python's own `compile()` in
-//! chunks, one python3 process per chunk, chunks in parallel.
+//! to `bash -n`, which accepted them. Python scripts go to Python's own
+//! `compile()` in chunks, one python3 process per chunk, chunks in
+//! parallel.
 //!
 //! Each check by an interpreter is bounded in time (`BASH_TIMEOUT`,
 //! `PYTHON_TIMEOUT`); a check that cannot run or does not finish in time
@@ -142,21 +143,16 @@ pub fn check(scripts: &[Script], found: &interpreters::Found, cache: &Path) -> V
             .find(|(r, _)| *r == runner)
             .and_then(|(_, p)| p.as_deref())
     };
+    let one = |s: &Script, brush: bool| prepare(s, prefix(s.runner), &remembered, brush);
     // Reading, hashing and brush's parse, in parallel; the pool's threads
     // have the stack brush may need.
-    let prepare = |brush: bool| -> Vec<Prepared> {
-        scripts
-            .par_iter()
-            .map(|s| prepare(s, prefix(s.runner), &remembered, brush))
-            .collect()
-    };
-    let prepared = match rayon::ThreadPoolBuilder::new()
+    let prepared: Vec<Prepared> = match rayon::ThreadPoolBuilder::new()
         .stack_size(BRUSH_STACK)
         .build()
     {
-        Ok(pool) => pool.install(|| prepare(true)),
-        // No threads with that stack to be had: bash decides every script.
-        Err(_) => prepare(false),
+        Ok(pool) => pool.install(|| scripts.par_iter().map(|s| one(s, true)).collect()),
+        // No threads to be had: read here, and bash decides every script.
+        Err(_) => scripts.iter().map(|s| one(s, false)).collect(),
     };
     let mut stamps = Vec::with_capacity(prepared.len());
     let (keys, mut known): (Vec<_>, Vec<_>) = prepared
