@@ -731,6 +731,58 @@ fn a_script_that_does_not_parse_is_invalid_and_never_runs() {
 }
 
 #[test]
+fn one_compile_checks_every_script_of_a_large_folder() {
+    let s = Scratch::new();
+    let n = 1_500;
+    let mut broken = Vec::new();
+    for i in 0..n {
+        let (name, body) = match (i % 3, i % 50 == 49) {
+            (0, false) => (format!("pre-bash-r{i}.py"), format!("x = {i}\n")),
+            (0, true) => (format!("pre-bash-r{i}.py"), "x = (\n".to_string()),
+            (_, false) => (
+                format!("pre-bash-r{i}.sh"),
+                format!("case \"$1\" in\n  a{i}) exit 2 ;;\nesac\n"),
+            ),
+            (_, true) => (format!("pre-bash-r{i}.sh"), "echo\nif then\n".to_string()),
+        };
+        if i % 50 == 49 {
+            broken.push(name.clone());
+        }
+        condition(&s.runtime(), &name, &body);
+    }
+    let listed = s.list(&[]);
+    let mut reasons: Vec<(String, String)> = listed["invalid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let file = e["file"].as_str().unwrap();
+            (
+                file_name(Path::new(file)),
+                e["reason"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    reasons.sort();
+    broken.sort();
+    let expected: Vec<(String, String)> = broken
+        .into_iter()
+        .map(|name| {
+            let reason = if name.ends_with(".py") {
+                "python3 compile: line 1: SyntaxError: '(' was never closed"
+            } else {
+                "bash -n: line 2: syntax error near unexpected token `then'"
+            };
+            (name, reason.to_string())
+        })
+        .collect();
+    assert_eq!(
+        reasons, expected,
+        "every broken script, in the first compile"
+    );
+}
+
+#[test]
 fn conditions_start_with_no_signal_blocked_or_ignored_by_the_hook() {
     let s = Scratch::new();
     // A child of the condition shows what the hook passed on (bash itself

@@ -386,13 +386,9 @@ fn check_syntax(
         .enumerate()
         .flat_map(|(layer, rules)| rules.iter().map(move |spec| (layer, spec)))
         .filter(|(layer, spec)| checked(*layer, spec))
-        .map(|(_, spec)| {
-            let path = std::path::PathBuf::from(&spec.file);
-            syntax::Script {
-                stamp: hookdex_index::Stamp::of(&path),
-                path,
-                runner: spec.runner,
-            }
+        .map(|(_, spec)| syntax::Script {
+            path: std::path::PathBuf::from(&spec.file),
+            runner: spec.runner,
         })
         .collect();
     if scripts.is_empty() {
@@ -406,11 +402,13 @@ fn check_syntax(
             if !checked(layer, spec) {
                 return true;
             }
-            let Some((error, script)) = errors.next() else {
+            let Some((checked, script)) = errors.next() else {
                 return true;
             };
-            let Some(error) = error else { return true };
-            stamps.push((script.path, script.stamp));
+            let Some(error) = checked.error else {
+                return true;
+            };
+            stamps.push((script.path, checked.stamp));
             invalid.push((
                 Some(layer as u16),
                 RuleError::new(spec.file.clone(), RuleErrorKind::Syntax(error)),

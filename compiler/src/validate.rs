@@ -61,7 +61,6 @@ pub fn validate_file(file_name: &str, text: &str) -> Result<(), RuleError> {
         _ => return Ok(()),
     };
     let script = syntax::Script {
-        stamp: hookdex_index::Stamp::of(&path),
         path: path.clone(),
         runner,
     };
@@ -74,7 +73,10 @@ pub fn validate_file(file_name: &str, text: &str) -> Result<(), RuleError> {
             RuleErrorKind::NoInterpreter { program },
         ));
     }
-    match syntax::check(std::slice::from_ref(&script), &found, &cache).remove(0) {
+    match syntax::check(std::slice::from_ref(&script), &found, &cache)
+        .remove(0)
+        .error
+    {
         Some(error) => Err(RuleError::new(file_name, RuleErrorKind::Syntax(error))),
         None => Ok(()),
     }

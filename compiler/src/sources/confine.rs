@@ -83,8 +83,17 @@ pub fn leaving_link(dir: &Path, root: &Path) -> Option<Leaving> {
 /// When it cannot be opened or read, is not a regular file, or is larger
 /// than `limit` (the error's kind is `FileTooLarge`).
 pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
-    let file = open_regular(path)?;
-    let meta = file.metadata()?;
+    read_regular_meta(path, limit).map(|(bytes, _)| bytes)
+}
+
+/// Like [`read_regular`], with the metadata of the file read, taken on its
+/// descriptor before reading (one `fstat` for both).
+///
+/// # Errors
+///
+/// As [`read_regular`].
+pub fn read_regular_meta(path: &Path, limit: u64) -> std::io::Result<(Vec<u8>, std::fs::Metadata)> {
+    let (file, meta) = open_regular_meta(path)?;
     if meta.len() > limit {
         return Err(too_large(limit));
     }
@@ -94,7 +103,7 @@ pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     if bytes.len() as u64 > limit {
         return Err(too_large(limit));
     }
-    Ok(bytes)
+    Ok((bytes, meta))
 }
 
 /// Opens `path` for reading when it is a regular file, without blocking (a
@@ -105,15 +114,21 @@ pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
 ///
 /// When it cannot be opened or is not a regular file.
 pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    open_regular_meta(path).map(|(file, _)| file)
+}
+
+/// [`open_regular`], with the metadata it checked.
+fn open_regular_meta(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
     use std::os::unix::fs::OpenOptionsExt;
     let file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
         .open(path)?;
-    if !file.metadata()?.is_file() {
+    let meta = file.metadata()?;
+    if !meta.is_file() {
         return Err(std::io::Error::other("not a regular file"));
     }
-    Ok(file)
+    Ok((file, meta))
 }
 
 fn too_large(limit: u64) -> std::io::Error {

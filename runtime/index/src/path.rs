@@ -82,29 +82,32 @@ impl Stamp {
         }
     }
 
-    fn from_meta(meta: std::io::Result<std::fs::Metadata>) -> Stamp {
+    /// The stamp `meta` gives (as [`Stamp::of`] would have): for a file
+    /// whose metadata was taken on its open descriptor, with no second stat.
+    pub fn of_meta(meta: &std::fs::Metadata) -> Stamp {
         use std::os::unix::fs::MetadataExt;
-        match meta {
-            Err(_) => Stamp::ABSENT,
-            Ok(meta) => Stamp {
-                kind: if meta.is_file() {
-                    StampKind::File
-                } else if meta.is_dir() {
-                    StampKind::Dir
-                } else if meta.is_symlink() {
-                    StampKind::Link
-                } else {
-                    StampKind::Other
-                },
-                mtime_sec: meta.mtime(),
-                mtime_nsec: meta.mtime_nsec() as u32,
-                ctime_sec: meta.ctime(),
-                ctime_nsec: meta.ctime_nsec() as u32,
-                size: meta.len(),
-                ino: meta.ino(),
-                mode: meta.mode() & 0o7777,
+        Stamp {
+            kind: if meta.is_file() {
+                StampKind::File
+            } else if meta.is_dir() {
+                StampKind::Dir
+            } else if meta.is_symlink() {
+                StampKind::Link
+            } else {
+                StampKind::Other
             },
+            mtime_sec: meta.mtime(),
+            mtime_nsec: meta.mtime_nsec() as u32,
+            ctime_sec: meta.ctime(),
+            ctime_nsec: meta.ctime_nsec() as u32,
+            size: meta.len(),
+            ino: meta.ino(),
+            mode: meta.mode() & 0o7777,
         }
+    }
+
+    fn from_meta(meta: std::io::Result<std::fs::Metadata>) -> Stamp {
+        meta.map_or(Stamp::ABSENT, |meta| Stamp::of_meta(&meta))
     }
 
     fn kind_code(self) -> u8 {
