@@ -444,3 +444,113 @@ fn fields_text(input: &Value) -> Vec<u8> {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hookdex_compiler::formats::filename::{classify, FileClass};
+    use hookdex_index::GuardPatterns;
+
+    fn guard(file: &str, text: &str) -> Guard {
+        let FileClass::Rule(name) = classify(file) else {
+            panic!("{file}");
+        };
+        let data = hookdex_compiler::formats::guard::compile(&name, text).unwrap();
+        let patterns = GuardPatterns::from_compiled(&data.dfa).unwrap();
+        Guard { data, patterns }
+    }
+
+    fn kubectl(text: &str) -> Guard {
+        guard(
+            "pre-bash.kubectl-x.guard.yaml",
+            &format!("reason: r\noptions: {{valued: [-n, --namespace], flags: [--debug]}}\n{text}"),
+        )
+    }
+
+    /// The decision for `kubectl ARGS`, with the words at `unknown` untold
+    /// and `more` words maybe after them.
+    fn decide(g: &Guard, args: &str, unknown: &[usize], more: bool) -> &'static str {
+        let args: Vec<String> = args.split_whitespace().map(String::from).collect();
+        let u = Use {
+            program: "kubectl",
+            args: &args,
+            unknown,
+            more,
+        };
+        judge_uses(g, &[u], &[]).map_or("none", |j| j.decision.as_str())
+    }
+
+    #[test]
+    fn options_are_skipped_and_an_unknown_one_is_read_both_ways() {
+        let g = kubectl("deny: [delete, rollout restart]\n");
+        for (args, want) in [
+            ("delete pod x", "deny"),
+            ("-n prod delete pod", "deny"),
+            ("-nprod delete", "deny"),
+            ("--namespace=prod --debug delete", "deny"),
+            ("--odd x delete", "deny"),
+            ("--odd delete", "deny"),
+            ("-- delete", "deny"),
+            ("rollout -n x restart deploy/a", "deny"),
+            ("rollout status", "none"),
+            ("get pods delete", "none"),
+            ("-n delete get", "none"),
+            ("get -- delete", "none"),
+            ("", "none"),
+        ] {
+            assert_eq!(decide(&g, args, &[], false), want, "kubectl {args}");
+        }
+    }
+
+    #[test]
+    fn untold_words_stop_the_reading_where_they_start() {
+        let g = kubectl("deny: [rollout restart]\n");
+        assert_eq!(decide(&g, "get $x", &[1], false), "none");
+        assert_eq!(decide(&g, "rollout $x", &[1], false), "deny");
+        assert_eq!(decide(&g, "$verb pod", &[0], false), "deny");
+        assert_eq!(decide(&g, "-n $ns", &[1], false), "deny");
+        assert_eq!(decide(&g, "rollout", &[], true), "deny");
+        assert_eq!(decide(&g, "rollout status", &[], true), "none");
+        let lenient = kubectl("deny: [delete]\ncannot_tell: allow\n");
+        assert_eq!(decide(&lenient, "$verb pod", &[0], false), "none");
+    }
+
+    #[test]
+    fn an_allow_list_refuses_the_rest() {
+        let g = kubectl("allow: [get, auth can-i]\nask: [scale]\n");
+        assert_eq!(decide(&g, "get pods", &[], false), "none");
+        assert_eq!(decide(&g, "auth can-i list pods", &[], false), "none");
+        assert_eq!(decide(&g, "auth reconcile", &[], false), "deny");
+        assert_eq!(decide(&g, "auth", &[], false), "deny");
+        assert_eq!(decide(&g, "scale x", &[], false), "ask");
+        assert_eq!(decide(&g, "--odd get pods", &[], false), "deny");
+        assert_eq!(decide(&g, "", &[], false), "none");
+        assert_eq!(decide(&g, "auth $x", &[1], false), "deny");
+        let none = kubectl("allow: []\n");
+        assert_eq!(decide(&none, "", &[], false), "deny");
+        assert_eq!(decide(&none, "get", &[], false), "deny");
+    }
+
+    #[test]
+    fn too_many_readings_are_a_use_the_text_cannot_tell() {
+        let g = kubectl("deny: [delete]\ncannot_tell: ask\n");
+        let args = vec!["--odd"; 12].join(" ") + " get";
+        assert_eq!(decide(&g, &args, &[], false), "ask");
+    }
+
+    #[test]
+    fn paths_are_judged_in_every_form() {
+        let g = guard(
+            "pre-edit-secrets.guard.yaml",
+            "reason: r\ndeny: [.env, 'secrets/**']\n",
+        );
+        let cwd = Path::new("/repo");
+        let decide = |path: &str| judge_path(&g, path, cwd).map_or("none", |j| j.decision.as_str());
+        assert_eq!(decide(".env"), "deny");
+        assert_eq!(decide("/elsewhere/.env"), "deny");
+        assert_eq!(decide("./a/../secrets/k"), "deny");
+        assert_eq!(decide("/repo/secrets/k"), "deny");
+        assert_eq!(decide("src/secrets.rs"), "none");
+        assert_eq!(decide("../repo/secrets/k"), "deny");
+    }
+}

@@ -120,7 +120,7 @@ impl Scalar {
 }
 
 /// A problem and where it is (1-based line and column).
-type Problem = (RuleErrorKind, Option<(u32, u32)>);
+pub type Problem = (RuleErrorKind, Option<(u32, u32)>);
 
 fn place(at: &Location) -> Option<(u32, u32)> {
     (at.line() > 0).then(|| (at.line() as u32, at.column() as u32))
@@ -143,7 +143,7 @@ fn key_error(key: &str, reason: impl Into<String>, at: Option<&Location>) -> Pro
 /// What is wrong and where: the YAML error, an unknown key, no `reason`,
 /// no entries, an entry of the wrong form for the matcher, an option that
 /// is not one, a glob that does not compile.
-pub(crate) fn compile(name: &RuleName, text: &str) -> Result<GuardData, Problem> {
+pub fn compile(name: &RuleName, text: &str) -> Result<GuardData, Problem> {
     let options = serde_saphyr::options! { strict_booleans: true };
     let spec: GuardSpec =
         serde_saphyr::from_str_with_options(text, options).map_err(|e| yaml_error(&e))?;
