@@ -534,7 +534,7 @@ mod tests {
     #[test]
     fn too_many_readings_are_a_use_the_text_cannot_tell() {
         let g = kubectl("deny: [delete]\ncannot_tell: ask\n");
-        let args = vec!["--odd"; 12].join(" ") + " get";
+        let args = ["--odd"; 12].join(" ") + " get";
         assert_eq!(decide(&g, &args, &[], false), "ask");
     }
 
