@@ -11,6 +11,9 @@
 # references are built or run here: a static no-op that reads its stdin to
 # the end (linked like hookdex), `bash -c 'exit 0'` and `/bin/true`.
 #
+# Peak RSS is judged in decimal MB (10^6 bytes; /usr/bin/time's KiB × 1024),
+# the stricter reading of "8 MB", with MiB beside it.
+#
 # Every call runs as an installed hookdex does after `hookdex init`:
 # HOOKDEX_ENFORCE=auto and Claude Code's shell prefix set to the guard, so
 # the hook judges the text and rewrites nothing.
@@ -24,6 +27,7 @@
 #   BIN=/path/to/hookdex times that build instead of building the release one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+src=$PWD
 calls=${CALLS:-200}
 rounds=${ROUNDS:-7}
 if [ -n "${N:-}" ]; then
@@ -62,10 +66,10 @@ chmod +x "$home_sh/conditions/pre-bash.kubectl-x.sh"
 printf 'reason: kubectl deletes go through GitOps\ndeny: [delete]\n' \
   >"$home_guard/conditions/pre-bash.kubectl-x.guard.yaml"
 # A tree to check that the bash guard's file name fires on the call (an
-# `exit 2` there denies it).
+# `exit 2` with a reason there denies it).
 home_check=$root/home-check
 mkdir -p "$home_check/conditions"
-printf 'exit 2\n' >"$home_check/conditions/pre-bash.kubectl-x.sh"
+printf 'echo checked >&2\nexit 2\n' >"$home_check/conditions/pre-bash.kubectl-x.sh"
 chmod +x "$home_check/conditions/pre-bash.kubectl-x.sh"
 cd "$root/repo"
 for h in "$home" "$home_sh" "$home_guard" "$home_check"; do
@@ -91,10 +95,11 @@ grep -q deny <<<"$(hook_out "$home_guard" "$root/kubectl-delete.json")" ||
   warn "the declarative guard does not deny kubectl delete pods"
 out=$(hook_out "$home_guard" "$root/kubectl.json")
 ! grep -q 'deny\|ask' <<<"$out" || warn "the declarative guard decides on kubectl get pods: $out"
-enforcement=on
-if ! HOOKDEX_HOME=$home_sh "$bin" list --json | grep -q '"on": true'; then
-  enforcement="off here ($(HOOKDEX_HOME=$home_sh "$bin" list --json | grep '"why"' | head -1 | sed 's/^ *//'))"
-fi
+# Whether the wrapper supervises here (`list --json`'s enforcement).
+enforcement=$(HOOKDEX_HOME=$home_sh "$bin" list --json | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["enforcement"]
+print("on" if e["on"] else "off here (" + e["why"] + ")")')
 
 # The interleaved timings.
 t_cmds=() t_inputs=() t_counts=()
@@ -180,7 +185,7 @@ if [ -n "${RTK_BIN:-}" ]; then
   sizes=(100000 1000000 10000000)
   t_cmds=() t_inputs=() t_counts=()
   for size in "${sizes[@]}"; do
-    outfilter_input rules/outfilters/make.outfilter.toml make "$size" >"$root/make-$size.txt"
+    outfilter_input "$src/rules/outfilters/make.outfilter.toml" make "$size" >"$root/make-$size.txt"
     entry "FIXTURE=$root/make-$size.txt PATH=$root/bin:\$PATH $bin exec -- make"
     entry "FIXTURE=$root/make-$size.txt PATH=$root/bin:\$PATH HOME=$root/rtk-home $root/rtk make"
   done
@@ -215,11 +220,12 @@ for n in 0 "${big[@]}"; do
     continue
   fi
   s=$(calc '%.2f' "(${end/[.,]/} - ${start/[.,]/}) / 1e6")
-  compile_rows+=("\`hookdex compile\`, cold (fresh cache), $n rule files" "$s s" "≤ $((n / 10000)) s"
-    "$(judge "$s" "$((n / 10000))" '%.2f s')")
+  goal=$(calc '%g' "$n / 10000")
+  compile_rows+=("\`hookdex compile\`, cold (fresh cache), $n rule files" "$s s" "≤ $goal s"
+    "$(judge "$s" "$goal" '%.2f s')")
   read -r _ rss < <(HOME=$t/user HOOKDEX_HOME=$t/home HOOKDEX_CACHE_DIR=$t/cache usage "$root/nothing.json" "$bin" hook --target claude)
   mb=$(calc '%.2f' "$rss * 1024 / 1e6")
-  rss_rows+=("hook peak RSS at $n rules (nothing fires)" "$mb MB ($rss KiB)" "≤ 8 MB" "$(judge "$mb" 8 '%.2f MB')")
+  rss_rows+=("hook peak RSS at $n rules (nothing fires; median of 5 runs)" "$mb MB ($rss KiB, $(calc '%.2f' "$rss / 1024") MiB)" "≤ 8 MB" "$(judge "$mb" 8 '%.2f MB')")
   rm -rf "$t"
 done
 row "${compile_rows[@]}"
