@@ -24,7 +24,9 @@
 #   10000; FULL=1 makes it 10000 100000).
 #   RTK_BIN=/path/to/rtk (0.37.2, see ../shared/peers/rtk/README.md) adds
 #   the rows against rtk; without it they print as skipped.
-#   BIN=/path/to/hookdex times that build instead of building the release one.
+#   BIN=/path/to/hookdex times that build instead of building the release one
+#   (a commit moves HEAD, which the build script watches: release_binary
+#   then relinks hookdex, about 1.5 minutes here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
@@ -39,7 +41,6 @@ else
 fi
 . benches/fixture.sh
 built=${BIN:-$(release_binary)}
-commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!benches' ':!docs' || echo "+changes")
 root=$(mktemp -d "${TMPDIR:-/tmp}/hookdex-table.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 make_fixture "$root" 1000
@@ -146,7 +147,7 @@ judge() {
 ms() { calc '%.3f' "$1 / 1e6"; }
 row() { printf '| %s | %s | %s | %s |\n' "$@"; }
 
-echo "hookdex $commit ($(stat -c %s "$bin") bytes), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $load_before before the timings and $load_after after;"
+echo "$("$bin" --version) ($(stat -c %s "$bin") bytes), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $load_before before the timings and $load_after after;"
 echo "interleaved timings: $rounds rounds of $calls calls each, the median round's mean per call; /bin/true took $(ms "${ns[e_true]}") ms"
 echo
 row "row" "measured" "goal" "verdict"
