@@ -183,19 +183,39 @@ if [ -n "${RTK_BIN:-}" ]; then
   mkdir -p "$root/bin" "$root/rtk-home"
   cp "$RTK_BIN" "$root/rtk"
   stand_in "$root/bin" make stdout
-  sizes=(100000 1000000 10000000)
-  t_cmds=() t_inputs=() t_counts=()
+  # The same filter for both: rtk reads hookdex's shipped make filter as its
+  # user-global filter (ahead of its builtins), less the keys rtk does not
+  # know (it drops a file with an unknown key).
+  mkdir -p "$root/rtk-home/.config/rtk"
+  python3 - "$src/rules/outfilters/make.outfilter.toml" >"$root/rtk-home/.config/rtk/filters.toml" <<'EOF'
+import json, sys, tomllib
+known = {"description", "match_command", "strip_ansi", "replace", "match_output",
+         "strip_lines_matching", "keep_lines_matching", "truncate_lines_at",
+         "head_lines", "tail_lines", "max_lines", "on_empty", "filter_stderr"}
+make = tomllib.load(open(sys.argv[1], "rb"))["filters"]["make"]
+print("schema_version = 1\n\n[filters.make]")
+for key, value in make.items():
+    if key in known:  # strings, booleans and lists of strings: JSON spells them as TOML does
+        print(f"{key} = {json.dumps(value)}")
+EOF
+  sizes=(100000 1000000 10000000) labels=("100 KB" "1 MB" "10 MB")
+  t_cmds=() t_inputs=() t_counts=() kept=()
   for size in "${sizes[@]}"; do
     outfilter_input "$src/rules/outfilters/make.outfilter.toml" make "$size" >"$root/make-$size.txt"
     entry "FIXTURE=$root/make-$size.txt PATH=$root/bin:\$PATH $bin exec -- make"
     entry "FIXTURE=$root/make-$size.txt PATH=$root/bin:\$PATH HOME=$root/rtk-home $root/rtk make"
   done
+  # What each prints: the same bytes, or the filters differ.
+  for e in "${!t_cmds[@]}"; do
+    kept[e]=$(eval "${t_cmds[e]}" 2>&1 </dev/null | wc -c)
+  done
   time_rounds 5 3
   for i in "${!sizes[@]}"; do
     ours=${t_ns[2 * i]} theirs=${t_ns[2 * i + 1]}
     r=$(calc '%.2f' "$ours / $theirs")
-    row "\`exec -- make\` vs rtk 0.37.2 (\`rtk make\`), the make filter, $((sizes[i] / 1000)) KB of its test inputs" \
-      "$(ms "$ours") ms vs $(ms "$theirs") ms: ${r} ×" "≤ 0.33 ×" "$(judge "$r" 0.33 '%.2f ×')"
+    row "\`exec -- make\` vs rtk 0.37.2 (\`rtk make\`), both with hookdex's shipped make filter, ${labels[i]} of its test inputs (median of 5 rounds of 3)" \
+      "$(ms "$ours") ms vs $(ms "$theirs") ms: ${r} ×; printed ${kept[2 * i]} vs ${kept[2 * i + 1]} of ${sizes[i]} bytes" \
+      "≤ 0.33 ×" "$(judge "$r" 0.33 '%.2f ×')"
   done
 else
   row "\`exec\` vs rtk 0.37.2, same filter, same input, at 100 KB, 1 MB, 10 MB" "—" "≤ 0.33 ×" \
