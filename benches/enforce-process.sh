@@ -44,6 +44,7 @@ fi
   for ((i = 0; i < 1000; i++)); do printf ' t%d' "$i"; done
   printf '\n'
 } > "$root/work/Makefile"
+# shellcheck disable=SC2016  # expanded by the bash that runs it
 writes='for i in $(seq 10000); do : > "f$i"; done'
 
 # name|command (run in $root/work)|repeat
@@ -70,7 +71,6 @@ for ((r = 0; r < rounds; r++)); do
     samples["$name|guard"]+="$(time_it "$bin exec --guard -- $cmd" "$repeat") "
   done
 done
-median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "rounds: $rounds; guard watching kubectl execs and writes into rule sources"
 printf '%-26s %12s %12s %12s %8s\n' "command" "bare" "guarded" "added" "ratio"
 for entry in "${entries[@]}"; do

@@ -42,24 +42,14 @@ built=$bin
 cp "$built" "$root/hookdex"
 bin=$root/hookdex
 # The static no-op: `int main(void) { return 0; }`, linked like hookdex.
-noop=""
-if command -v cc >/dev/null; then
-  printf 'int main(void) { return 0; }\n' > "$root/noop.c"
-  if cc -O2 -static -o "$root/noop-static" "$root/noop.c" 2>/dev/null; then
-    noop="$root/noop-static"
-  fi
-fi
-[ -n "$noop" ] || echo "no static no-op: cc -static is not available here" >&2
+noop=$(static_noop "$root")
 # The peer reads the same rules from its runtime folder.
 mkdir -p "$HOME/.agentihooks" && ln -s "$HOOKDEX_HOME/conditions" "$HOME/.agentihooks/conditions"
 cd "$root/repo"
 "$bin" compile >/dev/null
 HOOKDEX_HOME=$home_yaml "$bin" compile >/dev/null
 
-payload() {
-  printf '{"session_id":"s","transcript_path":"%s/t.jsonl","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"%s"},"tool_use_id":"t"}' \
-    "$root" "$root/repo" "$1" > "$root/$2.json"
-}
+payload() { bash_payload "$root" "$1" >"$root/$2.json"; }
 payload "ls -la | wc -l" nothing
 payload "cli1 --verbose" one      # fires pre-bash.cli1-r1.sh (an empty bash script)
 # Edits the package's ui_slop filter fires for by its matcher: one its paths
@@ -95,54 +85,42 @@ if [ -x "$venv/bin/python" ]; then
   entries+=("agentihooks 2.17 (python -m hooks), nothing fires|nothing|$peer_calls|$venv/bin/python -m hooks")
 fi
 
-# Timed with bash's own clock ($EPOCHREALTIME, microseconds): no process
-# is started to read it.
-declare -a names inputs counts cmds homes
+# Interleaved rounds (time_rounds in fixture.sh), each entry with its own
+# HOOKDEX_HOME.
+declare -A samples
+t_cmds=() t_inputs=() t_counts=()
 for entry in "${entries[@]}"; do
   IFS='|' read -r name input count cmd home <<<"$entry"
-  names+=("$name") inputs+=("$root/$input.json") counts+=("$count") cmds+=("$cmd")
-  homes+=("${home:-$HOOKDEX_HOME}")
+  t_cmds+=("HOOKDEX_HOME=${home:-$HOOKDEX_HOME} $cmd") t_inputs+=("$root/$input.json") t_counts+=("$count")
 done
-declare -A samples
-for ((r = 0; r < rounds; r++)); do
-  sums=()
-  for ((i = 0; i < calls; i++)); do
-    for e in "${!names[@]}"; do
-      ((i < counts[e])) || continue
-      start=$EPOCHREALTIME
-      HOOKDEX_HOME=${homes[e]} ${cmds[e]} <"${inputs[e]}" >/dev/null 2>&1 || true
-      end=$EPOCHREALTIME
-      sums[e]=$(( ${sums[e]:-0} + ${end/[.,]/} - ${start/[.,]/} ))
-    done
-  done
-  for e in "${!names[@]}"; do
-    samples[${names[e]}]+="$(( sums[e] * 1000 / counts[e] )) "
-  done
+time_rounds "$rounds" "$calls"
+for e in "${!entries[@]}"; do
+  IFS='|' read -r name _ <<<"${entries[e]}"
+  samples[$name]=${t_ns[e]}
 done
 
-median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 IFS='|' read -r base_name _ <<<"${entries[0]}"
-base=$(median <<<"${samples[$base_name]}")
+base=${samples[$base_name]}
 IFS='|' read -r hook_name _ <<<"${entries[1]}"
-hook=$(median <<<"${samples[$hook_name]}")
+hook=${samples[$hook_name]}
 echo "rules: $n, rounds: $rounds"
 printf '%-52s %12s %10s %12s\n' "command" "per call" "vs true" "vs hookdex"
 for entry in "${entries[@]}"; do
   IFS='|' read -r name _ <<<"$entry"
-  m=$(median <<<"${samples[$name]}")
+  m=${samples[$name]}
   printf '%-52s %9.3f ms %9.2fx %11.2fx\n' "$name" "$(echo "$m / 1000000" | bc -l)" \
     "$(echo "$m / $base" | bc -l)" "$(echo "$m / $hook" | bc -l)"
 done
 if [ -n "$noop" ]; then
-  noop_m=$(median <<<"${samples["static no-op binary (cc -static)"]}")
+  noop_m=${samples["static no-op binary (cc -static)"]}
   printf 'hookdex hook, nothing fires, vs the static no-op: %.2fx\n' "$(echo "$hook / $noop_m" | bc -l)"
 fi
 echo "binary: $(stat -c %s "$bin") bytes ($built)"
 if [ -x /usr/bin/time ]; then
-  read -r rss major minor < <(/usr/bin/time -f '%M %F %R' "$bin" hook --target claude <"$root/nothing.json" 2>&1 >/dev/null | tail -1)
+  read -r rss major minor < <(rusage "$root/nothing.json" "$bin" hook --target claude)
   echo "hookdex hook, nothing fires: peak RSS ${rss} KiB, page faults ${minor} minor / ${major} major"
   if [ -n "$noop" ]; then
-    read -r rss major minor < <(/usr/bin/time -f '%M %F %R' "$noop" 2>&1 >/dev/null | tail -1)
+    read -r rss major minor < <(rusage /dev/null "$noop")
     echo "static no-op: peak RSS ${rss} KiB, page faults ${minor} minor / ${major} major"
   fi
 fi

@@ -36,19 +36,9 @@ tools=(
 for entry in "${tools[@]}"; do
   IFS='|' read -r tool file filter words stream <<<"$entry"
   for size in 100000 1000000 10000000; do
-    python3 - "rules/outfilters/$file.outfilter.toml" "$filter" "$size" \
-      >"$root/out/$tool-$size.txt" <<'EOF'
-import sys, tomllib
-doc = tomllib.load(open(sys.argv[1], "rb"))
-inputs = [t["input"] for t in doc["tests"][sys.argv[2]]]
-block = "".join(i if i.endswith("\n") else i + "\n" for i in inputs)
-size = int(sys.argv[3])
-sys.stdout.write((block * (size // len(block) + 1))[:size].rsplit("\n", 1)[0] + "\n")
-EOF
+    outfilter_input "rules/outfilters/$file.outfilter.toml" "$filter" "$size" >"$root/out/$tool-$size.txt"
   done
-  if [ "$stream" = stderr ]; then redirect='>&2'; else redirect=''; fi
-  printf '#!/bin/sh\neval "cat \\"$FIXTURE\\" %s"\n' "$redirect" >"$root/bin/$tool"
-  chmod +x "$root/bin/$tool"
+  stand_in "$root/bin" "$tool" "$stream"
 done
 export PATH="$root/bin:$PATH"
 cd "$root/repo"
@@ -56,7 +46,6 @@ cd "$root/repo"
 rtk_home=$root/rtk-home
 mkdir -p "$rtk_home"
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 timed() { # command… ; prints seconds of the median run, leaves the last output in $root/last
   local samples=() start end
   for ((r = 0; r < rounds; r++)); do
