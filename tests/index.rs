@@ -47,6 +47,26 @@ fn compile_writes_an_index_the_next_call_uses() {
     assert!(ns.is_some(), "lookup_ns: {:#}", e.0["index"]);
 }
 
+/// The shipped output filters are the binary's: an index names them and
+/// copies none of their automata (9.25 MB when it did), and they still
+/// stand in `list`.
+#[test]
+fn an_index_holds_only_what_the_view_needs() {
+    let s = Scratch::new();
+    assert_success(&s.run(&["compile"]), &["compile"]);
+    let index = &s.index_files("claude")[0];
+    let size = std::fs::metadata(index).unwrap().len();
+    assert!(size < 256 << 10, "{size} bytes");
+    let listed = s.list(&[]);
+    let filters = listed["output_filters"].as_array().unwrap();
+    assert!(
+        filters
+            .iter()
+            .any(|f| f["name"] == "make" && f["stands"] == true),
+        "{listed:#}"
+    );
+}
+
 #[test]
 fn an_added_or_removed_rule_is_noticed_without_compile() {
     let s = Scratch::new();

@@ -165,7 +165,7 @@ pub(crate) fn emit(view: &View, sources: &Sources, layers: &[Layer<'_>], found: 
         steps,
         filters,
         finder_scripts,
-        out_filters: out_filter_records(out_filters),
+        out_filters: out_filter_records(out_filters, layers),
         enforcements,
         hooks,
         guards,
@@ -187,7 +187,10 @@ fn shadowing(rules: &[RuleData]) -> u32 {
 /// The output filters as index records, in choosing order: descending
 /// priority, then name, then layer from the highest. Of two filters of one
 /// name in one layer, the one read last (the later folder or file) stands.
-fn out_filter_records(found: Vec<(u16, outfilter::Found)>) -> Vec<OutFilterData> {
+fn out_filter_records(
+    found: Vec<(u16, outfilter::Found)>,
+    layers: &[Layer<'_>],
+) -> Vec<OutFilterData> {
     let mut standing: Vec<(u16, outfilter::Found)> = Vec::with_capacity(found.len());
     for (layer, f) in found {
         let same = |(l, s): &(u16, outfilter::Found)| *l == layer && s.name == f.name;
@@ -199,14 +202,28 @@ fn out_filter_records(found: Vec<(u16, outfilter::Found)>) -> Vec<OutFilterData>
     standing.sort_by(|(la, a), (lb, b)| (b.priority, &a.name, lb).cmp(&(a.priority, &b.name, la)));
     standing
         .into_iter()
-        .map(|(layer, f)| OutFilterData {
-            name: f.name,
-            line: f.line,
-            file: f.file,
-            layer,
-            min_size: u32::try_from(f.min_size).unwrap_or(u32::MAX),
-            claim: f.claim,
-            body: f.body,
+        .map(|(layer, f)| {
+            // The package's filters are the binary's: the index names them.
+            let shipped =
+                layers[usize::from(layer)].source.kind == hookdex_model::LayerKind::Package;
+            OutFilterData {
+                name: f.name,
+                line: f.line,
+                file: f.file,
+                layer,
+                min_size: u32::try_from(f.min_size).unwrap_or(u32::MAX),
+                claim: if shipped {
+                    Vec::new()
+                } else {
+                    f.claim.into_owned()
+                },
+                body: if shipped {
+                    Vec::new()
+                } else {
+                    f.body.into_owned()
+                },
+                shipped,
+            }
         })
         .collect()
 }

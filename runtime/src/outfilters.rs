@@ -179,7 +179,7 @@ pub fn choose(
     let mut notes = Vec::new();
     for (i, _) in stands.iter().enumerate().filter(|(_, s)| **s) {
         let record = index.out_filter(i)?;
-        let claim = match Claim::from_bytes(index.out_filter_claim(i)?) {
+        let claim = match Claim::from_bytes(filter_bytes(index, i, &record, Part::Claim)?) {
             Ok(claim) => claim,
             Err(err) => {
                 notes.push(format!("output filter {} skipped: {err}", record.name));
@@ -189,7 +189,7 @@ pub fn choose(
         if !selector.claims(&claim) {
             continue;
         }
-        match Filter::from_bytes(index.out_filter_body(i)?) {
+        match Filter::from_bytes(filter_bytes(index, i, &record, Part::Body)?) {
             Ok(filter) => {
                 let file = record.file.to_string();
                 return Ok((Choice::Claimed(Box::new(Chosen { filter, file })), notes));
@@ -198,6 +198,45 @@ pub fn choose(
         }
     }
     Ok((Choice::Unclaimed, notes))
+}
+
+/// Which bytes of an output filter.
+#[derive(Clone, Copy)]
+enum Part {
+    Claim,
+    Body,
+}
+
+/// The claim or body bytes of output filter `i` (`record`): the index's,
+/// or for a shipped filter the binary's own, compiled at build time (the
+/// index names the filter; its key includes the package's hash, so the
+/// binary that reads it has the same filters). A shipped name the binary
+/// does not have gives no bytes, which no load accepts.
+///
+/// # Errors
+///
+/// When the index's bytes are damaged.
+fn filter_bytes<'a>(
+    index: &hookdex_index::Index<'a>,
+    i: usize,
+    record: &hookdex_index::OutFilter<'_>,
+    part: Part,
+) -> Result<&'a [u8], hookdex_index::Error> {
+    if record.shipped {
+        let shipped = hookdex_compiler::sources::package::shipped_outfilters()
+            .iter()
+            .find(|f| {
+                f.name == record.name && record.file.strip_prefix("package:rules/") == Some(f.path)
+            });
+        return Ok(shipped.map_or(&[][..], |f| match part {
+            Part::Claim => f.claim,
+            Part::Body => f.body,
+        }));
+    }
+    match part {
+        Part::Claim => index.out_filter_claim(i),
+        Part::Body => index.out_filter_body(i),
+    }
 }
 
 /// Shrinks `output` of `command` with the filter the current index has for

@@ -15,6 +15,7 @@
 //! Every file read is stamped; a later layer's filter replaces a lower
 //! layer's of the same name (decided at run time, by trust).
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use hookdex_index::Stamp;
@@ -47,10 +48,10 @@ pub struct Found {
     pub priority: i64,
     /// Its `min_size`.
     pub min_size: usize,
-    /// Its claim's bytes.
-    pub claim: Vec<u8>,
-    /// The whole filter's bytes.
-    pub body: Vec<u8>,
+    /// Its claim's bytes (a shipped filter's are the binary's).
+    pub claim: Cow<'static, [u8]>,
+    /// The whole filter's bytes (likewise).
+    pub body: Cow<'static, [u8]>,
 }
 
 impl Found {
@@ -61,8 +62,8 @@ impl Found {
             line: u32::try_from(filter.line()).unwrap_or(0),
             priority: filter.priority(),
             min_size: filter.min_size(),
-            claim: filter.claim().to_bytes(),
-            body: filter.to_bytes(),
+            claim: Cow::Owned(filter.claim().to_bytes()),
+            body: Cow::Owned(filter.to_bytes()),
         }
     }
 }
@@ -107,8 +108,8 @@ pub fn scan(dir: &RuleDir) -> Scanned {
                     line: f.line,
                     priority: f.priority,
                     min_size: f.min_size,
-                    claim: f.claim.to_vec(),
-                    body: f.body.to_vec(),
+                    claim: Cow::Borrowed(f.claim),
+                    body: Cow::Borrowed(f.body),
                 }));
             }
             let beside = package::files_in(rel)

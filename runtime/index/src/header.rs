@@ -17,7 +17,7 @@ pub const MAGIC: [u8; 8] = *b"HOOKDEX\0";
 /// the rule interpreters; 11: a hook's spec as a record, its lists in the
 /// hook strings section, not JSON; 12: the meta counts the rules that
 /// shadow a shipped rule and the person's invalid files); another value means recompile.
-pub const FORMAT_VERSION: u32 = 13;
+pub const FORMAT_VERSION: u32 = 14;
 /// Written in native order; reads back differently on another endianness.
 const ENDIAN_MARK: u32 = 0x0102_0304;
 /// Names the serialization of the embedded DFAs: the regex-automata version

@@ -5,6 +5,11 @@
 //! then layer from the highest; which of a name's records stands is the
 //! engine's to decide, since it depends on the trust verdict of the call.
 //! The bytes are opaque here and checked by `hookdex-outfilter` on load.
+//! A shipped filter (the package's) carries none: the binary compiled it at
+//! build time and holds its bytes, so an index does not copy them.
+
+/// `OutFilterRecord::flags`: the filter is shipped, its bytes are the binary's.
+const SHIPPED: u16 = 1;
 
 use zerocopy::little_endian::{U16, U32};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
@@ -19,7 +24,8 @@ pub(crate) struct OutFilterRecord {
     name: StrRef,
     file: StrRef,
     layer: U16,
-    reserved: U16,
+    /// [`SHIPPED`], or 0.
+    flags: U16,
     line: U32,
     min_size: U32,
     reserved2: U32,
@@ -43,10 +49,12 @@ pub struct OutFilterData {
     /// Its `min_size` (saturated to `u32::MAX`): an output shorter than
     /// every standing filter's needs no claim loaded.
     pub min_size: u32,
-    /// Its claim's bytes.
+    /// Its claim's bytes (none for a shipped filter).
     pub claim: Vec<u8>,
-    /// The whole filter's bytes.
+    /// The whole filter's bytes (none for a shipped filter).
     pub body: Vec<u8>,
+    /// Whether it is shipped: its bytes are the binary's, not the index's.
+    pub shipped: bool,
 }
 
 /// One output filter, read in place.
@@ -62,6 +70,9 @@ pub struct OutFilter<'a> {
     pub layer: u16,
     /// Its `min_size`.
     pub min_size: u32,
+    /// Whether it is shipped: its claim and body are the binary's own
+    /// (the index holds none).
+    pub shipped: bool,
 }
 
 impl OutFilterData {
@@ -75,7 +86,7 @@ impl OutFilterData {
             name: pool.put(&self.name),
             file: pool.put(&self.file),
             layer: U16::new(self.layer),
-            reserved: U16::ZERO,
+            flags: U16::new(if self.shipped { SHIPPED } else { 0 }),
             line: U32::new(self.line),
             min_size: U32::new(self.min_size),
             reserved2: U32::ZERO,
@@ -106,6 +117,7 @@ impl<'a> Index<'a> {
             line: r.line.get(),
             layer: r.layer.get(),
             min_size: r.min_size.get(),
+            shipped: r.flags.get() & SHIPPED != 0,
         })
     }
 

@@ -147,6 +147,7 @@ fn sample() -> IndexData {
             min_size: 400,
             claim: b"claim bytes".to_vec(),
             body: vec![7; 3000],
+            shipped: false,
         }],
         enforcements: vec![EnforcementData {
             rule: 2,
@@ -181,6 +182,7 @@ fn output_filters_round_trip_with_their_bytes() {
         (f.name, f.file, f.line, f.layer),
         ("make", "/h/conditions/make.outfilter.toml", 3, 1)
     );
+    assert!(!f.shipped);
     assert_eq!(index.out_filter_claim(0).unwrap(), &b"claim bytes"[..]);
     assert_eq!(index.out_filter_body(0).unwrap().len(), 3000);
     assert!(index.out_filter(1).is_err());
