@@ -325,3 +325,95 @@ fn claude_codes_own_bash_permissions_are_judged_as_guards_when_asked() {
         "{reply}"
     );
 }
+
+#[test]
+fn a_program_called_by_its_dashed_name_is_judged_as_its_subcommand_at_exec_time() {
+    if !kernel_guard("a_program_called_by_its_dashed_name_is_judged_as_its_subcommand_at_exec_time")
+    {
+        return;
+    }
+    let mut s = Scratch::new();
+    s.set_env("HOOKDEX_ENFORCE", "auto");
+    let log = stub_on_path(&mut s, "git");
+    rule_with(
+        &s.runtime(),
+        "pre-bash.git-pushes.guard.yaml",
+        "reason: pushes are for people\ndeny: [push]\n",
+    );
+    // git picks its command from the name it is called by (`git-push`).
+    let dashed = s.repo.join("git-push");
+    std::os::unix::fs::symlink(s.root.join("stubs/git"), &dashed).unwrap();
+    // In a script, where only the exec-time guard sees it.
+    std::fs::write(
+        s.repo.join("push.sh"),
+        "./git-push origin main; git status\n",
+    )
+    .unwrap();
+    let line = "bash push.sh";
+    let reply = hook(&s, "claude", &pre_bash(&s, "claude", line));
+    let out = &reply["hookSpecificOutput"];
+    assert_ne!(out["permissionDecision"], "deny", "{reply}");
+    let command = out["updatedInput"]["command"].as_str().unwrap_or(line);
+    assert!(command.contains("exec --guard"), "not wrapped: {reply}");
+    let ran = shell(&s, command);
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(!logged.contains("origin main"), "the push ran: {logged}");
+    assert!(
+        logged.contains("status"),
+        "git status did not run: {logged}"
+    );
+    let stderr = String::from_utf8_lossy(&ran.stderr);
+    assert!(
+        stderr.contains("hookdex: pre-bash.git-pushes.guard.yaml: `git push` matches `push`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_path_guard_on_any_tool_holds_from_a_subfolder_and_for_every_file_tool() {
+    let s = Scratch::new();
+    rule_with(
+        &s.runtime(),
+        "pre-any-secrets.guard.yaml",
+        "reason: secrets stay out of the agent's hands\ndeny: ['.env', 'secrets/**']\n",
+    );
+    std::fs::create_dir_all(s.repo.join("sub")).unwrap();
+    let call = |cwd: &std::path::Path, tool: &str, input: Value| {
+        let payload = json!({
+            "hook_event_name": "PreToolUse", "session_id": "s1",
+            "cwd": cwd, "permission_mode": "default",
+            "tool_name": tool, "tool_input": input,
+        });
+        let reply = hook(&s, "claude", &payload);
+        reply["hookSpecificOutput"]["permissionDecision"]
+            .as_str()
+            .unwrap_or("none")
+            .to_string()
+    };
+    let sub = s.repo.join("sub");
+    assert_eq!(
+        call(&sub, "Read", json!({"file_path": "../secrets/k"})),
+        "deny"
+    );
+    assert_eq!(
+        call(&sub, "Read", json!({"file_path": s.repo.join("secrets/k")})),
+        "deny"
+    );
+    assert_eq!(
+        call(
+            &s.repo,
+            "MultiEdit",
+            json!({"file_path": "secrets/k", "edits": []})
+        ),
+        "deny"
+    );
+    assert_eq!(
+        call(&s.repo, "Grep", json!({"pattern": ".", "path": ".env"})),
+        "deny"
+    );
+    assert_eq!(
+        call(&s.repo, "Bash", json!({"command": "ls"})),
+        "none",
+        "a call with no path is not judged"
+    );
+}

@@ -69,9 +69,9 @@ pub fn judge_uses(guard: &Guard, uses: &[Use<'_>], dynamic: &[String]) -> Option
     conclude(guard, findings)
 }
 
-/// Judges the file `path` a call touches, from `cwd`.
-pub fn judge_path(guard: &Guard, path: &str, cwd: &Path) -> Option<Judged> {
-    let forms = path_forms(path, cwd);
+/// Judges the file `path` a call touches, read from `at`.
+pub fn judge_path(guard: &Guard, path: &str, at: &Place<'_>) -> Option<Judged> {
+    let forms = path_forms(path, at);
     let texts: Vec<&[u8]> = forms.iter().map(|f| f.as_bytes()).collect();
     let finding = judge_texts(guard, &texts).map(|(decision, entry)| {
         let what = match entry {
@@ -98,7 +98,7 @@ pub fn judge_fields(guard: &Guard, input: &Value) -> Option<Judged> {
 
 /// What the guard's kind judges of `call` (its tool input `input`, from
 /// `cwd`): its shell line's commands, its file, or its fields.
-pub fn judge_call(guard: &Guard, call: &Call, input: &Value, cwd: &Path) -> Option<Judged> {
+pub fn judge_call(guard: &Guard, call: &Call, input: &Value, at: &Place<'_>) -> Option<Judged> {
     match guard.data.kind {
         GuardKind::Program => {
             let dynamic: Vec<String> = call.dynamic.iter().map(|d| d.text.clone()).collect();
@@ -114,7 +114,7 @@ pub fn judge_call(guard: &Guard, call: &Call, input: &Value, cwd: &Path) -> Opti
                 .collect();
             judge_uses(guard, &uses, &dynamic)
         }
-        GuardKind::Path => judge_path(guard, call.path.as_deref()?, cwd),
+        GuardKind::Path => judge_path(guard, call.path.as_deref()?, at),
         GuardKind::Fields => judge_fields(guard, input),
     }
 }
@@ -378,25 +378,63 @@ fn judge_texts(guard: &Guard, texts: &[&[u8]]) -> Option<(Permission, Option<Str
     }
 }
 
-/// The forms of `path` a glob is matched against: as given and absolute
-/// (both with `.` and `..` resolved in the text), relative to `cwd` when
-/// under it, and its file name.
-fn path_forms(path: &str, cwd: &Path) -> Vec<String> {
+/// Where a call's paths are read from: the session's working directory,
+/// the repository's root, and the person's home (for `~/`).
+#[derive(Clone, Copy, Debug)]
+pub struct Place<'a> {
+    /// The working directory relative paths start from.
+    pub cwd: &'a Path,
+    /// The repository's root, when the call is in one.
+    pub root: Option<&'a Path>,
+    /// `$HOME`.
+    pub home: Option<&'a Path>,
+}
+
+/// The forms of `path` a glob is matched against: as given; absolute with
+/// `.` and `..` resolved in the text (a leading `~/` read as the home),
+/// and as the file system resolves it when it exists (its links and
+/// `/proc/self/cwd` followed); each of those relative to the working
+/// directory and to the repository's root when under them; and the file
+/// name. A glob written for the repository (`secrets/**`) so holds
+/// wherever the session has `cd`'d.
+fn path_forms(path: &str, at: &Place<'_>) -> Vec<String> {
     let given = Path::new(path);
-    let absolute = normalized(&match given.is_absolute() {
-        true => given.to_path_buf(),
-        false => cwd.join(given),
-    });
-    let mut forms = vec![path.to_string(), absolute.display().to_string()];
+    let home = path
+        .strip_prefix("~/")
+        .and_then(|rest| Some(at.home?.join(rest)));
+    let joined = match (&home, given.is_absolute()) {
+        (Some(home), _) => home.clone(),
+        (None, true) => given.to_path_buf(),
+        (None, false) => at.cwd.join(given),
+    };
+    let absolute = normalized(&joined);
+    let mut absolutes = vec![absolute.clone()];
+    absolutes.extend(std::fs::canonicalize(&absolute).ok());
+    let mut forms = vec![path.to_string()];
     if !given.is_absolute() {
         forms.push(normalized(given).display().to_string());
     }
-    if let Ok(rel) = absolute.strip_prefix(normalized(cwd)) {
-        forms.push(rel.display().to_string());
+    let bases: Vec<PathBuf> = [Some(at.cwd), at.root]
+        .into_iter()
+        .flatten()
+        .flat_map(|base| {
+            [normalized(base)]
+                .into_iter()
+                .chain(std::fs::canonicalize(base).ok())
+        })
+        .collect();
+    for full in &absolutes {
+        forms.push(full.display().to_string());
+        for base in &bases {
+            if let Ok(rel) = full.strip_prefix(base) {
+                forms.push(rel.display().to_string());
+            }
+        }
+        if let Some(name) = full.file_name() {
+            forms.push(name.to_string_lossy().into_owned());
+        }
     }
-    if let Some(name) = absolute.file_name() {
-        forms.push(name.to_string_lossy().into_owned());
-    }
+    forms.sort();
     forms.dedup();
     forms
 }
@@ -544,13 +582,20 @@ mod tests {
             "pre-edit-secrets.guard.yaml",
             "reason: r\ndeny: [.env, 'secrets/**']\n",
         );
-        let cwd = Path::new("/repo");
-        let decide = |path: &str| judge_path(&g, path, cwd).map_or("none", |j| j.decision.as_str());
+        let at = Place {
+            cwd: Path::new("/repo/sub"),
+            root: Some(Path::new("/repo")),
+            home: Some(Path::new("/home/me")),
+        };
+        let decide = |path: &str| judge_path(&g, path, &at).map_or("none", |j| j.decision.as_str());
         assert_eq!(decide(".env"), "deny");
         assert_eq!(decide("/elsewhere/.env"), "deny");
         assert_eq!(decide("./a/../secrets/k"), "deny");
         assert_eq!(decide("/repo/secrets/k"), "deny");
         assert_eq!(decide("src/secrets.rs"), "none");
-        assert_eq!(decide("../repo/secrets/k"), "deny");
+        // From a subfolder the repository's `secrets/` is still its own.
+        assert_eq!(decide("../secrets/k"), "deny");
+        assert_eq!(decide("~/.env"), "deny");
+        assert_eq!(decide("/elsewhere/secrets/k"), "none");
     }
 }

@@ -261,6 +261,16 @@ pub const DIRECTORY_ENV: &[&str] = &[
 ];
 
 impl Settings {
+    /// Where a call's paths are read from: the working directory, the
+    /// repository's root and the home ([`crate::guards::Place`]).
+    pub fn place(&self) -> crate::guards::Place<'_> {
+        crate::guards::Place {
+            cwd: &self.exec.cwd,
+            root: self.view.repo_root.as_deref(),
+            home: self.view.git_user.home.as_deref(),
+        }
+    }
+
     /// The settings for a call made in `cwd`, reading variables through `var`.
     pub fn from_vars(
         target: Target,

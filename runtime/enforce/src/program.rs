@@ -159,9 +159,23 @@ impl Identities {
             return;
         }
         let args = argv.get(1..).unwrap_or_default();
+        // A program called `<name>-<word>` (git's `git-push`, by path or
+        // by argv[0]) runs as `<name> <word>`: git picks its command from
+        // the name it was called by.
+        let called_as = [
+            argv.first().and_then(|a| base_name(Path::new(a))),
+            base_name(called),
+        ];
+        let dashed = |name: &str| {
+            called_as.iter().flatten().find_map(|called| {
+                let word = called.strip_prefix(name)?.strip_prefix('-')?;
+                (!word.is_empty()).then(|| word.to_string())
+            })
+        };
         let view = |name: &str, how: How| View {
             name: name.to_string(),
             argv: std::iter::once(name.to_string())
+                .chain(dashed(name))
                 .chain(args.iter().cloned())
                 .collect(),
             how,
@@ -484,6 +498,14 @@ mod tests {
             by_name[0],
             ("kubectl".into(), argv(&["kubectl", "delete"]), How::Name)
         );
+
+        // Called by its dashed name (git's `git-push`), the word is its first.
+        let dashed = dir.path().join("kubectl-delete");
+        std::os::unix::fs::symlink(&kubectl, &dashed).unwrap();
+        let views = ids.views(&dashed, &dashed, &argv(&["kubectl-delete", "pod"]), &open);
+        assert_eq!(views[0].argv, argv(&["kubectl", "delete", "pod"]));
+        let views = ids.views(&kubectl, &kubectl, &argv(&["kubectl-delete", "pod"]), &open);
+        assert_eq!(views[0].argv, argv(&["kubectl", "delete", "pod"]));
 
         let link = dir.path().join("k2");
         std::os::unix::fs::symlink(&kubectl, &link).unwrap();

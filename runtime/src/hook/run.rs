@@ -144,13 +144,13 @@ pub(super) fn run_guards(
     if guards.is_empty() {
         return;
     }
+    let at = settings.place();
     for rule in guards {
         let Some(guard) = &rule.guard else {
             continue;
         };
         ran.fired.push(rule.file_name.clone());
-        let cwd = &settings.exec.cwd;
-        let judged = crate::guards::judge_call(guard, call, &payload.tool_input, cwd);
+        let judged = crate::guards::judge_call(guard, call, &payload.tool_input, &at);
         let outcome = match judged {
             Some(judged) => Outcome {
                 decision: Some(judged.decision),

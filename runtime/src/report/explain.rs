@@ -270,8 +270,8 @@ pub fn explain(cx: &Context<'_>, spec: &CallSpec) -> Result<ExplainReport, Error
                         _ => &index,
                     };
                     from.guard(v.rule.id)?.map(|guard| {
-                        let cwd = &settings.exec.cwd;
-                        let judged = crate::guards::judge_call(&guard, &call, &input, cwd);
+                        let at = settings.place();
+                        let judged = crate::guards::judge_call(&guard, &call, &input, &at);
                         GuardDecision {
                             decision: judged.as_ref().map_or("none", |j| j.decision.as_str()),
                             reason: judged.map(|j| j.reason),
