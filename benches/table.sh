@@ -147,7 +147,7 @@ judge() {
 ms() { calc '%.3f' "$1 / 1e6"; }
 row() { printf '| %s | %s | %s | %s |\n' "$@"; }
 
-echo "$("$bin" --version) ($(stat -c %s "$bin") bytes), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $load_before before the timings and $load_after after;"
+echo "build: $("$bin" --version) ($(stat -c %s "$bin") bytes), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $load_before before the timings and $load_after after;"
 echo "interleaved timings: $rounds rounds of $calls calls each, the median round's mean per call; /bin/true took $(ms "${ns[e_true]}") ms"
 echo
 row "row" "measured" "goal" "verdict"
