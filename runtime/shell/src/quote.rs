@@ -9,8 +9,31 @@ pub fn quote(word: &str) -> String {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
     if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
+        return word.to_string();
+    }
+    // Sized for the common case (no `'` inside), so a long word is copied once.
+    let mut quoted = String::with_capacity(word.len() + 2);
+    quoted.push('\'');
+    for (i, part) in word.split('\'').enumerate() {
+        if i > 0 {
+            quoted.push_str("'\\''");
+        }
+        quoted.push_str(part);
+    }
+    quoted.push('\'');
+    quoted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote;
+
+    #[test]
+    fn words_are_quoted_only_when_they_need_it() {
+        assert_eq!(quote("git"), "git");
+        assert_eq!(quote("a b"), "'a b'");
+        assert_eq!(quote(""), "''");
+        assert_eq!(quote("it's"), r"'it'\''s'");
+        assert_eq!(quote("''"), r"''\'''\'''");
     }
 }

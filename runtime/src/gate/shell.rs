@@ -101,6 +101,9 @@ pub const MAX_COMMANDS: usize = 2000;
 /// [`MAX_COMMANDS`], so the hook's time stays bounded on any payload.
 pub const MAX_WORDS: usize = 20_000;
 
+/// The longest path the kernel takes in one call (Linux's `PATH_MAX`).
+const PATH_MAX: usize = 4096;
+
 /// Why the shell line of `call` changes a rule source, or `None` when it
 /// does not (or the call has no line).
 pub fn writes_rule_source(
@@ -254,8 +257,12 @@ struct Judge<'a> {
 }
 
 impl Judge<'_> {
-    /// Where `word` names, when the text tells.
+    /// Where `word` names, when the text tells. A word longer than the
+    /// kernel takes for a path (`PATH_MAX`) names nothing a call can open.
     fn named(&self, word: &str) -> Option<Named> {
+        if word.len() > PATH_MAX {
+            return None;
+        }
         let word = expand(word, self.cwd, self.var)?;
         match (Path::new(&word).is_absolute(), self.at) {
             (true, _) => Some(resolve_in(Path::new("/"), &word)),
@@ -278,6 +285,9 @@ impl Judge<'_> {
 
     /// The rule source a known word names, shown.
     fn word(&self, word: &str, how: Touch) -> Option<String> {
+        if word.len() > PATH_MAX {
+            return None;
+        }
         if let Some(path) = self.named(word) {
             return self.hits(&path, how).then(|| path.display().to_string());
         }

@@ -222,7 +222,10 @@ pub fn wrapped_command(
     // The hook's configuration, exactly: what it did not set is unset, so
     // nothing the agent exported in a shell the harness keeps
     // (`HOOKDEX_ENFORCE=off`, `CONDITIONS_ENABLED=false`) reaches the guard.
-    let mut line = String::from("env");
+    // Sized for the command, which is most of it, so a long one is copied
+    // once more rather than at every growth.
+    let mut line = String::with_capacity(command.len() + 4096);
+    line.push_str("env");
     for name in crate::settings::VARIABLES {
         if !wrapper.env.iter().any(|(set, _)| set == name) {
             line.push_str(&format!(" -u {name}"));
@@ -241,7 +244,8 @@ pub fn wrapped_command(
         line.push_str(&format!(" --session {}", quote(session)));
     }
     if !matches!(target, Target::Claude | Target::Copilot) {
-        line.push_str(&format!(" -- bash -c {}", quote(command)));
+        line.push_str(" -- bash -c ");
+        line.push_str(&quote(command));
         return line;
     }
     let name = format!(
@@ -249,10 +253,13 @@ pub fn wrapped_command(
         crate::state::hex_name(&[session.unwrap_or_default()])
     );
     let cwd_file = quote(&std::env::temp_dir().join(name).display().to_string());
-    let inner = format!("trap \"pwd -P >| {cwd_file} 2>/dev/null\" EXIT\n{command}");
+    let mut inner = String::with_capacity(command.len() + 256);
+    inner.push_str(&format!("trap \"pwd -P >| {cwd_file} 2>/dev/null\" EXIT\n"));
+    inner.push_str(command);
+    line.push_str(" -- bash -c ");
+    line.push_str(&quote(&inner));
     line.push_str(&format!(
-        " -- bash -c {}; set -- \"$?\" {cwd_file}; if [ -s \"$2\" ] && IFS= read -r __hookdex_cwd < \"$2\"; then cd -- \"$__hookdex_cwd\"; : > \"$2\"; fi; (exit \"$1\")",
-        quote(&inner)
+        "; set -- \"$?\" {cwd_file}; if [ -s \"$2\" ] && IFS= read -r __hookdex_cwd < \"$2\"; then cd -- \"$__hookdex_cwd\"; : > \"$2\"; fi; (exit \"$1\")"
     ));
     line
 }
