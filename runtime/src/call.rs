@@ -46,7 +46,11 @@ impl Call {
         tool: Normalized,
         input: &Value,
     ) -> Call {
-        let command = tool.name.is_bash().then(|| command_of(input)).flatten();
+        let command = tool
+            .name
+            .is_bash()
+            .then(|| command_of(input).map(std::borrow::Cow::into_owned))
+            .flatten();
         // One reading gives the programs the lookup needs and the simple
         // commands the gate (on by default), the guards and the conditions
         // read.
@@ -115,11 +119,11 @@ impl Call {
 
 /// The command line of a shell tool input: a string `command` (or `cmd`), or
 /// a list (Codex's exec form), joined with shell quoting.
-pub fn command_of(input: &Value) -> Option<String> {
+pub fn command_of(input: &Value) -> Option<std::borrow::Cow<'_, str>> {
     let value = input.get("command").or_else(|| input.get("cmd"))?;
     match value {
-        Value::String(s) => Some(s.clone()),
-        Value::Array(parts) => Some(
+        Value::String(s) => Some(std::borrow::Cow::Borrowed(s)),
+        Value::Array(parts) => Some(std::borrow::Cow::Owned(
             parts
                 .iter()
                 .map(|p| match p {
@@ -128,7 +132,7 @@ pub fn command_of(input: &Value) -> Option<String> {
                 })
                 .collect::<Vec<_>>()
                 .join(" "),
-        ),
+        )),
         _ => None,
     }
 }

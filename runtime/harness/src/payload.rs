@@ -186,16 +186,21 @@ impl Payload {
 
     /// Every call of the payload: itself, then one per further batched call.
     pub fn calls(&self) -> Vec<Payload> {
-        let single = Payload {
+        let mut single = Payload {
             batch: Vec::new(),
             ..self.clone()
         };
-        let mut calls = vec![single.clone()];
+        // The batch's calls share every field but the tool's: cloned
+        // without the first call's input, which may be large.
+        let first_input = std::mem::take(&mut single.tool_input);
+        let mut calls = Vec::with_capacity(1 + self.batch.len());
         calls.extend(self.batch.iter().map(|(name, input)| Payload {
             tool_name: name.clone(),
             tool_input: input.clone(),
             ..single.clone()
         }));
+        single.tool_input = first_input;
+        calls.insert(0, single);
         calls
     }
 
