@@ -53,6 +53,9 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(reply)
     def log_message(self, *args):
         pass
+# A real server's backlog: Python's default of 5 resets connections
+# when the 32 concurrent hooks of a test connect at once.
+ThreadingHTTPServer.request_queue_size = 128
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 print(server.server_address[1], flush=True)
 server.serve_forever()
