@@ -16,13 +16,14 @@
 //! relative to the working directory, and its file name); a fields guard
 //! the tool input's top-level fields.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use hookdex_index::{Guard, GuardKind, Prefix, FIELD_END, FIELD_START, FIELD_VALUE, WORD_END};
 use hookdex_model::Permission;
 use serde_json::Value;
 
 use crate::call::Call;
+use crate::gate::sources::resolve_in;
 
 /// What a guard decided for a call, with the reason the agent is given.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,7 +124,7 @@ pub fn judge_call(guard: &Guard, call: &Call, input: &Value, at: &Place<'_>) -> 
 /// named, then the guard's reason; `None` when nothing objects (an `allow`
 /// from `otherwise` or `cannot_tell` is no objection).
 fn conclude(guard: &Guard, findings: Vec<Finding>) -> Option<Judged> {
-    let worst = strictest(findings.clone())?.0;
+    let worst = findings.iter().map(|(p, _)| *p).max()?;
     if worst == Permission::Allow {
         return None;
     }
@@ -214,12 +215,7 @@ fn judge_use(guard: &Guard, u: &Use<'_>) -> Option<Finding> {
 /// The strictest of `findings` (deny, then ask, then allow), the first
 /// found of that rank.
 fn strictest(findings: Vec<Finding>) -> Option<Finding> {
-    let rank = |p: Permission| match p {
-        Permission::Allow => 0,
-        Permission::Ask => 1,
-        Permission::Deny => 2,
-    };
-    findings.into_iter().rev().max_by_key(|(p, _)| rank(*p))
+    findings.into_iter().rev().max_by_key(|(p, _)| *p)
 }
 
 /// Every reading of `known` (the words up to the first one the text cannot
@@ -312,27 +308,21 @@ fn judge_text(guard: &Guard, text: &[u8], truncated: bool) -> Judgement {
         let prefix = guard.patterns.prefix(i, text).unwrap_or(Prefix::Closed);
         match (prefix, entry.decision) {
             (Prefix::Matched, Permission::Allow) => allowed = true,
-            (Prefix::Matched, decision) => {
-                let stricter = matched
-                    .is_none_or(|(d, _)| d == Permission::Ask && decision == Permission::Deny);
-                if stricter {
-                    matched = Some((decision, &entry.text));
-                }
+            (Prefix::Matched, decision) if matched.is_none_or(|(d, _)| decision > d) => {
+                matched = Some((decision, &entry.text));
             }
+            (Prefix::Matched, _) => {}
             (Prefix::Open, Permission::Allow) if truncated => could_allow = true,
             (Prefix::Open, _) if truncated => could_object = true,
             _ => {}
         }
     }
-    if matched.is_some_and(|(d, _)| d == Permission::Deny) {
-        let (d, text) = matched.unwrap_or((Permission::Deny, ""));
-        return Judgement::Entry(d, text.to_string());
-    }
-    if could_object {
-        return Judgement::Untold;
-    }
-    if let Some((d, text)) = matched {
-        return Judgement::Entry(d, text.to_string());
+    // A deny that matched stands; an ask waits on what untold words could add.
+    match matched {
+        Some((Permission::Deny, text)) => return Judgement::Entry(Permission::Deny, text.into()),
+        _ if could_object => return Judgement::Untold,
+        Some((d, text)) => return Judgement::Entry(d, text.into()),
+        None => {}
     }
     match data.otherwise {
         Some(_) if allowed => Judgement::Clear,
@@ -361,14 +351,12 @@ fn judge_texts(guard: &Guard, texts: &[&[u8]]) -> Option<(Permission, Option<Str
         if !matches(i) {
             continue;
         }
-        match (entry.decision, found) {
-            (Permission::Allow, _) => allowed = true,
-            (Permission::Deny, _) | (Permission::Ask, None) => {
-                if found.is_none_or(|(d, _)| d != Permission::Deny) {
-                    found = Some((entry.decision, &entry.text));
-                }
+        match entry.decision {
+            Permission::Allow => allowed = true,
+            decision if found.is_none_or(|(d, _)| decision > d) => {
+                found = Some((decision, &entry.text));
             }
-            (Permission::Ask, Some(_)) => {}
+            _ => {}
         }
     }
     match (found, data.otherwise) {
@@ -390,71 +378,43 @@ pub struct Place<'a> {
     pub home: Option<&'a Path>,
 }
 
-/// The forms of `path` a glob is matched against: as given; absolute with
-/// `.` and `..` resolved in the text (a leading `~/` read as the home),
-/// and as the file system resolves it when it exists (its links and
-/// `/proc/self/cwd` followed); each of those relative to the working
-/// directory and to the repository's root when under them; and the file
+/// The forms of `path` a glob is matched against: as given; where it
+/// names, as the gate resolves a path ([`resolve_in`]: absolute, `.` and
+/// `..` taken in the text, and through its links when it has any, so
+/// `/proc/self/cwd/…` too), a leading `~/` read from the home; each of
+/// those relative to the working directory and to the repository's root
+/// (and to where their own links lead) when under them; and the file
 /// name. A glob written for the repository (`secrets/**`) so holds
 /// wherever the session has `cd`'d.
 fn path_forms(path: &str, at: &Place<'_>) -> Vec<String> {
-    let given = Path::new(path);
-    let home = path
-        .strip_prefix("~/")
-        .and_then(|rest| Some(at.home?.join(rest)));
-    let joined = match (&home, given.is_absolute()) {
-        (Some(home), _) => home.clone(),
-        (None, true) => given.to_path_buf(),
-        (None, false) => at.cwd.join(given),
+    let text = |p: &Path| p.to_string_lossy().into_owned();
+    let named = match (path.strip_prefix("~/"), at.home) {
+        (Some(rest), Some(home)) => resolve_in(home, rest),
+        _ => resolve_in(at.cwd, path),
     };
-    let absolute = normalized(&joined);
-    let mut absolutes = vec![absolute.clone()];
-    absolutes.extend(std::fs::canonicalize(&absolute).ok());
-    let mut forms = vec![path.to_string()];
-    if !given.is_absolute() {
-        forms.push(normalized(given).display().to_string());
-    }
     let bases: Vec<PathBuf> = [Some(at.cwd), at.root]
         .into_iter()
         .flatten()
         .flat_map(|base| {
-            [normalized(base)]
-                .into_iter()
-                .chain(std::fs::canonicalize(base).ok())
+            let base = resolve_in(Path::new("/"), &text(base));
+            std::iter::once(base.lexical).chain(base.real)
         })
         .collect();
-    for full in &absolutes {
-        forms.push(full.display().to_string());
+    let mut forms = vec![path.to_string()];
+    for full in std::iter::once(named.lexical).chain(named.real) {
         for base in &bases {
             if let Ok(rel) = full.strip_prefix(base) {
-                forms.push(rel.display().to_string());
+                forms.push(text(rel));
             }
         }
         if let Some(name) = full.file_name() {
             forms.push(name.to_string_lossy().into_owned());
         }
+        forms.push(text(&full));
     }
     forms.sort();
     forms.dedup();
     forms
-}
-
-/// `path` with `.` dropped and `..` taking off the part before it, in the
-/// text only (a link is not followed: the kernel's write gate sees those).
-fn normalized(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 /// The text a fields guard's entries are walked through: each top-level

@@ -205,6 +205,18 @@ pub fn compile(name: &RuleName, text: &str) -> Result<GuardData, Problem> {
                 if words.is_empty() {
                     return Err(key_error(key, "an entry has no words", at));
                 }
+                // Options are skipped before the words are judged, so an
+                // entry that holds one would never match.
+                if let Some(option) = words.iter().find(|w| w.starts_with('-') && w.len() > 1) {
+                    return Err(key_error(
+                        key,
+                        format!(
+                            "`{option}` is an option: a guard skips options and judges the \
+                             subcommand words (list it under `options` if it takes a value)"
+                        ),
+                        at,
+                    ));
+                }
                 depth = depth.max(words.len() as u32);
                 (words.join(" "), words_regex(&words))
             }
@@ -470,6 +482,11 @@ mod tests {
                 "pre-bash.git-x.guard.yaml",
                 "reason: r\ndeny: [a]\nresaon: x\n",
                 "unknown key `resaon` (did you mean `reason`?)",
+            ),
+            (
+                "pre-bash.rm-x.guard.yaml",
+                "reason: r\ndeny: ['-rf']\n",
+                "`-rf` is an option",
             ),
         ];
         for (file, text, want) in cases {

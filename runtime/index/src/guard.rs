@@ -183,7 +183,7 @@ pub struct GuardPatterns(Dfa);
 
 impl GuardPatterns {
     /// The patterns of `dfa` (serialized bytes of any alignment), for a
-    /// guard that was never written to an index (`hookdex test` on a file).
+    /// guard that was never written to an index (a compiler's own output).
     ///
     /// # Errors
     ///
