@@ -690,19 +690,7 @@ fn a_script_that_does_not_parse_is_invalid_and_never_runs() {
         "pre-bash-syntax.py",
         &format!("open('{m}/python', 'w')\nx = (\n"),
     );
-    let invalid = s.list(&[])["invalid"].clone();
-    let reasons: Vec<(String, String)> = invalid
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            let file = e["file"].as_str().unwrap();
-            (
-                file_name(Path::new(file)),
-                e["reason"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let reasons = invalid_reasons(&s);
     assert_eq!(
         reasons,
         [
@@ -730,6 +718,22 @@ fn a_script_that_does_not_parse_is_invalid_and_never_runs() {
     assert_eq!(context_of(&reply), "fixed and running", "{reply}");
 }
 
+/// Each file `list` shows invalid, by its name, with the reason.
+fn invalid_reasons(s: &Scratch) -> Vec<(String, String)> {
+    s.list(&[])["invalid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let file = e["file"].as_str().unwrap();
+            (
+                file_name(Path::new(file)),
+                e["reason"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn one_compile_checks_every_script_of_a_large_folder() {
     let s = Scratch::new();
@@ -750,19 +754,7 @@ fn one_compile_checks_every_script_of_a_large_folder() {
         }
         condition(&s.runtime(), &name, &body);
     }
-    let listed = s.list(&[]);
-    let mut reasons: Vec<(String, String)> = listed["invalid"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            let file = e["file"].as_str().unwrap();
-            (
-                file_name(Path::new(file)),
-                e["reason"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let mut reasons = invalid_reasons(&s);
     reasons.sort();
     broken.sort();
     let expected: Vec<(String, String)> = broken
