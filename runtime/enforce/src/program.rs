@@ -92,15 +92,10 @@ impl Identities {
             .collect();
         names.sort();
         names.dedup();
-        let mut files: Vec<Known> = Vec::new();
         let dirs: Vec<PathBuf> = search_path
             .map(|p| std::env::split_paths(p).collect())
             .unwrap_or_default();
-        for name in &names {
-            for dir in &dirs {
-                add_known(&mut files, name, dir.join(name));
-            }
-        }
+        let files = known_files(&names, &dirs);
         Identities {
             names,
             files,
@@ -321,6 +316,50 @@ fn shebang(file: &Path) -> Option<(PathBuf, Option<String>)> {
     Some((PathBuf::from(interpreter), arg))
 }
 
+/// Above this many names, a search-path folder is listed once rather than
+/// asked for each name (a missing name costs a `stat` per folder; a
+/// listing of `/usr/bin` costs about as much as 30 of them).
+const LIST_ABOVE: usize = 32;
+
+/// The files of `names` (sorted) in the folders `dirs`, in name order and
+/// then search-path order; a folder reached twice (`/bin` and `/usr/bin`
+/// as one) is looked in once.
+fn known_files(names: &[String], dirs: &[PathBuf]) -> Vec<Known> {
+    let mut folders: Vec<(u64, u64)> = Vec::new();
+    let mut found: Vec<(usize, usize, PathBuf)> = Vec::new();
+    for (at, dir) in dirs.iter().enumerate() {
+        let Ok(meta) = std::fs::metadata(dir) else {
+            continue;
+        };
+        if !meta.is_dir() || folders.contains(&(meta.dev(), meta.ino())) {
+            continue;
+        }
+        folders.push((meta.dev(), meta.ino()));
+        if names.len() <= LIST_ABOVE {
+            found.extend((0..names.len()).map(|n| (n, at, dir.join(&names[n]))));
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let file = entry.file_name();
+            let Some(file) = file.to_str() else {
+                continue;
+            };
+            if let Ok(n) = names.binary_search_by(|name| name.as_str().cmp(file)) {
+                found.push((n, at, entry.path()));
+            }
+        }
+    }
+    found.sort();
+    let mut files = Vec::new();
+    for (n, _, path) in found {
+        add_known(&mut files, &names[n], path);
+    }
+    files
+}
+
 /// Adds the file at `path`, known as `name`, to `known`, unless it is not
 /// a file or `known` has it already (by device and inode).
 fn add_known(known: &mut Vec<Known>, name: &str, path: PathBuf) {
@@ -520,6 +559,40 @@ mod tests {
 
         let other = stub(dir.path(), "other", "#!/bin/sh\necho kubectx\n");
         assert!(names(&other).is_empty(), "same size, other bytes");
+    }
+
+    #[test]
+    fn many_guarded_names_are_found_by_listing_each_folder_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, second) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::create_dir(&first).unwrap();
+        std::fs::create_dir(&second).unwrap();
+        let kubectl = stub(&second, "kubectl", "#!/bin/sh\necho kubectl\n");
+        stub(&first, "cli7", "#!/bin/sh\necho seven\n");
+        stub(&first, "unguarded", "#!/bin/sh\necho no\n");
+        let mut names: Vec<String> = (0..=LIST_ABOVE).map(|i| format!("cli{i}")).collect();
+        names.push("kubectl".into());
+        // The same folder twice, and a folder that is not there.
+        let path =
+            std::env::join_paths([&first, &second, &first, &dir.path().join("none")]).unwrap();
+        let ids = Identities::new(&names, Some(path.as_os_str()));
+        let found: Vec<(&str, &Path)> = ids
+            .files
+            .iter()
+            .map(|k| (k.name.as_str(), k.path.as_path()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("cli7", first.join("cli7").as_path()),
+                ("kubectl", kubectl.as_path())
+            ]
+        );
+        let copy = stub(dir.path(), "renamed", "#!/bin/sh\necho kubectl\n");
+        let open = |p: &Path| p.to_path_buf();
+        let views = ids.views(&copy, &copy, &argv(&["renamed", "delete"]), &open);
+        assert_eq!(views[0].name, "kubectl");
+        assert_eq!(views[0].how, How::Identity);
     }
 
     #[test]

@@ -457,7 +457,8 @@ fn only_reads(program: &str, args: &[String]) -> bool {
 }
 
 /// `word` with a leading `~`, `$HOME`, `$HOOKDEX_HOME` or `$PWD` expanded;
-/// `None` when it holds another expansion, which the text cannot tell.
+/// `None` when it holds another expansion, which the text cannot tell, or
+/// is longer than `PATH_MAX`.
 fn expand(word: &str, cwd: &Path, var: &dyn Fn(&str) -> Option<OsString>) -> Option<String> {
     let lookup = |name: &str| -> Option<String> {
         match name {
@@ -494,7 +495,9 @@ fn expand(word: &str, cwd: &Path, var: &dyn Fn(&str) -> Option<OsString>) -> Opt
     } else {
         (String::new(), word)
     };
-    if rest.contains(['$', '`']) {
+    // Longer than the kernel takes for a path, it names nothing a call can
+    // open (and a megabyte word is not copied to find that out).
+    if rest.contains(['$', '`']) || head.len() + rest.len() > PATH_MAX {
         return None;
     }
     Some(format!("{head}{rest}"))
@@ -503,6 +506,17 @@ fn expand(word: &str, cwd: &Path, var: &dyn Fn(&str) -> Option<OsString>) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_longer_than_a_path_expands_to_nothing() {
+        let home = |name: &str| (name == "HOME").then(|| OsString::from("/home/a"));
+        let cwd = Path::new("/repo");
+        let fits = format!("~/{}", "x".repeat(PATH_MAX - 8));
+        assert_eq!(expand(&fits, cwd, &home).map(|w| w.len()), Some(PATH_MAX));
+        let over = format!("~/{}", "x".repeat(PATH_MAX - 7));
+        assert_eq!(expand(&over, cwd, &home), None);
+        assert_eq!(expand(&"x".repeat(1 << 20), cwd, &home), None);
+    }
 
     fn fixture() -> (tempfile::TempDir, PathBuf, RuleSources, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
