@@ -335,11 +335,10 @@ fn known_files(names: &[String], dirs: &[PathBuf]) -> Vec<Known> {
             continue;
         }
         folders.push((meta.dev(), meta.ino()));
-        if names.len() <= LIST_ABOVE {
+        // A folder that cannot be listed (mode 0111) may still be looked in.
+        let entries = (names.len() > LIST_ABOVE).then(|| std::fs::read_dir(dir).ok());
+        let Some(Some(entries)) = entries else {
             found.extend((0..names.len()).map(|n| (n, at, dir.join(&names[n]))));
-            continue;
-        }
-        let Ok(entries) = std::fs::read_dir(dir) else {
             continue;
         };
         for entry in entries.flatten() {
@@ -588,6 +587,21 @@ mod tests {
                 ("kubectl", kubectl.as_path())
             ]
         );
+        // A folder that cannot be listed is looked in name by name.
+        let hidden = dir.path().join("hidden");
+        std::fs::create_dir(&hidden).unwrap();
+        let three = stub(&hidden, "cli3", "#!/bin/sh\necho three\n");
+        std::fs::set_permissions(&hidden, std::os::unix::fs::PermissionsExt::from_mode(0o111))
+            .unwrap();
+        let listable = std::fs::read_dir(&hidden).is_ok();
+        let ids_hidden = Identities::new(&names, Some(hidden.as_os_str()));
+        std::fs::set_permissions(&hidden, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        if listable {
+            eprintln!("as root the folder lists: its name-by-name lookup is not exercised here");
+        }
+        assert_eq!(ids_hidden.files.len(), 1);
+        assert_eq!(ids_hidden.files[0].path, three);
         let copy = stub(dir.path(), "renamed", "#!/bin/sh\necho kubectl\n");
         let open = |p: &Path| p.to_path_buf();
         let views = ids.views(&copy, &copy, &argv(&["renamed", "delete"]), &open);

@@ -496,8 +496,8 @@ fn expand(word: &str, cwd: &Path, var: &dyn Fn(&str) -> Option<OsString>) -> Opt
         (String::new(), word)
     };
     // Longer than the kernel takes for a path, it names nothing a call can
-    // open (and a megabyte word is not copied to find that out).
-    if rest.contains(['$', '`']) || head.len() + rest.len() > PATH_MAX {
+    // open (and a megabyte word is neither scanned nor copied to find out).
+    if head.len() + rest.len() > PATH_MAX || rest.contains(['$', '`']) {
         return None;
     }
     Some(format!("{head}{rest}"))
