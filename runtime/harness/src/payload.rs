@@ -48,7 +48,9 @@ pub struct Payload {
     /// Further calls of a Copilot batch (`toolCalls[]`): (tool name, input).
     /// The first call of the batch is `tool_name`/`tool_input`.
     pub batch: Vec<(String, Value)>,
-    /// The payload as received, shared by the calls of a batch.
+    /// The payload as received, shared by the calls of a batch, less a
+    /// `tool_input` key: that is moved into [`Payload::tool_input`] (it may
+    /// be megabytes, and is read from there).
     pub raw: Arc<Value>,
 }
 
@@ -62,10 +64,10 @@ fn string(value: &Value, keys: &[&str]) -> Option<String> {
 
 /// A tool input sent as a JSON string (Copilot's `toolArgs`, Cursor's MCP
 /// input) is parsed; anything else is kept as it is.
-fn object_or_parsed(value: Option<&Value>) -> Value {
+fn object_or_parsed(value: Option<Value>) -> Value {
     match value {
-        Some(Value::String(s)) => serde_json::from_str(s).unwrap_or_else(|_| json!({"raw": s})),
-        Some(v) => v.clone(),
+        Some(Value::String(s)) => serde_json::from_str(&s).unwrap_or_else(|_| json!({"raw": s})),
+        Some(v) => v,
         None => json!({}),
     }
 }
@@ -82,7 +84,7 @@ impl Payload {
         bytes: &[u8],
         event: Option<&str>,
     ) -> Result<Payload, PayloadError> {
-        let raw: Value = match serde_json::from_slice(bytes) {
+        let mut raw: Value = match serde_json::from_slice(bytes) {
             Ok(raw) => raw,
             Err(err) => crate::lenient::repair(bytes)
                 .and_then(|repaired| serde_json::from_slice(&repaired).ok())
@@ -110,7 +112,7 @@ impl Payload {
                         let args = c.get("args").or_else(|| c.get("toolArgs"));
                         (
                             string(c, &["name", "toolName"]).unwrap_or_default(),
-                            object_or_parsed(args),
+                            object_or_parsed(args.cloned()),
                         )
                     })
                     .collect()
@@ -128,7 +130,7 @@ impl Payload {
             }
             Shape::CopilotCamel => (
                 string(&raw, &["toolName"]).unwrap_or_default(),
-                object_or_parsed(raw.get("toolArgs")),
+                object_or_parsed(raw.get("toolArgs").cloned()),
                 raw.get("toolResult").map(|r| {
                     json!({
                         "stdout": r.get("textResultForLlm").cloned().unwrap_or(Value::Null),
@@ -136,9 +138,14 @@ impl Payload {
                     })
                 }),
             ),
+            // The input moves out of `raw` (it may be megabytes): every
+            // reader of the call takes it from `tool_input`.
             Shape::Snake => (
                 string(&raw, &["tool_name"]).unwrap_or_default(),
-                object_or_parsed(raw.get("tool_input")),
+                object_or_parsed(
+                    raw.as_object_mut()
+                        .and_then(|o| o.shift_remove("tool_input")),
+                ),
                 response_of(&raw),
             ),
         };
@@ -291,6 +298,22 @@ fn response_of(raw: &Value) -> Option<Value> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn the_input_moves_out_of_the_payload_as_received() {
+        let p = parse(
+            r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/r"}"#,
+            None,
+        );
+        assert_eq!(p.tool_input, json!({"command": "ls"}));
+        assert!(p.raw.get("tool_input").is_none());
+        assert_eq!(p.raw["cwd"], "/r");
+        let p = parse(
+            r#"{"hook_event_name":"PreToolUse","tool_name":"x","tool_input":"{\"a\":1}"}"#,
+            None,
+        );
+        assert_eq!(p.tool_input, json!({"a": 1}));
+    }
 
     /// A test payload, as Copilot sent it when it has Copilot's camelCase
     /// keys (only Copilot sends that shape), else as Claude did.
