@@ -33,6 +33,7 @@ pub struct AtomicWrite {
     mode: Mode,
     dir_mode: u32,
     sync: bool,
+    page_writes: bool,
 }
 
 /// The permission bits the new file gets.
@@ -60,6 +61,7 @@ impl AtomicWrite {
             mode: Mode::Private,
             dir_mode: 0o777,
             sync: false,
+            page_writes: false,
         }
     }
 
@@ -88,6 +90,16 @@ impl AtomicWrite {
     /// person wrote, not for a cache).
     pub fn sync(&mut self, yes: bool) -> &mut AtomicWrite {
         self.sync = yes;
+        self
+    }
+
+    /// Writes the file one page (4 KiB) at a time, so the page cache holds
+    /// it in single pages rather than large folios. For a file that is
+    /// mapped and read a few records at a time (the index): Linux maps a
+    /// whole folio on one fault, and a 2.5 MB index written in one piece
+    /// was 2.4 MB of a hook's resident set after 3 faults (6.18, ext4).
+    pub fn page_writes(&mut self, yes: bool) -> &mut AtomicWrite {
+        self.page_writes = yes;
         self
     }
 
@@ -126,7 +138,12 @@ impl AtomicWrite {
             temp.as_file()
                 .set_permissions(std::fs::Permissions::from_mode(mode))?;
         }
-        temp.write_all(bytes)?;
+        match self.page_writes {
+            true => bytes
+                .chunks(PAGE)
+                .try_for_each(|page| temp.write_all(page))?,
+            false => temp.write_all(bytes)?,
+        }
         if self.sync {
             temp.as_file().sync_all()?;
         }
@@ -134,6 +151,9 @@ impl AtomicWrite {
         Ok(())
     }
 }
+
+/// The size of one write with [`AtomicWrite::page_writes`].
+const PAGE: usize = 4096;
 
 /// A new temporary file in `dir`, removed when dropped unrenamed.
 fn temp_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
@@ -145,6 +165,20 @@ fn temp_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn page_writes_write_every_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("index");
+        for len in [0, 1, PAGE - 1, PAGE, PAGE + 1, 3 * PAGE + 17] {
+            let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            AtomicWrite::new()
+                .page_writes(true)
+                .write(&path, &bytes)
+                .unwrap();
+            assert_eq!(std::fs::read(&path).unwrap(), bytes, "{len}");
+        }
+    }
 
     fn names(dir: &Path) -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(dir)

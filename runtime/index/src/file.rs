@@ -76,6 +76,11 @@ impl IndexFile {
         // which ends the process by a signal: a harness sees the hook fail,
         // never a decision it did not make.
         let map = unsafe { MmapOptions::new().len(len).map(&file) }.map_err(fail)?;
+        // A call reads a few records: a fault maps the page it needs, not
+        // the pages around it or a huge page (see `AtomicWrite::page_writes`).
+        // Advice only; the mapping works the same without it.
+        let _ = map.advise(memmap2::Advice::Random);
+        let _ = map.advise(memmap2::Advice::NoHugePage);
         Ok(IndexFile {
             path: path.to_path_buf(),
             backing: Backing::Mapped(map),
@@ -129,6 +134,7 @@ impl IndexFile {
     pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<(), Error> {
         crate::AtomicWrite::new()
             .mode(mode)
+            .page_writes(true)
             .write(path, bytes)
             .map_err(|e| Error::from(e).with_path(path))
     }
