@@ -219,24 +219,45 @@ pub fn writes_rule_source(
     // A program the text cannot name takes words the commands above do not
     // show: any word of the line that names a rule source counts.
     let named = || {
-        let mut words = command
-            .split(|c: char| {
-                c.is_whitespace()
-                    || matches!(c, '\'' | '"' | ';' | '&' | '|' | '<' | '>' | '(' | ')')
-            })
-            .filter(|word| !word.is_empty());
         // Past the bound a word is not resolved: too many to tell, so it counts.
-        words
-            .by_ref()
-            .take(MAX_WORDS)
-            .filter_map(|word| expand(word, cwd, var))
-            .any(|word| sources.touches(&resolve_in(cwd, &word)))
-            || words.next().is_some()
+        let mut count = 0;
+        any_line_word(command, |word| {
+            count += 1;
+            count > MAX_WORDS
+                || expand(word, cwd, var)
+                    .is_some_and(|word| sources.touches(&resolve_in(cwd, &word)))
+        })
     };
     if !call.dynamic.is_empty() && (touching || named()) {
         return Some("it runs a program its text cannot name".into());
     }
     None
+}
+
+/// Whether `found` holds for a word of `line`, read as the gate reads the
+/// words of a program the text cannot name: split at whitespace (Unicode's
+/// too), quotes and the shell's operators. Split by bytes (a megabyte line
+/// is one quick pass), and by characters only within a piece that holds
+/// other than ASCII.
+fn any_line_word(line: &str, mut found: impl FnMut(&str) -> bool) -> bool {
+    let breaks = |b: &u8| b.is_ascii_whitespace() || b"\x0b'\";&|<>()".contains(b);
+    let mut at = 0;
+    for piece in line.as_bytes().split(breaks) {
+        let (start, end) = (at, at + piece.len());
+        at = end + 1;
+        let piece = &line[start..end];
+        let hit = match piece.is_ascii() {
+            true => !piece.is_empty() && found(piece),
+            false => piece
+                .split(char::is_whitespace)
+                .filter(|word| !word.is_empty())
+                .any(&mut found),
+        };
+        if hit {
+            return true;
+        }
+    }
+    false
 }
 
 /// What a word must do to a rule source to count.
@@ -506,6 +527,41 @@ fn expand(word: &str, cwd: &Path, var: &dyn Fn(&str) -> Option<OsString>) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_splits_into_the_words_an_unnamed_program_may_take() {
+        let words = |line: &str| {
+            let mut seen = Vec::new();
+            any_line_word(line, |w| {
+                seen.push(w.to_string());
+                false
+            });
+            seen
+        };
+        assert_eq!(
+            words("a 'b'\t\x0bc;d&&e|f<g>(h)\"i\" caf\u{e9}\u{a0}x\u{3000}y"),
+            [
+                "a",
+                "b",
+                "c",
+                "d",
+                "e",
+                "f",
+                "g",
+                "h",
+                "i",
+                "caf\u{e9}",
+                "x",
+                "y"
+            ]
+        );
+        let mut calls = 0;
+        assert!(any_line_word("a b c", |w| {
+            calls += 1;
+            w == "b"
+        }));
+        assert_eq!(calls, 2);
+    }
 
     #[test]
     fn a_word_longer_than_a_path_expands_to_nothing() {
