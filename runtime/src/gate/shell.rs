@@ -240,7 +240,25 @@ pub fn writes_rule_source(
 /// is one quick pass), and by characters only within a piece that holds
 /// other than ASCII.
 fn any_line_word(line: &str, mut found: impl FnMut(&str) -> bool) -> bool {
-    let breaks = |b: &u8| b.is_ascii_whitespace() || b"\x0b'\";&|<>()".contains(b);
+    let breaks = |b: &u8| {
+        matches!(
+            b,
+            b' ' | b'\t'
+                | b'\n'
+                | b'\x0b'
+                | b'\x0c'
+                | b'\r'
+                | b'\''
+                | b'"'
+                | b';'
+                | b'&'
+                | b'|'
+                | b'<'
+                | b'>'
+                | b'('
+                | b')'
+        )
+    };
     let mut at = 0;
     for piece in line.as_bytes().split(breaks) {
         let (start, end) = (at, at + piece.len());
