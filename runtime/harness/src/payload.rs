@@ -192,22 +192,24 @@ impl Payload {
     }
 
     /// Every call of the payload: itself, then one per further batched call.
-    pub fn calls(&self) -> Vec<Payload> {
-        let mut single = Payload {
+    /// The first call takes this payload's input, which is left `null` here
+    /// (it may be megabytes): read it from the first call from then on.
+    pub fn take_calls(&mut self) -> Vec<Payload> {
+        let first_input = std::mem::take(&mut self.tool_input);
+        let single = Payload {
             batch: Vec::new(),
             ..self.clone()
         };
-        // The batch's calls share every field but the tool's: cloned
-        // without the first call's input, which may be large.
-        let first_input = std::mem::take(&mut single.tool_input);
         let mut calls = Vec::with_capacity(1 + self.batch.len());
+        calls.push(Payload {
+            tool_input: first_input,
+            ..single.clone()
+        });
         calls.extend(self.batch.iter().map(|(name, input)| Payload {
             tool_name: name.clone(),
             tool_input: input.clone(),
             ..single.clone()
         }));
-        single.tool_input = first_input;
-        calls.insert(0, single);
         calls
     }
 
@@ -372,11 +374,11 @@ pub(crate) mod tests {
             (Some("c"), Some("/w"))
         );
 
-        let batch = parse(
+        let mut batch = parse(
             r#"{"sessionId":"s","toolCalls":[{"name":"bash","args":"{\"command\":\"ls\"}"},{"name":"view","args":{"path":"/a"}}]}"#,
             Some("preToolUse"),
         );
-        let calls = batch.calls();
+        let calls = batch.take_calls();
         assert_eq!(calls.len(), 2);
         assert_eq!(calls[0].tool_input["command"], "ls");
         assert_eq!(
@@ -398,9 +400,11 @@ pub(crate) mod tests {
     fn only_copilot_batches_and_stray_characters_cost_nothing() {
         // Another harness's payload with a `toolCalls` key is one call.
         let claude = br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"kubectl delete x"},"toolCalls":[{"name":"view","args":{}}]}"#;
-        let p = Payload::parse(Target::Claude, claude, None).unwrap();
-        assert_eq!((p.shape, p.calls().len()), (Shape::Snake, 1));
-        assert_eq!(p.tool_input["command"], "kubectl delete x");
+        let mut p = Payload::parse(Target::Claude, claude, None).unwrap();
+        let calls = p.take_calls();
+        assert_eq!((p.shape, calls.len()), (Shape::Snake, 1));
+        assert_eq!(calls[0].tool_input["command"], "kubectl delete x");
+        assert!(p.tool_input.is_null(), "the first call took the input");
         // A lone surrogate or a huge number elsewhere does not hide the command.
         let odd = br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"kubectl delete x","description":"\ud800","timeout":1e400}}"#;
         let p = Payload::parse(Target::Claude, odd, None).unwrap();

@@ -10,8 +10,9 @@ use crate::merge;
 use crate::settings::Settings;
 use crate::state::caps::{CapKind, Caps, Counted};
 
-/// Every outcome of the call merged into one answer; a rewrite is dropped
-/// from a batch of `calls` calls (it could not say which call it rewrites).
+/// Every outcome of the call merged into one answer (`payload` is the
+/// first call's, which holds the input); a rewrite is dropped from a batch
+/// of `calls` calls (it could not say which call it rewrites).
 pub(super) fn merge_all(payload: &Payload, calls: usize, ran: &Ran) -> Answer {
     let mut merged = merge::merge(
         payload.step(),

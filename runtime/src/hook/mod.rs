@@ -84,7 +84,15 @@ pub(crate) fn judge_call(
     if let Some(trial) = trial.as_deref() {
         read.payload.session_id = Some(trial.session.clone());
     }
-    let (payload, settings) = (&read.payload, &read.settings);
+    let settings = &read.settings;
+    let trusted = || crate::load::repository_trusted(settings);
+    let scope = McpScope {
+        cwd: &read.cwd,
+        var,
+        project_trusted: &trusted,
+    };
+    let calls = payload::calls(target, &mut read.payload, &scope);
+    let payload = &read.payload;
     let log = Log::new(settings, target, Some(payload), started).quiet(trial.is_some());
     let judge = Judge {
         target,
@@ -93,13 +101,6 @@ pub(crate) fn judge_call(
         var,
         awaits_async: trial.is_some(),
     };
-    let trusted = || crate::load::repository_trusted(settings);
-    let scope = McpScope {
-        cwd: &read.cwd,
-        var,
-        project_trusted: &trusted,
-    };
-    let calls = payload::calls(target, payload, &scope);
     if let Some((reply, answer)) = gate::judge(settings, payload, &calls, &log, var) {
         if let Some(trial) = trial {
             trial.tool = Some(calls[0].1.tool.name.as_str().to_string());
@@ -144,13 +145,13 @@ pub(crate) fn judge_call(
     for planned in &plan.calls {
         run::run_call(&judge, planned, &mut ran);
     }
-    let mut merged = answer::merge_all(payload, plan.calls.len(), &ran);
+    let mut merged = answer::merge_all(&plan.calls[0].payload, plan.calls.len(), &ran);
     filters::keep_dropped_rewrites_dropped(&merged, &plan, &mut ran);
     if filters::run_filters(&judge, &scope, &mut plan, &merged, &mut ran) {
-        merged = answer::merge_all(payload, plan.calls.len(), &ran);
+        merged = answer::merge_all(&plan.calls[0].payload, plan.calls.len(), &ran);
     }
     if post_output && output::shrink_output(settings, &plan, &mut ran, trial.is_none()) {
-        merged = answer::merge_all(payload, plan.calls.len(), &ran);
+        merged = answer::merge_all(&plan.calls[0].payload, plan.calls.len(), &ran);
     }
     if ran.fired.is_empty() {
         if !ran.notes.is_empty() {

@@ -76,19 +76,19 @@ pub(super) fn read(
 }
 
 /// The calls of `payload`, each with its [`Call`], built once for the
-/// whole pipeline; identical calls of a batch are judged once.
+/// whole pipeline; identical calls of a batch are judged once. The first
+/// call takes the payload's input ([`Payload::take_calls`]).
 pub(super) fn calls(
     target: Target,
-    payload: &Payload,
+    payload: &mut Payload,
     scope: &McpScope<'_>,
 ) -> Vec<(Payload, Call)> {
     let mut seen = std::collections::HashSet::new();
+    let batch = !payload.batch.is_empty();
     payload
-        .calls()
+        .take_calls()
         .into_iter()
-        .filter(|p| {
-            payload.batch.is_empty() || seen.insert((p.tool_name.clone(), p.tool_input.to_string()))
-        })
+        .filter(|p| !batch || seen.insert((p.tool_name.clone(), p.tool_input.to_string())))
         .map(|p| {
             let call = Call::of(target, &p, scope);
             (p, call)
