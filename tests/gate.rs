@@ -279,6 +279,49 @@ fn shell_lines_are_judged_as_bash_runs_them() {
 }
 
 #[test]
+fn a_rule_path_longer_than_path_max_is_still_a_rule_path() {
+    // Too long for the kernel as written, but a program that normalizes it
+    // (`os.path.normpath`) writes into the rule folder.
+    let python = std::process::Command::new("python3")
+        .arg("-c")
+        .arg("")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !python {
+        eprintln!("SKIPPED: python3 is not installed");
+        return;
+    }
+    let s = Scratch::new();
+    condition(
+        &s.hookdex_dir(),
+        "pre-bash-guard.sh",
+        "#!/bin/bash\nexit 0\n",
+    );
+    let long = format!(
+        "{}{}",
+        "/".repeat(5000),
+        rule_path(&s).trim_start_matches('/')
+    );
+    let write = "-c 'import os, sys; open(os.path.normpath(sys.argv[1]), \"w\").write(\"x\")'";
+    for line in [
+        format!("python3 {write} {long}"),
+        format!("p=python3; $p {write} {long}"),
+    ] {
+        let reply = hook(&s, "claude", &pre_bash(&s, "claude", &line));
+        assert!(denied_by_gate(&reply), "{reply}");
+        // What bash does with it.
+        let _ = std::fs::remove_file(rule_path(&s));
+        let ran = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(&line)
+            .current_dir(&s.repo)
+            .output()
+            .unwrap();
+        assert!(std::path::Path::new(&rule_path(&s)).exists(), "{ran:?}");
+    }
+}
+
+#[test]
 fn list_and_explain_show_the_gate_of_a_session() {
     let mut s = Scratch::new();
     prompt(&s, "a", "add a condition for kubectl");

@@ -203,8 +203,17 @@ pub fn mcp_reads_only(tool: &hookdex_model::ToolName, raw: &str) -> bool {
     verb(words.first()) || verb(words.last())
 }
 
-/// Longest string of an MCP call's arguments taken for a path.
-const MAX_PATH: usize = 4096;
+/// The longest path the kernel takes in one call (Linux's `PATH_MAX`).
+const PATH_MAX: usize = 4096;
+
+/// Whether `word` can name no path: longer than the kernel takes for one
+/// ([`PATH_MAX`]), with no `/` that a program normalizing it (`//`, `/./`,
+/// `..`) could collapse into one that fits. Told without copying the word,
+/// which may be a megabyte.
+pub(crate) fn names_no_path(word: &str) -> bool {
+    word.len() > PATH_MAX && !word.contains('/')
+}
+
 /// Most strings of one call resolved as the file tools' paths are, links
 /// followed; the rest are resolved only when their text could name a rule
 /// source as written ([`sources::Screen`]): a link into a rule source is
@@ -217,8 +226,8 @@ const MAX_FOLLOWED: usize = 1024;
 const MAX_SCREENED: usize = 4096;
 
 /// The paths among an MCP call's arguments that may touch `sources`:
-/// every string of `input`, at any depth, that can be a path (one line, at
-/// most [`MAX_PATH`] bytes), as `cwd` names it: absolute, `~/…` under
+/// every string of `input`, at any depth, that can be a path (one line,
+/// not [`names_no_path`]), as `cwd` names it: absolute, `~/…` under
 /// `home`, relative to `cwd`, or a `file://` URI. The first
 /// [`MAX_FOLLOWED`] are resolved as the file tools' paths are
 /// ([`resolve_in`]); the others, when their text passes the
@@ -233,7 +242,7 @@ pub fn mcp_paths<'a>(
     let mut all = Vec::new();
     strings(input, &mut all);
     all.into_iter()
-        .filter(|s| !s.is_empty() && s.len() <= MAX_PATH && !s.contains(['\n', '\0']))
+        .filter(|s| !s.is_empty() && !names_no_path(s) && !s.contains(['\n', '\0']))
         .enumerate()
         .filter_map(move |(n, s)| {
             let path = as_path(s, home)?;
@@ -399,7 +408,8 @@ mod tests {
             "b": [{"c": "~/y", "d": "rel/../z"}, 3, null],
             "e": "file:///u%20ri/w",
             "f": "two\nlines",
-            "g": "x".repeat(MAX_PATH + 1),
+            "g": "x".repeat(PATH_MAX + 1),
+            "k": format!("{}abs/k", "/".repeat(PATH_MAX)),
             "h": "",
             "i": "/abs/x",
             "j": "~user/q",
@@ -416,6 +426,7 @@ mod tests {
                 "/home/u/y",
                 "/repo/z",
                 "/u ri/w",
+                "/abs/k",
                 "/abs/x",
                 "/repo/~user/q"
             ]

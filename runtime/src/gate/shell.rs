@@ -14,6 +14,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use super::names_no_path;
 use super::sources::{resolve_in, Named, RuleSources};
 use crate::call::Call;
 
@@ -100,9 +101,6 @@ pub const MAX_COMMANDS: usize = 2000;
 /// part): past them a line is denied while the gate is closed, as past
 /// [`MAX_COMMANDS`], so the hook's time stays bounded on any payload.
 pub const MAX_WORDS: usize = 20_000;
-
-/// The longest path the kernel takes in one call (Linux's `PATH_MAX`).
-const PATH_MAX: usize = 4096;
 
 /// Why the shell line of `call` changes a rule source, or `None` when it
 /// does not (or the call has no line).
@@ -296,12 +294,8 @@ struct Judge<'a> {
 }
 
 impl Judge<'_> {
-    /// Where `word` names, when the text tells. A word longer than the
-    /// kernel takes for a path (`PATH_MAX`) names nothing a call can open.
+    /// Where `word` names, when the text tells.
     fn named(&self, word: &str) -> Option<Named> {
-        if word.len() > PATH_MAX {
-            return None;
-        }
         let word = expand(word, self.cwd, self.var)?;
         match (Path::new(&word).is_absolute(), self.at) {
             (true, _) => Some(resolve_in(Path::new("/"), &word)),
@@ -324,7 +318,7 @@ impl Judge<'_> {
 
     /// The rule source a known word names, shown.
     fn word(&self, word: &str, how: Touch) -> Option<String> {
-        if word.len() > PATH_MAX {
+        if names_no_path(word) {
             return None;
         }
         if let Some(path) = self.named(word) {
@@ -497,7 +491,7 @@ fn only_reads(program: &str, args: &[String]) -> bool {
 
 /// `word` with a leading `~`, `$HOME`, `$HOOKDEX_HOME` or `$PWD` expanded;
 /// `None` when it holds another expansion, which the text cannot tell, or
-/// is longer than `PATH_MAX`.
+/// names no path ([`names_no_path`]).
 fn expand(word: &str, cwd: &Path, var: &dyn Fn(&str) -> Option<OsString>) -> Option<String> {
     let lookup = |name: &str| -> Option<String> {
         match name {
@@ -534,9 +528,7 @@ fn expand(word: &str, cwd: &Path, var: &dyn Fn(&str) -> Option<OsString>) -> Opt
     } else {
         (String::new(), word)
     };
-    // Longer than the kernel takes for a path, it names nothing a call can
-    // open (and a megabyte word is neither scanned nor copied to find out).
-    if head.len() + rest.len() > PATH_MAX || rest.contains(['$', '`']) {
+    if names_no_path(rest) || rest.contains(['$', '`']) {
         return None;
     }
     Some(format!("{head}{rest}"))
@@ -545,6 +537,7 @@ fn expand(word: &str, cwd: &Path, var: &dyn Fn(&str) -> Option<OsString>) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gate::PATH_MAX;
 
     #[test]
     fn a_line_splits_into_the_words_an_unnamed_program_may_take() {
@@ -582,14 +575,20 @@ mod tests {
     }
 
     #[test]
-    fn a_word_longer_than_a_path_expands_to_nothing() {
+    fn only_a_long_word_with_no_slash_names_no_path() {
         let home = |name: &str| (name == "HOME").then(|| OsString::from("/home/a"));
         let cwd = Path::new("/repo");
-        let fits = format!("~/{}", "x".repeat(PATH_MAX - 8));
-        assert_eq!(expand(&fits, cwd, &home).map(|w| w.len()), Some(PATH_MAX));
-        let over = format!("~/{}", "x".repeat(PATH_MAX - 7));
-        assert_eq!(expand(&over, cwd, &home), None);
         assert_eq!(expand(&"x".repeat(1 << 20), cwd, &home), None);
+        assert_eq!(
+            expand(&format!("$HOME{}", "x".repeat(PATH_MAX + 1)), cwd, &home),
+            None
+        );
+        // A program may collapse the slashes (`os.path.normpath`): it is a path.
+        let slashes = format!("{}repo/.hookdex/conditions/a.sh", "/".repeat(2 * PATH_MAX));
+        assert_eq!(
+            expand(&slashes, cwd, &home).as_deref(),
+            Some(slashes.as_str())
+        );
     }
 
     fn fixture() -> (tempfile::TempDir, PathBuf, RuleSources, PathBuf) {
