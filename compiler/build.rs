@@ -6,7 +6,9 @@
 //! too, once per build, into their claim and body bytes: building their
 //! automata costs most of a second, which no index compile should pay for
 //! files that only change with the binary. A shipped filter that does not
-//! load fails the build.
+//! load fails the build. Each is loaded here by the checked loader, so the
+//! binary may read its own copy in place, unchecked; each copy is a
+//! static aligned for its DFAs to be read where they are.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -47,9 +49,11 @@ fn main() {
 
 /// The table of the shipped output filters, compiled.
 fn shipped_outfilters(files: &[(String, String, bool)], out_dir: &Path) -> String {
+    let mut statics = String::new();
+    let mut shipped = 0;
     let mut out = String::from(
         "/// The shipped output filters, compiled.\n\
-         pub static PACKAGE_OUTFILTERS: &[ShippedOutFilter] = &[\n",
+         static PACKAGE_OUTFILTERS: &[ShippedOutFilter] = &[\n",
     );
     for (rel, abs, _) in files {
         if !(rel.starts_with("outfilters/") && rel.ends_with(".toml")) {
@@ -61,27 +65,48 @@ fn shipped_outfilters(files: &[(String, String, bool)], out_dir: &Path) -> Strin
             panic!("rules/{rel}: {error}");
         }
         for filter in &parsed.file.filters {
-            let stem = format!("outfilter-{}", filter.name());
-            let claim = out_dir.join(format!("{stem}.claim"));
-            let body = out_dir.join(format!("{stem}.body"));
-            std::fs::write(&claim, filter.claim().to_bytes()).unwrap();
-            std::fs::write(&body, filter.to_bytes()).unwrap();
+            let claim_bytes = filter.claim().to_bytes();
+            let body_bytes = filter.to_bytes();
+            if let Err(err) = hookdex_outfilter::Claim::from_bytes(&claim_bytes) {
+                panic!(
+                    "rules/{rel}: the claim of {} does not load: {err}",
+                    filter.name()
+                );
+            }
+            if let Err(err) = hookdex_outfilter::Filter::from_bytes(&body_bytes) {
+                panic!("rules/{rel}: {} does not load: {err}", filter.name());
+            }
+            let stem = format!("OUTFILTER_{shipped}");
+            shipped += 1;
+            let mut field = |part: &str, bytes: &[u8]| {
+                let file = out_dir.join(format!("{stem}.{part}"));
+                std::fs::write(&file, bytes).unwrap();
+                let name = format!("{stem}_{}", part.to_uppercase());
+                writeln!(
+                    statics,
+                    "static {name}: Aligned<[u8; {}]> = Aligned(*include_bytes!({:?}));",
+                    bytes.len(),
+                    file.display().to_string()
+                )
+                .unwrap();
+                name
+            };
+            let claim = field("claim", &claim_bytes);
+            let body = field("body", &body_bytes);
             writeln!(
                 out,
                 "    ShippedOutFilter {{ path: {rel:?}, name: {:?}, line: {}, priority: {}, \
-                 min_size: {}, claim: include_bytes!({:?}), body: include_bytes!({:?}) }},",
+                 min_size: {}, claim: &{claim}.0, body: &{body}.0 }},",
                 filter.name(),
                 filter.line(),
                 filter.priority(),
                 filter.min_size(),
-                claim.display().to_string(),
-                body.display().to_string(),
             )
             .unwrap();
         }
     }
     out.push_str("];\n");
-    out
+    statics + &out
 }
 
 fn collect(root: &Path, dir: &Path, files: &mut Vec<(String, String, bool)>) {

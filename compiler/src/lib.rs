@@ -7,7 +7,7 @@
 //! place DFAs are built), and emits the index through `hookdex-index`. A
 //! rule file that cannot be used never stops a compile: it becomes an
 //! invalid entry with a [`RuleError`] saying where and why.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 
 mod automata;

@@ -19,10 +19,11 @@
 //!   (ANSI stripped, `replace` rewrites) carries no marker.
 //! - **Counted.** Each act and each miss goes to [`Stats`].
 
+use hookdex_compiler::sources::package::{shipped_outfilters, ShippedOutFilter};
 use hookdex_compiler::RuleErrorKind;
-use hookdex_index::Index;
+use hookdex_index::{Index, OutFilter};
 use hookdex_model::{Switches, Trust};
-use hookdex_outfilter::{apply, Claim, Filter, Loss, Output, Selector};
+use hookdex_outfilter::{apply, Claim, DecodeError, Filter, Loss, Output, Selector};
 
 use crate::load::{self, Verify};
 use crate::lookup;
@@ -179,7 +180,7 @@ pub fn choose(
     let mut notes = Vec::new();
     for (i, _) in stands.iter().enumerate().filter(|(_, s)| **s) {
         let record = index.out_filter(i)?;
-        let claim = match Claim::from_bytes(filter_bytes(index, i, &record, Part::Claim)?) {
+        let claim = match claim_of(index, i, &record)? {
             Ok(claim) => claim,
             Err(err) => {
                 notes.push(format!("output filter {} skipped: {err}", record.name));
@@ -189,7 +190,7 @@ pub fn choose(
         if !selector.claims(&claim) {
             continue;
         }
-        match Filter::from_bytes(filter_bytes(index, i, &record, Part::Body)?) {
+        match filter_of(index, i, &record)? {
             Ok(filter) => {
                 let file = record.file.to_string();
                 return Ok((Choice::Claimed(Box::new(Chosen { filter, file })), notes));
@@ -200,43 +201,51 @@ pub fn choose(
     Ok((Choice::Unclaimed, notes))
 }
 
-/// Which bytes of an output filter.
-#[derive(Clone, Copy)]
-enum Part {
-    Claim,
-    Body,
-}
-
-/// The claim or body bytes of output filter `i` (`record`): the index's,
-/// or for a shipped filter the binary's own, compiled at build time (the
-/// index names the filter; its key includes the package's hash, so the
-/// binary that reads it has the same filters). A shipped name the binary
-/// does not have gives no bytes, which no load accepts.
+/// The claim of output filter `i` (`record`): checked from the index's
+/// bytes, or for a shipped filter the binary's own, read in place
+/// ([`shipped`]).
 ///
 /// # Errors
 ///
 /// When the index's bytes are damaged.
-fn filter_bytes<'a>(
-    index: &hookdex_index::Index<'a>,
+fn claim_of(
+    index: &Index<'_>,
     i: usize,
-    record: &hookdex_index::OutFilter<'_>,
-    part: Part,
-) -> Result<&'a [u8], hookdex_index::Error> {
-    if record.shipped {
-        let shipped = hookdex_compiler::sources::package::shipped_outfilters()
-            .iter()
-            .find(|f| {
-                f.name == record.name && record.file.strip_prefix("package:rules/") == Some(f.path)
-            });
-        return Ok(shipped.map_or(&[][..], |f| match part {
-            Part::Claim => f.claim,
-            Part::Body => f.body,
-        }));
+    record: &OutFilter<'_>,
+) -> Result<Result<Claim, DecodeError>, hookdex_index::Error> {
+    match record.shipped {
+        true => Ok(shipped(record).map_or_else(|| Claim::from_bytes(&[]), ShippedOutFilter::claim)),
+        false => Ok(Claim::from_bytes(index.out_filter_claim(i)?)),
     }
-    match part {
-        Part::Claim => index.out_filter_claim(i),
-        Part::Body => index.out_filter_body(i),
+}
+
+/// The whole of output filter `i` (`record`), as [`claim_of`] reads its
+/// claim.
+///
+/// # Errors
+///
+/// When the index's bytes are damaged.
+fn filter_of(
+    index: &Index<'_>,
+    i: usize,
+    record: &OutFilter<'_>,
+) -> Result<Result<Filter, DecodeError>, hookdex_index::Error> {
+    match record.shipped {
+        true => {
+            Ok(shipped(record).map_or_else(|| Filter::from_bytes(&[]), ShippedOutFilter::filter))
+        }
+        false => Ok(Filter::from_bytes(index.out_filter_body(i)?)),
     }
+}
+
+/// The binary's own compiled filter a shipped record names. The index
+/// names it; its key includes the package's hash, so the binary that reads
+/// it has the same filters. A name the binary does not have has none, and
+/// loads from no bytes, which is refused.
+fn shipped(record: &OutFilter<'_>) -> Option<&'static ShippedOutFilter> {
+    shipped_outfilters().iter().find(|f| {
+        f.name == record.name && record.file.strip_prefix("package:rules/") == Some(f.path)
+    })
 }
 
 /// Shrinks `output` of `command` with the filter the current index has for

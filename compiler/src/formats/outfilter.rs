@@ -108,8 +108,8 @@ pub fn scan(dir: &RuleDir) -> Scanned {
                     line: f.line,
                     priority: f.priority,
                     min_size: f.min_size,
-                    claim: Cow::Borrowed(f.claim),
-                    body: Cow::Borrowed(f.body),
+                    claim: Cow::Borrowed(f.claim_bytes()),
+                    body: Cow::Borrowed(f.body_bytes()),
                 }));
             }
             let beside = package::files_in(rel)

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use hookdex_outfilter::{Claim, DecodeError, Filter};
+
 include!(concat!(env!("OUT_DIR"), "/package_files.rs"));
 
 /// The package files directly inside `dir` (a path under `rules/` ending in `/`).
@@ -44,10 +46,51 @@ pub struct ShippedOutFilter {
     pub priority: i64,
     /// Its `min_size`.
     pub min_size: usize,
-    /// Its claim's bytes.
-    pub claim: &'static [u8],
-    /// The whole filter's bytes.
-    pub body: &'static [u8],
+    /// Its claim's bytes: private, so only the build's own bytes are ever
+    /// read in place ([`ShippedOutFilter::claim`]).
+    claim: &'static [u8],
+    /// The whole filter's bytes, private as `claim` is.
+    body: &'static [u8],
+}
+
+/// Bytes placed where the DFAs they hold can be read in place.
+#[repr(C, align(8))]
+struct Aligned<T: ?Sized>(T);
+
+impl ShippedOutFilter {
+    /// Its claim's bytes, as an index would keep them.
+    pub fn claim_bytes(&self) -> &'static [u8] {
+        self.claim
+    }
+
+    /// The whole filter's bytes, as an index would keep them.
+    pub fn body_bytes(&self) -> &'static [u8] {
+        self.body
+    }
+
+    /// Its claim, read in place: nothing copied and no table checked, so
+    /// an output no filter claims costs the search alone.
+    ///
+    /// # Errors
+    ///
+    /// When the bytes do not load (a binary built for a big-endian host).
+    pub fn claim(&self) -> Result<Claim, DecodeError> {
+        // SAFETY: `claim` is private and set only by the build script's
+        // table, to bytes `Claim::to_bytes` of this build wrote and the
+        // checked loader read before they were embedded; `Aligned` starts
+        // them where their DFAs' tables are 4-aligned.
+        unsafe { Claim::from_own_bytes(self.claim) }
+    }
+
+    /// The whole filter, read in place as [`ShippedOutFilter::claim`] is.
+    ///
+    /// # Errors
+    ///
+    /// As [`ShippedOutFilter::claim`].
+    pub fn filter(&self) -> Result<Filter, DecodeError> {
+        // SAFETY: as in `claim`, for `body` and `Filter::to_bytes`.
+        unsafe { Filter::from_own_bytes(self.body) }
+    }
 }
 
 /// The shipped output filters, compiled at build time.
@@ -145,6 +188,47 @@ fn holds(dest: &Path, contents: &[u8], mode: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_shipped_filter_read_in_place_answers_as_read_checked() {
+        let shipped = shipped_outfilters();
+        assert!(shipped.len() > 10, "{} shipped filters", shipped.len());
+        let outputs = [
+            "",
+            "error: something failed\n",
+            "=== test session starts ===\ncollected 3 items\n",
+            "   Compiling foo v0.1.0\nwarning: unused\n",
+            "On branch main\nnothing to commit\n",
+            "Step 1/5 : FROM alpine\n",
+            "ünïcödé ✓ line\n",
+        ];
+        for f in shipped {
+            let own = f.claim().unwrap();
+            let checked = Claim::from_bytes(f.claim_bytes()).unwrap();
+            assert_eq!(own.to_bytes(), f.claim_bytes(), "{}", f.name);
+            for command in shipped.iter().map(|g| Some(g.name)).chain([None]) {
+                for output in outputs {
+                    let selector = hookdex_outfilter::Selector::new(command, output);
+                    assert_eq!(
+                        selector.claims(&own),
+                        selector.claims(&checked),
+                        "{} on {command:?} {output:?}",
+                        f.name
+                    );
+                }
+            }
+            let own = f.filter().unwrap();
+            let checked = Filter::from_bytes(f.body_bytes()).unwrap();
+            assert_eq!(own.to_bytes(), f.body_bytes(), "{}", f.name);
+            let text = outputs.concat().repeat(20);
+            assert_eq!(
+                hookdex_outfilter::apply(&own, &text),
+                hookdex_outfilter::apply(&checked, &text),
+                "{}",
+                f.name
+            );
+        }
+    }
 
     #[test]
     fn the_package_hash_follows_every_file_it_embeds() {

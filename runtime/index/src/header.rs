@@ -16,8 +16,9 @@ pub const MAGIC: [u8; 8] = *b"HOOKDEX\0";
 /// sections, paths as bytes; 9: the meta records the trust evidence; 10: and
 /// the rule interpreters; 11: a hook's spec as a record, its lists in the
 /// hook strings section, not JSON; 12: the meta counts the rules that
-/// shadow a shipped rule and the person's invalid files); another value means recompile.
-pub const FORMAT_VERSION: u32 = 14;
+/// shadow a shipped rule and the person's invalid files; 15: output filters'
+/// bytes are version 5, their DFAs 4-aligned); another value means recompile.
+pub const FORMAT_VERSION: u32 = 15;
 /// Written in native order; reads back differently on another endianness.
 const ENDIAN_MARK: u32 = 0x0102_0304;
 /// Names the serialization of the embedded DFAs: the regex-automata version

@@ -14,6 +14,7 @@
 //! and checked and loaded the first time text needs it: its checked load
 //! costs more than searching ASCII text with the first DFA.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use regex_automata::{
@@ -48,7 +49,7 @@ pub(crate) struct Matcher {
     /// The set as a sparse DFA with Unicode classes, for text the ASCII DFA
     /// gives up on, in its serialized form; `None` when it could not be
     /// built (Unicode `\b`, too big).
-    unicode: Option<Vec<u8>>,
+    unicode: Option<Cow<'static, [u8]>>,
     /// `unicode` checked and loaded, the first time it is needed; `None`
     /// when its bytes do not load (the `meta::Regex` answers then).
     unicode_dfa: std::sync::OnceLock<Option<sparse::DFA<Vec<u8>>>>,
@@ -66,6 +67,9 @@ pub(crate) enum Engine {
     /// over its table, a sparse one through a set of every state it holds,
     /// which measured twice as slow although half the size.
     Dense(Box<dense::DFA<Vec<u32>>>),
+    /// [`Engine::Dense`] read in place from the binary's own bytes (a
+    /// shipped filter's).
+    Own(Box<dense::DFA<&'static [u32]>>),
     /// The set as one `meta::Regex`, compiled from the sources.
     Meta(meta::Regex),
 }
@@ -99,7 +103,8 @@ impl Matcher {
         let (engine, unicode) = match dfa {
             Some(dfa) => (
                 Engine::Dense(Box::new(dfa)),
-                build_unicode_dfa(&sources, multi_line).map(|dfa| dfa.to_bytes_little_endian()),
+                build_unicode_dfa(&sources, multi_line)
+                    .map(|dfa| Cow::Owned(dfa.to_bytes_little_endian())),
             ),
             None => (
                 Engine::Meta(
@@ -119,7 +124,7 @@ impl Matcher {
         sources: Vec<String>,
         multi_line: bool,
         engine: Engine,
-        unicode: Option<Vec<u8>>,
+        unicode: Option<Cow<'static, [u8]>>,
     ) -> Matcher {
         Matcher {
             sources,
@@ -136,6 +141,10 @@ impl Matcher {
         match &self.engine {
             // The DFA gives up at the first non-ASCII byte.
             Engine::Dense(dfa) => self.answer(
+                dfa.try_search_fwd(&Input::new(haystack).earliest(true)),
+                haystack,
+            ),
+            Engine::Own(dfa) => self.answer(
                 dfa.try_search_fwd(&Input::new(haystack).earliest(true)),
                 haystack,
             ),
@@ -201,9 +210,10 @@ impl fmt::Debug for Matcher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let engine = match &self.engine {
             Engine::Dense(dfa) => format!("dense DFA, {} bytes", dfa.memory_usage()),
+            Engine::Own(dfa) => format!("dense DFA in place, {} bytes", dfa.memory_usage()),
             Engine::Meta(_) => "meta::Regex".to_string(),
         };
-        let unicode = self.unicode.as_ref().map(Vec::len);
+        let unicode = self.unicode.as_ref().map(|bytes| bytes.len());
         f.debug_struct("Matcher")
             .field("sources", &self.sources)
             .field("multi_line", &self.multi_line)
@@ -413,7 +423,7 @@ mod tests {
         bytes[last / 2] ^= 0xff;
         bytes.truncate(last);
         let engine = good.engine().clone();
-        let m = Matcher::from_parts(vec!["^\\w+$".into()], false, engine, Some(bytes));
+        let m = Matcher::from_parts(vec!["^\\w+$".into()], false, engine, Some(bytes.into()));
         for (hay, want) in [("héllo", true), ("hé llo", false), ("hello", true)] {
             assert_eq!(m.is_match(hay), want, "{hay:?}");
         }
