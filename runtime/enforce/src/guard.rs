@@ -9,7 +9,7 @@
 
 use std::ffi::OsString;
 use std::io;
-use std::process::{Command, ExitStatus};
+use std::process::ExitStatus;
 
 use crate::program::Identities;
 #[cfg(target_os = "linux")]
@@ -139,13 +139,11 @@ impl Guard {
                 let done = supervisor.run(&stop);
                 Ok((listener, done))
             });
-            let mut command = Command::new(program);
-            command.args(args);
             // SAFETY: `filter` is the program just built and lives until
             // the end of this function, past the spawn.
-            let spawned = unsafe { spawn::spawn(&mut command, &filter, &theirs) };
+            let spawned = unsafe { spawn::spawn(program, args, &filter, &theirs) };
             drop(theirs);
-            let mut child = match spawned {
+            let child = match spawned {
                 Ok(child) => child,
                 Err(err) => {
                     stop.store(true, Ordering::Relaxed);
