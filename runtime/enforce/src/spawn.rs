@@ -68,9 +68,60 @@ impl Started {
     }
 }
 
-/// The child's stack: what it runs before its exec (the install, the
-/// signal reset, `execvp`'s search) needs a few kilobytes.
-const STACK: usize = 256 << 10;
+/// The child's stack, besides what `execvp` puts on it per argument (a
+/// script without `#!` is run by `/bin/sh` with an array of every argument
+/// on the stack, as `posix_spawn` sizes its own for).
+const STACK: usize = 64 << 10;
+
+/// The child's stack: mapped apart, with an inaccessible page below it,
+/// so an overflow faults instead of writing into the wrapper's memory.
+struct Stack {
+    base: *mut libc::c_void,
+    len: usize,
+}
+
+impl Stack {
+    /// A stack for a child given `args` arguments.
+    fn new(args: usize) -> io::Result<Stack> {
+        // SAFETY: sysconf has no preconditions.
+        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+        let len = (STACK + (args + 3) * std::mem::size_of::<usize>()).next_multiple_of(page) + page;
+        // SAFETY: a fresh private anonymous mapping, ours alone.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        let stack = Stack { base, len };
+        // SAFETY: the lowest page of the mapping just made.
+        if unsafe { libc::mprotect(base, page, libc::PROT_NONE) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(stack)
+    }
+
+    /// Where the child's stack starts: its top (stacks grow down on every
+    /// Linux target this builds for), page-aligned.
+    fn top(&self) -> *mut libc::c_void {
+        self.base.cast::<u8>().wrapping_add(self.len).cast()
+    }
+}
+
+impl Drop for Stack {
+    fn drop(&mut self) {
+        // SAFETY: unmaps the mapping `new` made, once the child is done
+        // with it (dropped only after the clone returned).
+        unsafe { libc::munmap(self.base, self.len) };
+    }
+}
 
 /// Everything the child reads, prepared before the clone (it allocates
 /// nothing); `error` is where it leaves why it did not exec.
@@ -80,7 +131,6 @@ struct ChildPlan<'a> {
     filter: libc::sock_fprog,
     socket: RawFd,
     wrapper: libc::pid_t,
-    mask: libc::sigset_t,
     error: AtomicI32,
 }
 
@@ -114,6 +164,7 @@ pub unsafe fn spawn(
         .chain(args.iter().map(|a| a.as_ptr()))
         .collect();
     argv.push(std::ptr::null());
+    let stack = Stack::new(argv.len())?;
     // SAFETY: all-zero is a valid sigset_t, filled by sigfillset.
     let mut all: libc::sigset_t = unsafe { std::mem::zeroed() };
     // SAFETY: as above.
@@ -134,22 +185,18 @@ pub unsafe fn spawn(
         socket: child_end.as_raw_fd(),
         // SAFETY: getpid has no preconditions.
         wrapper: unsafe { libc::getpid() },
-        mask,
         error: AtomicI32::new(0),
     };
-    let mut stack = vec![0u8; STACK];
-    // SAFETY: the stack is ours and unused; its top, rounded down to 16
-    // bytes, is where the child's stack starts (x86-64 and aarch64 stacks
-    // grow down).
-    let top = unsafe { stack.as_mut_ptr().add(STACK) };
-    let top = top.wrapping_sub(top as usize % 16);
     // SAFETY: `child` reads only `plan`, which lives until the clone
-    // returns, and with CLONE_VFORK the clone returns only once the child
-    // has execed or exited: until then nothing of ours moves or is freed.
+    // returns, and runs on `stack`, unmapped only after it; with
+    // CLONE_VFORK the clone returns only once the child has execed or
+    // exited: until then nothing of ours moves or is freed. The child's
+    // `execvp` reads the environment: nothing in hookdex sets a variable
+    // while a guarded command starts.
     let pid = unsafe {
         libc::clone(
             child,
-            top.cast(),
+            stack.top(),
             libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
             std::ptr::from_ref(&plan).cast_mut().cast(),
         )
@@ -172,10 +219,10 @@ pub unsafe fn spawn(
 }
 
 /// The child, in the wrapper's memory until its exec: it resets every
-/// caught signal to its default and restores the wrapper's mask (as
-/// `posix_spawn` does), installs the filter and execs, or leaves the
-/// errno in the plan and exits. Only raw system calls and `execvp`, which
-/// `posix_spawnp` runs in the same place.
+/// caught signal and `SIGPIPE` to its default and starts with no signal
+/// blocked (as std's `Command` starts a child), installs the filter and
+/// execs, or leaves the errno in the plan and exits. Only raw system calls
+/// and `execvp`, which `posix_spawnp` runs in the same place.
 extern "C" fn child(plan: *mut libc::c_void) -> libc::c_int {
     // SAFETY: `plan` is the `ChildPlan` `spawn` passed, alive until we
     // exec or exit.
@@ -195,14 +242,16 @@ extern "C" fn child(plan: *mut libc::c_void) -> libc::c_int {
             let mut old: libc::sigaction = std::mem::zeroed();
             if libc::sigaction(signal, std::ptr::null(), &mut old) == 0
                 && old.sa_sigaction != libc::SIG_DFL
-                && old.sa_sigaction != libc::SIG_IGN
+                && (old.sa_sigaction != libc::SIG_IGN || signal == libc::SIGPIPE)
             {
                 let mut default: libc::sigaction = std::mem::zeroed();
                 default.sa_sigaction = libc::SIG_DFL;
                 libc::sigaction(signal, &default, std::ptr::null_mut());
             }
         }
-        libc::pthread_sigmask(libc::SIG_SETMASK, &plan.mask, std::ptr::null_mut());
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
     }
     if let Err(err) = install(&plan.filter, plan.socket, plan.wrapper) {
         return failed(err);

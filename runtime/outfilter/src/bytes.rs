@@ -174,10 +174,11 @@ impl Filter {
     ///
     /// # Safety
     ///
-    /// `bytes` must be exactly what [`Filter::to_bytes`] of this build of
-    /// the crate wrote (the build script that embeds them loads them with
-    /// [`Filter::from_bytes`] first). Any other bytes can make a search
-    /// read out of bounds.
+    /// `bytes` must be exactly what [`Filter::to_bytes`] wrote, and every
+    /// dense DFA in them must have passed the checked `DFA::from_bytes` of
+    /// the same regex-automata version (the build script that embeds them
+    /// loads them with [`Filter::from_bytes`] first). Any other bytes can
+    /// make a search read out of bounds.
     pub unsafe fn from_own_bytes(bytes: &'static [u8]) -> Result<Filter, DecodeError> {
         // SAFETY: the caller vouches for the bytes.
         Filter::read(unsafe { Reader::<Own>::open_own(bytes, MAGIC)? })
@@ -312,9 +313,9 @@ impl Claim {
     ///
     /// # Safety
     ///
-    /// `bytes` must be exactly what [`Claim::to_bytes`] of this build of
-    /// the crate wrote. Any other bytes can make a search read out of
-    /// bounds.
+    /// `bytes` must be exactly what [`Claim::to_bytes`] wrote, checked as
+    /// [`Filter::from_own_bytes`] asks. Any other bytes can make a search
+    /// read out of bounds.
     pub unsafe fn from_own_bytes(bytes: &'static [u8]) -> Result<Claim, DecodeError> {
         // SAFETY: the caller vouches for the bytes.
         Claim::read(unsafe { Reader::<Own>::open_own(bytes, CLAIM_MAGIC)? })
@@ -502,7 +503,8 @@ impl<'a> Reader<'a, Checked> {
     /// A reader of the body of `bytes`, once their header says `magic` and
     /// [`VERSION`] and the body's length and checksum hold.
     fn open(bytes: &'a [u8], magic: &[u8; 8]) -> Result<Reader<'a, Checked>, DecodeError> {
-        Reader::header(bytes, magic)
+        // SAFETY: a `Checked` reader reads nothing unchecked.
+        unsafe { Reader::header(bytes, magic) }
     }
 }
 
@@ -517,15 +519,19 @@ impl Reader<'static, Own> {
         bytes: &'static [u8],
         magic: &[u8; 8],
     ) -> Result<Reader<'static, Own>, DecodeError> {
-        Reader::header(bytes, magic)
+        // SAFETY: the caller vouches for the bytes.
+        unsafe { Reader::header(bytes, magic) }
     }
 }
 
 impl<'a, S: Source<'a>> Reader<'a, S> {
-    /// The reader past the header of `bytes`. Only [`Reader::open`] and the
-    /// `unsafe` [`Reader::open_own`] call it, so a reader of [`Own`] bytes
-    /// is made only where a caller vouched for them.
-    fn header(bytes: &'a [u8], magic: &[u8; 8]) -> Result<Reader<'a, S>, DecodeError> {
+    /// The reader past the header of `bytes`.
+    ///
+    /// # Safety
+    ///
+    /// For [`Own`], as [`Filter::from_own_bytes`]: a reader of [`Own`]
+    /// bytes is made only where a caller vouched for them.
+    unsafe fn header(bytes: &'a [u8], magic: &[u8; 8]) -> Result<Reader<'a, S>, DecodeError> {
         let mut r = Reader {
             bytes,
             at: 0,
