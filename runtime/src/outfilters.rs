@@ -180,7 +180,12 @@ pub fn choose(
     let mut notes = Vec::new();
     for (i, _) in stands.iter().enumerate().filter(|(_, s)| **s) {
         let record = index.out_filter(i)?;
-        let claim = match claim_of(index, i, &record)? {
+        let claim = match load(
+            &record,
+            || index.out_filter_claim(i),
+            Claim::from_bytes,
+            ShippedOutFilter::claim,
+        )? {
             Ok(claim) => claim,
             Err(err) => {
                 notes.push(format!("output filter {} skipped: {err}", record.name));
@@ -190,7 +195,12 @@ pub fn choose(
         if !selector.claims(&claim) {
             continue;
         }
-        match filter_of(index, i, &record)? {
+        match load(
+            &record,
+            || index.out_filter_body(i),
+            Filter::from_bytes,
+            ShippedOutFilter::filter,
+        )? {
             Ok(filter) => {
                 let file = record.file.to_string();
                 return Ok((Choice::Claimed(Box::new(Chosen { filter, file })), notes));
@@ -201,40 +211,22 @@ pub fn choose(
     Ok((Choice::Unclaimed, notes))
 }
 
-/// The claim of output filter `i` (`record`): checked from the index's
-/// bytes, or for a shipped filter the binary's own, read in place
-/// ([`shipped`]).
+/// Output filter `record`'s claim or whole filter: read by `checked` from
+/// the index's bytes (`indexed`), or for a shipped filter from the
+/// binary's own, in place, by `own` ([`shipped`]).
 ///
 /// # Errors
 ///
 /// When the index's bytes are damaged.
-fn claim_of(
-    index: &Index<'_>,
-    i: usize,
+fn load<'i, T>(
     record: &OutFilter<'_>,
-) -> Result<Result<Claim, DecodeError>, hookdex_index::Error> {
+    indexed: impl FnOnce() -> Result<&'i [u8], hookdex_index::Error>,
+    checked: fn(&[u8]) -> Result<T, DecodeError>,
+    own: fn(&ShippedOutFilter) -> Result<T, DecodeError>,
+) -> Result<Result<T, DecodeError>, hookdex_index::Error> {
     match record.shipped {
-        true => Ok(shipped(record).map_or_else(|| Claim::from_bytes(&[]), ShippedOutFilter::claim)),
-        false => Ok(Claim::from_bytes(index.out_filter_claim(i)?)),
-    }
-}
-
-/// The whole of output filter `i` (`record`), as [`claim_of`] reads its
-/// claim.
-///
-/// # Errors
-///
-/// When the index's bytes are damaged.
-fn filter_of(
-    index: &Index<'_>,
-    i: usize,
-    record: &OutFilter<'_>,
-) -> Result<Result<Filter, DecodeError>, hookdex_index::Error> {
-    match record.shipped {
-        true => {
-            Ok(shipped(record).map_or_else(|| Filter::from_bytes(&[]), ShippedOutFilter::filter))
-        }
-        false => Ok(Filter::from_bytes(index.out_filter_body(i)?)),
+        true => Ok(shipped(record).map_or_else(|| checked(&[]), own)),
+        false => Ok(checked(indexed()?)),
     }
 }
 
