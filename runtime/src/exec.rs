@@ -254,8 +254,14 @@ fn command(
     if job.clear_env {
         cmd.env_clear();
     }
+    // A directory to change to makes std fork the whole hook (a static
+    // binary has no `posix_spawn_file_actions_addchdir_np` for it to find);
+    // the hook's own one is inherited without asking.
+    let cwd = job.cwd.as_ref().unwrap_or(&config.cwd);
+    if std::env::current_dir().ok().as_ref() != Some(cwd) {
+        cmd.current_dir(cwd);
+    }
     cmd.args(args)
-        .current_dir(job.cwd.as_ref().unwrap_or(&config.cwd))
         .envs(
             job.env
                 .iter()
@@ -512,16 +518,63 @@ enum Ended {
 
 /// Waits for the child after its pipes closed, without reaping it; a child
 /// that closed them but keeps running is given until the deadline.
+///
+/// A script's pipes close as it exits, a moment before it is seen to have
+/// exited: the wait for that moment is on a pidfd, woken by the exit
+/// itself, where the kernel has them (Linux 5.3); elsewhere it is a sleep
+/// of a millisecond between looks.
 fn wait_until(child: &Child, deadline: Option<Instant>) -> Ended {
+    let exit = ExitWatch::new(child);
     loop {
         match has_exited(child) {
             Ok(true) => return Ended::Exited,
-            Ok(false) if deadline.is_none_or(|d| Instant::now() < d) => {
-                std::thread::sleep(Duration::from_millis(1))
-            }
+            Ok(false) if deadline.is_none_or(|d| Instant::now() < d) => exit.wait(deadline),
             Ok(false) => return Ended::TimedOut,
             Err(err) => return Ended::Unknown(err.to_string()),
         }
+    }
+}
+
+/// What wakes a wait for a child's exit: a pidfd, readable once the child
+/// has exited, or nothing (a millisecond's sleep).
+struct ExitWatch(Option<OwnedFd>);
+
+impl ExitWatch {
+    /// A watch on `child`, which must be unreaped (a reaped child's pid may
+    /// name another process).
+    #[cfg(target_os = "linux")]
+    #[allow(unsafe_code)]
+    fn new(child: &Child) -> ExitWatch {
+        use std::os::fd::FromRawFd;
+        let Ok(pid) = libc::pid_t::try_from(child.id()) else {
+            return ExitWatch(None);
+        };
+        // SAFETY: pidfd_open(2) takes a pid and flags and touches no memory
+        // of ours; the pid is our own unreaped child. The pidfd is made
+        // close-on-exec, so no script started meanwhile inherits it.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        let fd = libc::c_int::try_from(fd).ok().filter(|&fd| fd >= 0);
+        // SAFETY: a descriptor pidfd_open just returned open, owned by no one
+        // else: the `OwnedFd` becomes its only owner.
+        ExitWatch(fd.map(|fd| unsafe { OwnedFd::from_raw_fd(fd) }))
+    }
+
+    /// No pidfds here: every wait is a sleep.
+    #[cfg(not(target_os = "linux"))]
+    fn new(_child: &Child) -> ExitWatch {
+        ExitWatch(None)
+    }
+
+    /// Waits until the child has exited or `deadline` passes (with no
+    /// deadline, [`EXIT_CHECK`] at most); without a pidfd, a millisecond.
+    /// It may return early (a signal).
+    fn wait(&self, deadline: Option<Instant>) {
+        let Some(fd) = &self.0 else {
+            std::thread::sleep(Duration::from_millis(1));
+            return;
+        };
+        let left = deadline.map_or(EXIT_CHECK, |d| d.saturating_duration_since(Instant::now()));
+        crate::pipes::wait_readable(fd, left);
     }
 }
 
@@ -720,6 +773,32 @@ mod tests {
             "{:?}",
             run.finish
         );
+    }
+
+    #[test]
+    fn a_script_runs_in_the_calls_directory_whether_or_not_it_is_the_hooks() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        let own = std::env::current_dir().unwrap();
+        let job = script(dir.path(), "pwd.sh", "pwd -P");
+        for cwd in [own, elsewhere.path().to_path_buf()] {
+            let config = ExecConfig {
+                cwd: cwd.clone(),
+                ..config(5000)
+            };
+            let run = &run_all(
+                std::slice::from_ref(&job),
+                &config,
+                unbounded(),
+                &Stdin::new(Vec::new()),
+            )[0];
+            assert_eq!(run.finish, Finish::Exited(0));
+            let printed = String::from_utf8_lossy(&run.stdout);
+            assert_eq!(
+                printed.trim(),
+                cwd.canonicalize().unwrap().to_str().unwrap()
+            );
+        }
     }
 
     #[test]

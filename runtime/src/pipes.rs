@@ -63,8 +63,7 @@ impl Pipes {
                     revents: 0,
                 })
                 .collect();
-            let ms = libc::c_int::try_from(left.as_millis().max(1)).unwrap_or(libc::c_int::MAX);
-            if poll(&mut polled, ms) <= 0 {
+            if poll(&mut polled, poll_ms(left)) <= 0 {
                 // Timed out, or interrupted: look again at the time.
                 continue;
             }
@@ -98,6 +97,22 @@ impl Pipes {
             }
         }
     }
+}
+
+/// Waits until `fd` is readable (or at its end), for at most `left`
+/// (rounded up to a millisecond).
+pub(crate) fn wait_readable(fd: &OwnedFd, left: std::time::Duration) {
+    let mut polled = [libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    }];
+    poll(&mut polled, poll_ms(left));
+}
+
+/// `left` as poll(2)'s timeout: at least a millisecond, at most its largest.
+fn poll_ms(left: std::time::Duration) -> libc::c_int {
+    libc::c_int::try_from(left.as_millis().max(1)).unwrap_or(libc::c_int::MAX)
 }
 
 /// poll(2) on `fds` for at most `ms` milliseconds.
