@@ -140,6 +140,22 @@ fn exit_codes_and_signals_are_kept() {
     );
 }
 
+#[test]
+fn the_wrapper_runs_on_one_thread_while_the_command_runs() {
+    // A thread per pipe reader or signal would cost every wrapped command
+    // its start; the wrapper reads, waits and forwards on its own thread.
+    let s = Scratch::new();
+    let out = exec(&s, &["sh", "-c", "grep '^Threads:' /proc/$PPID/status"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        ["Threads:", "1"]
+    );
+}
+
 fn post_bash(s: &Scratch, fixture_name: &str, command: &str, stdout: &str) -> Value {
     let mut payload = fixture(s, fixture_name);
     payload["tool_input"]["command"] = json!(command);

@@ -24,14 +24,13 @@ use std::time::{Duration, Instant};
 
 use hookdex_model::Runner;
 
+use crate::exited::{has_exited, ExitWatch, EXIT_CHECK};
 use crate::pipes::{Pipes, Pumped};
 pub use crate::settings::ExecConfig;
 use crate::settings::DEFAULT_TIMEOUT;
 
 /// Largest stdout or stderr kept from one condition; the rest is read and dropped.
 const OUTPUT_CAP: usize = 16 << 20;
-/// How often a script whose output is still open is checked for having exited.
-const EXIT_CHECK: Duration = Duration::from_millis(20);
 /// How long the output of a script that has exited (its group killed) may
 /// stay open, held by a process that left the group, before what was read
 /// is taken as its answer.
@@ -447,7 +446,7 @@ fn run_one(
         }
         // The script may have exited while something it started in the
         // background still holds its output open: that is its answer.
-        match has_exited(&child) {
+        match has_exited(child.id()) {
             Ok(true) => {
                 ended = Some(Ended::Exited);
                 break;
@@ -524,84 +523,15 @@ enum Ended {
 /// itself, where the kernel has them (Linux 5.3); elsewhere it is a sleep
 /// of a millisecond between looks.
 fn wait_until(child: &Child, deadline: Option<Instant>) -> Ended {
-    let exit = ExitWatch::new(child);
+    let exit = ExitWatch::new(child.id());
     loop {
-        match has_exited(child) {
+        match has_exited(child.id()) {
             Ok(true) => return Ended::Exited,
             Ok(false) if deadline.is_none_or(|d| Instant::now() < d) => exit.wait(deadline),
             Ok(false) => return Ended::TimedOut,
             Err(err) => return Ended::Unknown(err.to_string()),
         }
     }
-}
-
-/// What wakes a wait for a child's exit: a pidfd, readable once the child
-/// has exited, or nothing (a millisecond's sleep).
-struct ExitWatch(Option<OwnedFd>);
-
-impl ExitWatch {
-    /// A watch on `child`, which must be unreaped (a reaped child's pid may
-    /// name another process).
-    #[cfg(target_os = "linux")]
-    #[allow(unsafe_code)]
-    fn new(child: &Child) -> ExitWatch {
-        use std::os::fd::FromRawFd;
-        let Ok(pid) = libc::pid_t::try_from(child.id()) else {
-            return ExitWatch(None);
-        };
-        // SAFETY: pidfd_open(2) takes a pid and flags and touches no memory
-        // of ours; the pid is our own unreaped child. The pidfd is made
-        // close-on-exec, so no script started meanwhile inherits it.
-        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-        let fd = libc::c_int::try_from(fd).ok().filter(|&fd| fd >= 0);
-        // SAFETY: a descriptor pidfd_open just returned open, owned by no one
-        // else: the `OwnedFd` becomes its only owner.
-        ExitWatch(fd.map(|fd| unsafe { OwnedFd::from_raw_fd(fd) }))
-    }
-
-    /// No pidfds here: every wait is a sleep.
-    #[cfg(not(target_os = "linux"))]
-    fn new(_child: &Child) -> ExitWatch {
-        ExitWatch(None)
-    }
-
-    /// Waits until the child has exited or `deadline` passes (with no
-    /// deadline, [`EXIT_CHECK`] at most); without a pidfd, a millisecond.
-    /// It may return early (a signal).
-    fn wait(&self, deadline: Option<Instant>) {
-        let Some(fd) = &self.0 else {
-            std::thread::sleep(Duration::from_millis(1));
-            return;
-        };
-        let left = deadline.map_or(EXIT_CHECK, |d| d.saturating_duration_since(Instant::now()));
-        crate::pipes::wait_readable(fd, left);
-    }
-}
-
-/// Whether `child` has exited, leaving it a zombie (`WNOWAIT`): until it is
-/// reaped its pid, and so its process group id, cannot be given to another
-/// process, which makes killing the group afterwards safe.
-#[allow(unsafe_code)]
-fn has_exited(child: &Child) -> std::io::Result<bool> {
-    let pid = libc::id_t::from(child.id());
-    // SAFETY: `siginfo_t` is plain data, valid when zeroed.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    // SAFETY: waitid(2) writes only into `info`, which lives for the call;
-    // `pid` is our own unreaped child, and WNOWAIT leaves it unreaped.
-    let rc = unsafe {
-        libc::waitid(
-            libc::P_PID,
-            pid,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        )
-    };
-    if rc != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: after a successful waitid the kernel filled `info`; with
-    // WNOHANG and no state change it left `si_pid` zero.
-    Ok(unsafe { info.si_pid() } != 0)
 }
 
 fn finish_of(status: std::process::ExitStatus) -> Finish {
@@ -614,7 +544,7 @@ fn finish_of(status: std::process::ExitStatus) -> Finish {
 
 /// SIGKILL to the child's whole process group (the child leads it). Call
 /// it only while the child is known to be unreaped: running, or seen
-/// exited by [`has_exited`] (which requires SIGCHLD not to be ignored; the
+/// exited by [`has_exited`](crate::exited::has_exited) (which requires SIGCHLD not to be ignored; the
 /// hook sets it to its default).
 #[allow(unsafe_code)]
 fn kill_group(child: &Child) {

@@ -28,6 +28,7 @@ pub mod call;
 mod contract;
 mod error;
 pub mod exec;
+mod exited;
 pub mod filters;
 mod fired;
 pub mod gate;

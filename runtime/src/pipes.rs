@@ -5,7 +5,7 @@
 
 use std::fs::File;
 use std::io::Read;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
 use std::time::Instant;
 
 /// How a [`Pipes::pump`] ended.
@@ -101,7 +101,7 @@ impl Pipes {
 
 /// Waits until `fd` is readable (or at its end), for at most `left`
 /// (rounded up to a millisecond).
-pub(crate) fn wait_readable(fd: &OwnedFd, left: std::time::Duration) {
+pub(crate) fn wait_readable(fd: BorrowedFd<'_>, left: std::time::Duration) {
     let mut polled = [libc::pollfd {
         fd: fd.as_raw_fd(),
         events: libc::POLLIN,
@@ -111,13 +111,13 @@ pub(crate) fn wait_readable(fd: &OwnedFd, left: std::time::Duration) {
 }
 
 /// `left` as poll(2)'s timeout: at least a millisecond, at most its largest.
-fn poll_ms(left: std::time::Duration) -> libc::c_int {
+pub(crate) fn poll_ms(left: std::time::Duration) -> libc::c_int {
     libc::c_int::try_from(left.as_millis().max(1)).unwrap_or(libc::c_int::MAX)
 }
 
 /// poll(2) on `fds` for at most `ms` milliseconds.
 #[allow(unsafe_code)]
-fn poll(fds: &mut [libc::pollfd], ms: libc::c_int) -> libc::c_int {
+pub(crate) fn poll(fds: &mut [libc::pollfd], ms: libc::c_int) -> libc::c_int {
     // SAFETY: poll(2) reads and writes `fds.len()` pollfd records, all in
     // the slice, which lives for the call; it keeps no pointer after it.
     unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) }

@@ -23,14 +23,17 @@ pub mod guard;
 pub mod plan;
 
 use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
 use std::process::{Command, ExitStatus};
-use std::sync::{mpsc, Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-use signal_hook::iterator::Signals;
 
+use crate::exited::{has_exited, ExitWatch, EXIT_CHECK};
 use crate::outfilters::{self, Shrunk};
+use crate::pipes::{poll, poll_ms};
 use crate::settings::Settings;
 
 /// The most output held to be filtered.
@@ -91,16 +94,12 @@ pub fn exec(settings: &Settings, argv: &[String]) -> Ran {
         Err(err) => return not_started(program, &err),
     };
     forward.start(child.id());
-    let held = Arc::new(Mutex::new(Held::default()));
-    let (done, ended) = mpsc::channel();
-    read_output(reader, Arc::clone(&held), done);
-    let code = child.wait().map_or(1, exit_code);
-    forward.done();
-    let _ = ended.recv_timeout(DRAIN);
     let Held {
         bytes: held,
         streaming,
-    } = std::mem::take(&mut *lock(&held));
+    } = read_output(reader, child.id());
+    let code = child.wait().map_or(1, exit_code);
+    forward.done();
     if streaming {
         return Ran { code, shrunk: None };
     }
@@ -134,16 +133,20 @@ pub fn exec(settings: &Settings, argv: &[String]) -> Ran {
     }
 }
 
+/// The command's pid while it runs unreaped (0: none).
+static COMMAND: AtomicU32 = AtomicU32::new(0);
+/// A `SIGTERM` or `SIGHUP` that came before the command started (0: none).
+static EARLY: AtomicI32 = AtomicI32::new(0);
+/// Set once the handlers are in place (they are the process's, for good).
+static CAUGHT: OnceLock<()> = OnceLock::new();
+
 /// Passes `SIGTERM` and `SIGHUP` sent to hookdex alone on to the command
 /// it runs (a terminal's `^C` and `^\\` reach the command directly: it is in
-/// hookdex's process group). Taken before the child starts, so no signal
-/// falls between.
-pub struct Forwarder {
-    /// The child's pid while it is unreaped: signalled only under this
-    /// lock, cleared as soon as its wait returns.
-    running: Arc<Mutex<Option<u32>>>,
-    signals: Mutex<Option<Signals>>,
-}
+/// hookdex's process group, and hookdex outlives them). Its handlers are in
+/// place before the child starts, and one that comes before the child's pid
+/// is known is passed on as soon as it is, so no signal falls between. A
+/// handler, not a thread: it only reads an atomic and calls `kill(2)`.
+pub struct Forwarder(());
 
 impl Default for Forwarder {
     fn default() -> Forwarder {
@@ -153,41 +156,44 @@ impl Default for Forwarder {
 
 impl Forwarder {
     /// Starts catching the signals.
+    #[allow(unsafe_code)]
     pub fn new() -> Forwarder {
-        Forwarder {
-            running: Arc::new(Mutex::new(None)),
-            signals: Mutex::new(Signals::new([SIGINT, SIGQUIT, SIGTERM, SIGHUP]).ok()),
-        }
+        CAUGHT.get_or_init(|| {
+            for signal in [SIGINT, SIGQUIT, SIGTERM, SIGHUP] {
+                // SAFETY: the action is async-signal-safe: it loads and
+                // stores atomics and calls kill(2), nothing else.
+                let _ =
+                    unsafe { signal_hook::low_level::register(signal, move || forward(signal)) };
+            }
+        });
+        Forwarder(())
     }
 
     /// The command runs as `pid`: signals go to it from now on.
     pub fn start(&self, pid: u32) {
-        if let Ok(mut running) = self.running.lock() {
-            *running = Some(pid);
+        COMMAND.store(pid, Ordering::SeqCst);
+        match EARLY.swap(0, Ordering::SeqCst) {
+            0 => {}
+            signal => crate::procs::signal(pid, signal),
         }
-        let taken = self.signals.lock().ok().and_then(|mut s| s.take());
-        let Some(mut signals) = taken else {
-            return;
-        };
-        let running = Arc::clone(&self.running);
-        std::thread::spawn(move || {
-            for signal in signals.forever() {
-                let pid = running.lock().map(|pid| *pid).unwrap_or(None);
-                match pid {
-                    Some(pid) if matches!(signal, SIGTERM | SIGHUP) => {
-                        crate::procs::signal(pid, signal)
-                    }
-                    _ => {}
-                }
-            }
-        });
     }
 
     /// The command was reaped: its pid may be another's now.
     pub fn done(&self) {
-        if let Ok(mut pid) = self.running.lock() {
-            *pid = None;
-        }
+        COMMAND.store(0, Ordering::SeqCst);
+    }
+}
+
+/// The handler: a `SIGTERM` or `SIGHUP` goes to the command, or waits for
+/// it to start; `SIGINT` and `SIGQUIT` are only caught (the command has
+/// them from the terminal).
+fn forward(signal: i32) {
+    if !matches!(signal, SIGTERM | SIGHUP) {
+        return;
+    }
+    match COMMAND.load(Ordering::SeqCst) {
+        0 => EARLY.store(signal, Ordering::SeqCst),
+        pid => crate::procs::signal(pid, signal),
     }
 }
 
@@ -200,37 +206,71 @@ struct Held {
     streaming: bool,
 }
 
-fn lock(held: &Mutex<Held>) -> MutexGuard<'_, Held> {
-    held.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Reads the pipe to its end on a detached thread into `held` (printing it
-/// once it is past [`MAX_CAPTURE`]), and says so on `done`. Detached, so a
-/// pipe held open by a command's background process never holds `exec`.
-fn read_output(mut reader: std::io::PipeReader, held: Arc<Mutex<Held>>, done: mpsc::Sender<()>) {
-    std::thread::spawn(move || {
-        let mut chunk = vec![0u8; 256 << 10];
-        loop {
-            let n = match reader.read(&mut chunk) {
+/// Reads the output of the command `pid` on this thread until the pipe's
+/// end, or until [`DRAIN`] after the command exited: something it left
+/// running in the background (`server &`) may hold the pipe open for as
+/// long as it runs, and the command is done. Past [`MAX_CAPTURE`] bytes it
+/// is printed as it comes.
+fn read_output(mut reader: std::io::PipeReader, pid: u32) -> Held {
+    let exit = ExitWatch::new(pid);
+    let mut held = Held::default();
+    // The pipe's own capacity: a larger read would seldom fill.
+    let mut chunk = vec![0u8; 64 << 10];
+    let mut drain_until: Option<Instant> = None;
+    loop {
+        let now = Instant::now();
+        if drain_until.is_some_and(|until| now >= until) {
+            break;
+        }
+        let pidfd = exit.fd().filter(|_| drain_until.is_none());
+        let mut polled: Vec<libc::pollfd> = std::iter::once(reader.as_raw_fd())
+            .chain(pidfd.map(|fd| fd.as_raw_fd()))
+            .map(|fd| libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            })
+            .collect();
+        let timeout = match (drain_until, pidfd) {
+            (Some(until), _) => poll_ms(until - now),
+            (None, Some(_)) => -1,
+            (None, None) => poll_ms(EXIT_CHECK),
+        };
+        poll(&mut polled, timeout);
+        if polled[0].revents != 0 {
+            match reader.read(&mut chunk) {
                 Ok(0) => break,
-                Ok(n) => n,
-                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+                Ok(n) => held.take(&chunk[..n]),
+                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(_) => break,
-            };
-            let mut held = lock(&held);
-            if held.streaming {
-                let _ = std::io::stdout().write_all(&chunk[..n]);
-                continue;
-            }
-            held.bytes.extend_from_slice(&chunk[..n]);
-            if held.bytes.len() > MAX_CAPTURE {
-                let _ = std::io::stdout().write_all(&held.bytes);
-                held.bytes = Vec::new();
-                held.streaming = true;
             }
         }
-        let _ = done.send(());
-    });
+        let exited = match polled.get(1) {
+            Some(pidfd) => pidfd.revents != 0,
+            None => drain_until.is_none() && has_exited(pid).unwrap_or(true),
+        };
+        if exited {
+            drain_until = Some(Instant::now() + DRAIN);
+        }
+    }
+    held
+}
+
+impl Held {
+    /// Holds `bytes`, or prints them once the output is past
+    /// [`MAX_CAPTURE`].
+    fn take(&mut self, bytes: &[u8]) {
+        if self.streaming {
+            let _ = std::io::stdout().write_all(bytes);
+            return;
+        }
+        self.bytes.extend_from_slice(bytes);
+        if self.bytes.len() > MAX_CAPTURE {
+            let _ = std::io::stdout().write_all(&self.bytes);
+            self.bytes = Vec::new();
+            self.streaming = true;
+        }
+    }
 }
 
 /// Whether `argv` runs one program: anything but a shell given a line
