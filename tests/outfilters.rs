@@ -156,6 +156,21 @@ fn the_wrapper_runs_on_one_thread_while_the_command_runs() {
     );
 }
 
+#[test]
+fn output_past_the_capture_limit_comes_through_whole_and_in_order() {
+    // 68.9 MB, past the 64 MiB that is held to be filtered: what was held
+    // is printed, then the rest as it comes.
+    let s = Scratch::new();
+    let out = exec(&s, &["seq", "1", "9000000"]);
+    assert_eq!(out.status.code(), Some(0));
+    let direct = std::process::Command::new("seq")
+        .args(["1", "9000000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout.len(), direct.stdout.len());
+    assert!(out.stdout == direct.stdout, "the bytes differ");
+}
+
 fn post_bash(s: &Scratch, fixture_name: &str, command: &str, stdout: &str) -> Value {
     let mut payload = fixture(s, fixture_name);
     payload["tool_input"]["command"] = json!(command);

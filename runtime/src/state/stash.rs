@@ -51,7 +51,9 @@ impl Stash {
         if std::fs::symlink_metadata(self.store.dir()).is_ok_and(|m| m.file_type().is_symlink()) {
             return Err(std::io::Error::other("the stash folder is a link"));
         }
-        if self.holds(key, content) {
+        // Stashed already: a file of another length is not read, one of the
+        // same length is compared a piece at a time.
+        if self.store.holds_bytes(key, content) {
             let file = std::fs::File::options()
                 .append(true)
                 .open(self.store.path(key))?;
@@ -61,14 +63,6 @@ impl Stash {
         }
         self.prune();
         Ok(())
-    }
-
-    /// Whether `key` holds `content` already (a file of another length is
-    /// not read).
-    fn holds(&self, key: &str, content: &[u8]) -> bool {
-        let same_length = std::fs::symlink_metadata(self.store.path(key))
-            .is_ok_and(|meta| meta.is_file() && meta.len() == content.len() as u64);
-        same_length && self.get(key).as_deref() == Some(content)
     }
 
     /// The original stashed under `key`, when it is there. A key that is not

@@ -46,18 +46,47 @@ impl Store {
 
     /// The record's bytes when it is a regular file of at most `max` bytes.
     pub fn read_bytes(&self, name: impl AsRef<Path>, max: u64) -> Option<Vec<u8>> {
+        let (file, len) = self.open_file(name)?;
+        if len > max {
+            return None;
+        }
+        let mut bytes = Vec::with_capacity(len as usize);
+        file.take(max + 1).read_to_end(&mut bytes).ok()?;
+        (bytes.len() as u64 <= max).then_some(bytes)
+    }
+
+    /// Whether the record is a regular file of exactly `bytes`, read a piece
+    /// at a time beside them: a large record is never held whole.
+    pub fn holds_bytes(&self, name: impl AsRef<Path>, bytes: &[u8]) -> bool {
+        let Some((mut file, len)) = self.open_file(name) else {
+            return false;
+        };
+        if len != bytes.len() as u64 {
+            return false;
+        }
+        let mut piece = vec![0u8; 64 << 10];
+        let mut at = 0;
+        loop {
+            match file.read(&mut piece) {
+                Ok(0) => return at == bytes.len(),
+                Ok(n) if bytes.get(at..at + n) == Some(&piece[..n]) => at += n,
+                Ok(_) => return false,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return false,
+            }
+        }
+    }
+
+    /// The record opened for reading, with its length, when it is a
+    /// regular file.
+    fn open_file(&self, name: impl AsRef<Path>) -> Option<(File, u64)> {
         let file = std::fs::OpenOptions::new()
             .read(true)
             .custom_flags(SAFE_OPEN)
             .open(self.path(name))
             .ok()?;
         let meta = file.metadata().ok()?;
-        if !meta.is_file() || meta.len() > max {
-            return None;
-        }
-        let mut bytes = Vec::with_capacity(meta.len() as usize);
-        file.take(max + 1).read_to_end(&mut bytes).ok()?;
-        (bytes.len() as u64 <= max).then_some(bytes)
+        meta.is_file().then_some((file, meta.len()))
     }
 
     /// Replaces the record with `bytes` by an atomic rename: readers see
@@ -234,5 +263,29 @@ mod tests {
         assert!(store.update("link", |_| (String::new(), ())).is_err());
         assert!(store.append("link", b"x").is_err());
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+        assert!(!store.holds_bytes("link", b"keep"), "not through a link");
+    }
+
+    #[test]
+    fn a_record_holds_bytes_only_when_every_piece_matches() {
+        let home = tempfile::tempdir().unwrap();
+        let store = Store::new(home.path().to_path_buf());
+        // Over one piece, so the comparison crosses pieces.
+        let big: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        store.replace("big", &big).unwrap();
+        assert!(store.holds_bytes("big", &big));
+        let mut last = big.clone();
+        *last.last_mut().unwrap() ^= 1;
+        assert!(!store.holds_bytes("big", &last), "the last byte differs");
+        let mut first_piece = big.clone();
+        first_piece[70_000] ^= 1;
+        assert!(
+            !store.holds_bytes("big", &first_piece),
+            "a middle byte differs"
+        );
+        assert!(!store.holds_bytes("big", &big[1..]), "another length");
+        assert!(!store.holds_bytes("missing", b""));
+        std::fs::create_dir(store.path("dir")).unwrap();
+        assert!(!store.holds_bytes("dir", b""), "not a regular file");
     }
 }

@@ -22,7 +22,7 @@
 pub mod guard;
 pub mod plan;
 
-use std::io::{Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::os::fd::AsRawFd;
 use std::process::{Command, ExitStatus};
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
@@ -211,11 +211,12 @@ struct Held {
 /// running in the background (`server &`) may hold the pipe open for as
 /// long as it runs, and the command is done. Past [`MAX_CAPTURE`] bytes it
 /// is printed as it comes.
-fn read_output(mut reader: std::io::PipeReader, pid: u32) -> Held {
+fn read_output(reader: std::io::PipeReader, pid: u32) -> Held {
     let exit = ExitWatch::new(pid);
     let mut held = Held::default();
-    // The pipe's own capacity: a larger read would seldom fill.
-    let mut chunk = vec![0u8; 64 << 10];
+    // Without blocking, each readable moment is read to its end straight
+    // into what is held: no piece is copied twice.
+    let nonblocking = set_nonblocking(&reader).is_ok();
     let mut drain_until: Option<Instant> = None;
     loop {
         let now = Instant::now();
@@ -237,13 +238,8 @@ fn read_output(mut reader: std::io::PipeReader, pid: u32) -> Held {
             (None, None) => poll_ms(EXIT_CHECK),
         };
         poll(&mut polled, timeout);
-        if polled[0].revents != 0 {
-            match reader.read(&mut chunk) {
-                Ok(0) => break,
-                Ok(n) => held.take(&chunk[..n]),
-                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
+        if polled[0].revents != 0 && held.read(&reader, nonblocking) == Pipe::Ended {
+            break;
         }
         let exited = match polled.get(1) {
             Some(pidfd) => pidfd.revents != 0,
@@ -256,7 +252,46 @@ fn read_output(mut reader: std::io::PipeReader, pid: u32) -> Held {
     held
 }
 
+/// Where the pipe is after a read.
+#[derive(Debug, PartialEq, Eq)]
+enum Pipe {
+    /// At its end (or broken).
+    Ended,
+    /// Open, with nothing more to read for now.
+    Open,
+}
+
 impl Held {
+    /// Reads what the pipe has now: everything there is, straight into what
+    /// is held, when it does not block; else one read. Past [`MAX_CAPTURE`]
+    /// what was held is printed, and so is everything after it, as it comes.
+    fn read(&mut self, mut pipe: &std::io::PipeReader, nonblocking: bool) -> Pipe {
+        let ended = if self.streaming || !nonblocking {
+            let mut piece = vec![0u8; 64 << 10];
+            match pipe.read(&mut piece) {
+                Ok(0) => true,
+                Ok(n) => {
+                    self.take(&piece[..n]);
+                    false
+                }
+                Err(err) => !open_after(&err),
+            }
+        } else {
+            // One byte past the cap says the output is too large to hold.
+            let room = (MAX_CAPTURE + 1 - self.bytes.len()) as u64;
+            let read = pipe.take(room).read_to_end(&mut self.bytes);
+            let full = self.spill();
+            match read {
+                Ok(_) => !full,
+                Err(err) => !open_after(&err),
+            }
+        };
+        match ended {
+            true => Pipe::Ended,
+            false => Pipe::Open,
+        }
+    }
+
     /// Holds `bytes`, or prints them once the output is past
     /// [`MAX_CAPTURE`].
     fn take(&mut self, bytes: &[u8]) {
@@ -265,11 +300,42 @@ impl Held {
             return;
         }
         self.bytes.extend_from_slice(bytes);
-        if self.bytes.len() > MAX_CAPTURE {
-            let _ = std::io::stdout().write_all(&self.bytes);
-            self.bytes = Vec::new();
-            self.streaming = true;
+        self.spill();
+    }
+
+    /// Past [`MAX_CAPTURE`], prints what is held and holds nothing more;
+    /// says whether it did.
+    fn spill(&mut self) -> bool {
+        if self.bytes.len() <= MAX_CAPTURE {
+            return false;
         }
+        let _ = std::io::stdout().write_all(&self.bytes);
+        self.bytes = Vec::new();
+        self.streaming = true;
+        true
+    }
+}
+
+/// Whether a read that failed with `err` leaves the pipe open: it had
+/// nothing more for now, or a signal came.
+fn open_after(err: &std::io::Error) -> bool {
+    matches!(err.kind(), ErrorKind::WouldBlock | ErrorKind::Interrupted)
+}
+
+/// Makes reads of `pipe` return at once when it holds nothing (the read
+/// end is this process's alone).
+#[allow(unsafe_code)]
+fn set_nonblocking(pipe: &std::io::PipeReader) -> std::io::Result<()> {
+    let fd = pipe.as_raw_fd();
+    // SAFETY: fcntl(2) with F_GETFL/F_SETFL on a descriptor we own reads
+    // and sets its status flags; no memory is passed.
+    let done = unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) == 0
+    };
+    match done {
+        true => Ok(()),
+        false => Err(std::io::Error::last_os_error()),
     }
 }
 
