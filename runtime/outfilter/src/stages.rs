@@ -128,7 +128,7 @@ impl Output {
 /// ```
 pub fn apply(filter: &Filter, input: &str) -> Output {
     let mut losses = Vec::new();
-    let mut lines: Vec<Cow<'_, str>> = input.lines().map(Cow::Borrowed).collect();
+    let mut lines: Vec<Cow<'_, str>> = lines_of(input).map(Cow::Borrowed).collect();
     let input_lines = lines.len();
 
     // One scan of the whole input finds most outputs without an escape.
@@ -244,6 +244,27 @@ pub fn apply(filter: &Filter, input: &str) -> Output {
     }
 }
 
+/// The lines of `input` exactly as [`str::lines`] gives them (split at
+/// `\n`, a `\r` before it dropped, no empty line after a final `\n`),
+/// found with `memchr`: on a large output `str::lines` costs several times
+/// the search for its newlines.
+fn lines_of(input: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', input.as_bytes()).map(Some);
+    ends.chain([None]).filter_map(move |end| {
+        let line = match end {
+            // `\n` is one byte and never inside a character: a boundary.
+            Some(end) => input[start..end]
+                .strip_suffix('\r')
+                .unwrap_or(&input[start..end]),
+            None if start < input.len() => &input[start..],
+            None => return None,
+        };
+        start = end.map_or(input.len(), |end| end + 1);
+        Some(line)
+    })
+}
+
 /// The lines joined with `\n`, with room left for a caller's marker line
 /// (so appending one does not copy the text again).
 fn join(lines: &[Cow<'_, str>]) -> String {
@@ -340,6 +361,31 @@ fn truncate(line: &str, max: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_split_as_str_lines_splits_them() {
+        for input in [
+            "",
+            "\n",
+            "\n\n",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "a\r",
+            "a\r\r\n",
+            "\r\n",
+            "é\nü\r\n€",
+            "x\n\r\ny\r",
+            " \n\t\n",
+        ] {
+            assert_eq!(
+                lines_of(input).collect::<Vec<_>>(),
+                input.lines().collect::<Vec<_>>(),
+                "{input:?}"
+            );
+        }
+    }
     use crate::parse;
 
     /// A filter from the keys of its table.
