@@ -94,6 +94,33 @@ int main(void) { static char b[65536]; while (read(0, b, sizeof b) > 0) {} retur
   fi
 }
 
+# Builds DIR/wrapper-static, the least a wrapper process can be: a static C
+# program that starts its arguments with posix_spawnp, waits, and exits
+# with their code. What it costs over the command alone is the floor of
+# any wrapper that runs the command as its child. Prints its path, or
+# nothing (and why, on stderr) where cc cannot link statically.
+# Usage: static_wrapper DIR
+static_wrapper() {
+  local dir=$1
+  if command -v cc >/dev/null && cat >"$dir/wrapper-static.c" <<'EOF' &&
+#include <spawn.h>
+#include <sys/wait.h>
+extern char **environ;
+int main(int argc, char **argv) {
+  pid_t pid;
+  int status;
+  if (argc < 2 || posix_spawnp(&pid, argv[1], 0, 0, argv + 1, environ) != 0) return 127;
+  if (waitpid(pid, &status, 0) < 0) return 1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+EOF
+    cc -O2 -static -o "$dir/wrapper-static" "$dir/wrapper-static.c" 2>/dev/null; then
+    echo "$dir/wrapper-static"
+  else
+    echo "no static wrapper: cc -static is not available here" >&2
+  fi
+}
+
 # Interleaved rounds: each command once, then each again, CALLS times a
 # round, so a change of load on a shared machine falls on all of them
 # alike. Times the entries of the arrays t_cmds (a command line, run with

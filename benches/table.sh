@@ -51,6 +51,7 @@ if [ -z "$noop" ]; then
   echo "table.sh: the static no-op is a reference of the first row; it needs cc -static" >&2
   exit 1
 fi
+wrapper=$(static_wrapper "$root")
 export HOOKDEX_ENFORCE=auto CLAUDE_CODE_SHELL_PREFIX="$bin --guard-shell=claude"
 
 # Three rule trees, the same 1,000 rules in each: as made (nothing fires),
@@ -66,6 +67,12 @@ printf 'exit 0\n' >"$home_sh/conditions/pre-bash.kubectl-x.sh"
 chmod +x "$home_sh/conditions/pre-bash.kubectl-x.sh"
 printf 'reason: kubectl deletes go through GitOps\ndeny: [delete]\n' \
   >"$home_guard/conditions/pre-bash.kubectl-x.guard.yaml"
+# The bash guard alone, no other rule: the guard as most trees have it
+# (the 1,000-rule tree's 400 `pre-bash.cli<N>` rules make the wrapper look
+# up 400 more programs on PATH).
+home_one=$root/home-one
+mkdir -p "$home_one/conditions"
+cp "$home_sh/conditions/pre-bash.kubectl-x.sh" "$home_one/conditions/"
 # A tree to check that the bash guard's file name fires on the call (an
 # `exit 2` with a reason there denies it).
 home_check=$root/home-check
@@ -73,7 +80,7 @@ mkdir -p "$home_check/conditions"
 printf 'echo checked >&2\nexit 2\n' >"$home_check/conditions/pre-bash.kubectl-x.sh"
 chmod +x "$home_check/conditions/pre-bash.kubectl-x.sh"
 cd "$root/repo"
-for h in "$home" "$home_sh" "$home_guard" "$home_check"; do
+for h in "$home" "$home_sh" "$home_guard" "$home_check" "$home_one"; do
   HOOKDEX_HOME=$h "$bin" compile >/dev/null
 done
 
@@ -116,6 +123,9 @@ e_big=${#t_cmds[@]}; entry "HOOKDEX_HOME=$home $hook" "$root/echo-1mb.json"
 e_true=${#t_cmds[@]}; entry "/bin/true"
 e_exec_guard=${#t_cmds[@]}; entry "HOOKDEX_HOME=$home_sh $bin exec --guard -- /bin/true"
 e_exec_plain=${#t_cmds[@]}; entry "HOOKDEX_HOME=$home_sh $bin exec -- /bin/true"
+e_exec_one=${#t_cmds[@]}; entry "HOOKDEX_HOME=$home_one $bin exec --guard -- /bin/true"
+e_wrapper=-1
+if [ -n "$wrapper" ]; then e_wrapper=${#t_cmds[@]}; entry "$wrapper /bin/true"; fi
 e_ls_on=${#t_cmds[@]}; entry "HOOKDEX_HOME=$home $bin exec -- ls -la $root/lsdir"
 e_ls_off=${#t_cmds[@]}; entry "HOOKDEX_OUTFILTERS=off HOOKDEX_HOME=$home $bin exec -- ls -la $root/lsdir"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -169,8 +179,11 @@ row "one declarative guard firing (\`pre-bash.kubectl-x.guard.yaml\`, \`deny: [d
 
 d=$(calc '%.3f' "(${ns[e_exec_guard]} - ${ns[e_true]}) / 1e6")
 if [ "$enforcement" = on ]; then verdict=$(judge "$d" 0.5 '%.3f ms'); else verdict="not measured: enforcement is $enforcement"; fi
+over_true() { calc '%.3f' "(${ns[$1]} - ${ns[e_true]}) / 1e6"; }
+floor="no static wrapper built (cc -static)"
+[ "$e_wrapper" -lt 0 ] || floor="+$(over_true "$e_wrapper") ms"
 row "\`hookdex exec --guard -- /bin/true\` vs \`/bin/true\` (HOOKDEX_ENFORCE=auto, \`pre-bash.kubectl-x.sh\` active: the wrapper supervises)" \
-  "+${d} ms ($(ms "${ns[e_exec_guard]}") ms vs $(ms "${ns[e_true]}") ms); plain \`exec -- /bin/true\` (output filters, no supervisor): +$(calc '%.3f' "(${ns[e_exec_plain]} - ${ns[e_true]}) / 1e6") ms" \
+  "+${d} ms ($(ms "${ns[e_exec_guard]}") ms vs $(ms "${ns[e_true]}") ms); with that guard the only rule: +$(over_true e_exec_one) ms; plain \`exec -- /bin/true\` (output filters, no supervisor): +$(over_true e_exec_plain) ms; the floor of any wrapper process (a static C program that spawns the command and waits): ${floor}" \
   "≤ + 0.5 ms" "$verdict"
 
 r=$(calc '%.3f' "${ns[e_ls_on]} / ${ns[e_ls_off]}")
