@@ -156,6 +156,46 @@ fn the_wrapper_runs_on_one_thread_while_the_command_runs() {
     );
 }
 
+/// `hookdex exec -- ARGS…` started with `signal` ignored, as `nohup` or a
+/// caller that ignores SIGCHLD leaves it.
+fn exec_ignoring(s: &Scratch, signal: i32, args: &[&str]) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let mut all = vec!["exec", "--"];
+    all.extend_from_slice(args);
+    let mut cmd = s.cmd(&all);
+    // SAFETY: signal(2) between fork and exec changes only the child's
+    // disposition; it allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::signal(signal, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn a_caller_that_ignores_sigchld_still_gets_the_exit_code() {
+    let s = Scratch::new();
+    let out = exec_ignoring(&s, libc::SIGCHLD, &["sh", "-c", "echo hi; exit 3"]);
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    assert_eq!(out.stdout, b"hi\n");
+}
+
+#[test]
+fn a_signal_the_caller_ignores_stays_ignored_for_the_command() {
+    // nohup: SIGHUP ignored, as the command would have it unwrapped.
+    let s = Scratch::new();
+    let out = exec_ignoring(
+        &s,
+        libc::SIGHUP,
+        &["sh", "-c", "grep '^SigIgn:' /proc/self/status"],
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mask = u64::from_str_radix(text.split_whitespace().nth(1).unwrap(), 16).unwrap();
+    assert_ne!(mask & (1 << (libc::SIGHUP - 1)), 0, "{text}");
+}
+
 #[test]
 fn output_past_the_capture_limit_comes_through_whole_and_in_order() {
     // 68.9 MB, past the 64 MiB that is held to be filtered: what was held

@@ -1,8 +1,9 @@
 //! Learning that a child has exited without reaping it: a look with
-//! `WNOWAIT` ([`has_exited`]), and a pidfd to wait on ([`ExitWatch`]).
+//! `WNOWAIT` ([`has_exited`], [`wait_exited`]), and a pidfd to wait on
+//! ([`ExitWatch`]) or to signal it by ([`pidfd`], [`signal_by_pidfd`]).
 //! Until a child is reaped its pid, and so its process group id, names no
 //! other process, so its group can still be killed and a signal still be
-//! passed on to it safely.
+//! passed on to it safely; a pidfd names it even after.
 
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::time::{Duration, Instant};
@@ -18,27 +19,8 @@ pub(crate) struct ExitWatch(Option<OwnedFd>);
 impl ExitWatch {
     /// A watch on the child `pid`, which must be unreaped (a reaped child's
     /// pid may name another process).
-    #[cfg(target_os = "linux")]
-    #[allow(unsafe_code)]
     pub(crate) fn new(pid: u32) -> ExitWatch {
-        use std::os::fd::FromRawFd;
-        let Ok(pid) = libc::pid_t::try_from(pid) else {
-            return ExitWatch(None);
-        };
-        // SAFETY: pidfd_open(2) takes a pid and flags and touches no memory
-        // of ours; the pid is our own unreaped child. The pidfd is made
-        // close-on-exec, so no process started meanwhile inherits it.
-        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-        let fd = libc::c_int::try_from(fd).ok().filter(|&fd| fd >= 0);
-        // SAFETY: a descriptor pidfd_open just returned open, owned by no one
-        // else: the `OwnedFd` becomes its only owner.
-        ExitWatch(fd.map(|fd| unsafe { OwnedFd::from_raw_fd(fd) }))
-    }
-
-    /// No pidfds here: every wait is a sleep.
-    #[cfg(not(target_os = "linux"))]
-    pub(crate) fn new(_pid: u32) -> ExitWatch {
-        ExitWatch(None)
+        ExitWatch(pidfd(pid))
     }
 
     /// The pidfd, to poll beside other descriptors: readable once the
@@ -57,6 +39,85 @@ impl ExitWatch {
         };
         let left = deadline.map_or(EXIT_CHECK, |d| d.saturating_duration_since(Instant::now()));
         crate::pipes::wait_readable(fd.as_fd(), left);
+    }
+}
+
+/// A pidfd of the child `pid`, which must be unreaped (a reaped child's
+/// pid may name another process); `None` where the kernel has none (before
+/// Linux 5.3, other systems). It is close-on-exec, so no process started
+/// meanwhile inherits it.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+pub(crate) fn pidfd(pid: u32) -> Option<OwnedFd> {
+    use std::os::fd::FromRawFd;
+    let pid = libc::pid_t::try_from(pid).ok()?;
+    // SAFETY: pidfd_open(2) takes a pid and flags and touches no memory of
+    // ours; the pid is our own unreaped child.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    let fd = libc::c_int::try_from(fd).ok().filter(|&fd| fd >= 0)?;
+    // SAFETY: a descriptor pidfd_open just returned open, owned by no one
+    // else: the `OwnedFd` becomes its only owner.
+    Some(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// No pidfds here.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn pidfd(_pid: u32) -> Option<OwnedFd> {
+    None
+}
+
+/// Sends `signal` to the process the pidfd `fd` names, whether or not it
+/// has been reaped (then the call fails: no other process is reached).
+/// Async-signal-safe: one system call.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+pub(crate) fn signal_by_pidfd(fd: std::os::fd::RawFd, signal: i32) {
+    // SAFETY: pidfd_send_signal(2) with a null siginfo reads no memory of
+    // ours; a descriptor that is not a pidfd makes it fail with EBADF.
+    unsafe {
+        libc::syscall(
+            libc::SYS_pidfd_send_signal,
+            fd,
+            signal,
+            std::ptr::null::<libc::siginfo_t>(),
+            0,
+        );
+    }
+}
+
+/// No pidfds here: nothing is sent (callers hold no pidfd).
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn signal_by_pidfd(_fd: std::os::fd::RawFd, _signal: i32) {}
+
+/// Waits, blocking, until the child `pid` has exited, leaving it unreaped
+/// (`WNOWAIT`).
+///
+/// # Errors
+///
+/// When waiting fails (no such child: a caller that ignores `SIGCHLD`
+/// has its children reaped by the kernel).
+#[allow(unsafe_code)]
+pub(crate) fn wait_exited(pid: u32) -> std::io::Result<()> {
+    loop {
+        // SAFETY: `siginfo_t` is plain data, valid when zeroed.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: waitid(2) writes only into `info`, which lives for the
+        // call; `pid` is our own unreaped child, and WNOWAIT leaves it so.
+        let rc = unsafe {
+            libc::waitid(
+                libc::P_PID,
+                libc::id_t::from(pid),
+                &mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        };
+        if rc == 0 {
+            return Ok(());
+        }
+        let err = std::io::Error::last_os_error();
+        if err.kind() != std::io::ErrorKind::Interrupted {
+            return Err(err);
+        }
     }
 }
 

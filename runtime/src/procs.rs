@@ -164,8 +164,8 @@ fn kill(pid: i32) {
 }
 
 /// Sends `signal` to `pid`, a child of this process the caller has not
-/// reaped (it holds the child's slot locked while the child is unreaped:
-/// see [`crate::wrap`]).
+/// reaped (the wrapper passes a signal on only until it has seen its
+/// command exit, before reaping it: see [`crate::wrap`]). Async-signal-safe.
 #[allow(unsafe_code)]
 pub(crate) fn signal(pid: u32, signal: i32) {
     let Ok(pid) = libc::pid_t::try_from(pid) else {

@@ -40,6 +40,7 @@ pub struct ExecArgs {
 /// Runs the command with its output filtered, or under the guard; the exit
 /// code is the command's.
 pub fn exec(args: &ExecArgs) -> CmdResult {
+    reap_own_children();
     if args.guard {
         return Ok(guarded(args));
     }
@@ -47,6 +48,17 @@ pub fn exec(args: &ExecArgs) -> CmdResult {
     let ran = super::supervised(|| hookdex_runtime::wrap::exec(&settings, &args.command));
     let _ = std::io::stdout().flush();
     Ok(ran.code)
+}
+
+/// SIGCHLD at its default: a caller that left it ignored would have the
+/// kernel reap the command, and its exit code would be lost.
+#[allow(unsafe_code)]
+fn reap_own_children() {
+    // SAFETY: signal(2) only changes this process's disposition of
+    // SIGCHLD; SIG_DFL installs no handler, and no other thread runs yet.
+    unsafe {
+        libc::signal(libc::SIGCHLD, libc::SIG_DFL);
+    }
 }
 
 /// `exec --guard`: the command's streams are its own; hookdex only judges.

@@ -23,7 +23,7 @@ pub mod guard;
 pub mod plan;
 
 use std::io::{ErrorKind, Read, Write};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, IntoRawFd};
 use std::process::{Command, ExitStatus};
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
 use std::sync::OnceLock;
@@ -98,8 +98,11 @@ pub fn exec(settings: &Settings, argv: &[String]) -> Ran {
         bytes: held,
         streaming,
     } = read_output(reader, child.id());
-    let code = child.wait().map_or(1, exit_code);
+    // Seen exited before it is reaped: no signal is passed on to a pid
+    // that may be another's.
+    let _ = crate::exited::wait_exited(child.id());
     forward.done();
+    let code = child.wait().map_or(1, exit_code);
     if streaming {
         return Ran { code, shrunk: None };
     }
@@ -135,6 +138,10 @@ pub fn exec(settings: &Settings, argv: &[String]) -> Ran {
 
 /// The command's pid while it runs unreaped (0: none).
 static COMMAND: AtomicU32 = AtomicU32::new(0);
+/// A pidfd of the command (-1: none), by which a signal reaches it and no
+/// other process even after it is reaped. Never closed: a handler on
+/// another thread may be about to use it.
+static COMMAND_FD: AtomicI32 = AtomicI32::new(-1);
 /// A `SIGTERM` or `SIGHUP` that came before the command started (0: none).
 static EARLY: AtomicI32 = AtomicI32::new(0);
 /// Set once the handlers are in place (they are the process's, for good).
@@ -145,7 +152,9 @@ static CAUGHT: OnceLock<()> = OnceLock::new();
 /// hookdex's process group, and hookdex outlives them). Its handlers are in
 /// place before the child starts, and one that comes before the child's pid
 /// is known is passed on as soon as it is, so no signal falls between. A
-/// handler, not a thread: it only reads an atomic and calls `kill(2)`.
+/// handler, not a thread: it only reads and swaps atomics and makes one
+/// system call. A signal the caller left ignored stays ignored, for hookdex
+/// and the command alike. One command per process is forwarded to.
 pub struct Forwarder(());
 
 impl Default for Forwarder {
@@ -160,8 +169,12 @@ impl Forwarder {
     pub fn new() -> Forwarder {
         CAUGHT.get_or_init(|| {
             for signal in [SIGINT, SIGQUIT, SIGTERM, SIGHUP] {
-                // SAFETY: the action is async-signal-safe: it loads and
-                // stores atomics and calls kill(2), nothing else.
+                if ignored(signal) {
+                    continue;
+                }
+                // SAFETY: the action is async-signal-safe: it loads, stores
+                // and swaps atomics and makes one system call
+                // (pidfd_send_signal or kill), nothing else.
                 let _ =
                     unsafe { signal_hook::low_level::register(signal, move || forward(signal)) };
             }
@@ -169,18 +182,33 @@ impl Forwarder {
         Forwarder(())
     }
 
-    /// The command runs as `pid`: signals go to it from now on.
+    /// The command runs as `pid` (unreaped): signals go to it from now on.
     pub fn start(&self, pid: u32) {
+        let fd = crate::exited::pidfd(pid).map_or(-1, IntoRawFd::into_raw_fd);
+        COMMAND_FD.store(fd, Ordering::SeqCst);
         COMMAND.store(pid, Ordering::SeqCst);
         match EARLY.swap(0, Ordering::SeqCst) {
             0 => {}
-            signal => crate::procs::signal(pid, signal),
+            signal => send(pid, signal),
         }
     }
 
-    /// The command was reaped: its pid may be another's now.
+    /// The command has exited (or was reaped): nothing more goes to it. Its
+    /// pidfd stays, for a handler that read its pid a moment before.
     pub fn done(&self) {
         COMMAND.store(0, Ordering::SeqCst);
+    }
+}
+
+/// Whether `signal` is ignored (`SIG_IGN`), as the caller may have left it.
+#[allow(unsafe_code)]
+fn ignored(signal: i32) -> bool {
+    // SAFETY: `sigaction` is plain data, valid when zeroed; sigaction(2)
+    // with a null new action only writes the current one into it.
+    unsafe {
+        let mut current: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut current) == 0
+            && current.sa_sigaction == libc::SIG_IGN
     }
 }
 
@@ -192,8 +220,29 @@ fn forward(signal: i32) {
         return;
     }
     match COMMAND.load(Ordering::SeqCst) {
-        0 => EARLY.store(signal, Ordering::SeqCst),
-        pid => crate::procs::signal(pid, signal),
+        0 => {
+            EARLY.store(signal, Ordering::SeqCst);
+            // The command may have started meanwhile (on another thread),
+            // its `start` finding no early signal yet: whoever swaps it out
+            // sends it.
+            let pid = COMMAND.load(Ordering::SeqCst);
+            if pid != 0 {
+                match EARLY.swap(0, Ordering::SeqCst) {
+                    0 => {}
+                    early => send(pid, early),
+                }
+            }
+        }
+        pid => send(pid, signal),
+    }
+}
+
+/// Sends `signal` to the command: by its pidfd when there is one (it
+/// cannot reach another process), else by its pid. Async-signal-safe.
+fn send(pid: u32, signal: i32) {
+    match COMMAND_FD.load(Ordering::SeqCst) {
+        -1 => crate::procs::signal(pid, signal),
+        fd => crate::exited::signal_by_pidfd(fd, signal),
     }
 }
 
