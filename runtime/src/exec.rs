@@ -544,8 +544,8 @@ fn finish_of(status: std::process::ExitStatus) -> Finish {
 
 /// SIGKILL to the child's whole process group (the child leads it). Call
 /// it only while the child is known to be unreaped: running, or seen
-/// exited by [`has_exited`](crate::exited::has_exited) (which requires SIGCHLD not to be ignored; the
-/// hook sets it to its default).
+/// exited by [`has_exited`] (which requires SIGCHLD not to be ignored;
+/// the hook sets it to its default).
 #[allow(unsafe_code)]
 fn kill_group(child: &Child) {
     let Ok(pgid) = libc::pid_t::try_from(child.id()) else {

@@ -2,6 +2,8 @@
 //! no reader threads, so a hook call that runs one condition starts no
 //! thread at all for it. Each pipe is read to its end (what passes the cap
 //! is read and dropped, so a chatty script never blocks on a full pipe).
+//! The `poll(2)` calls themselves ([`poll`], [`wait_readable`]) serve the
+//! `exec` wrapper's reader and the wait for a child's exit too.
 
 use std::fs::File;
 use std::io::Read;
