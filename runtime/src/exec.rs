@@ -13,11 +13,11 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::fs::FileExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -28,6 +28,7 @@ use crate::exited::{has_exited, ExitWatch, EXIT_CHECK};
 use crate::pipes::{Pipes, Pumped};
 pub use crate::settings::ExecConfig;
 use crate::settings::DEFAULT_TIMEOUT;
+use crate::spawn::{Environment, Launch, Started};
 
 /// Largest stdout or stderr kept from one condition; the rest is read and dropped.
 const OUTPUT_CAP: usize = 16 << 20;
@@ -223,52 +224,50 @@ fn argv(job: &Job) -> std::io::Result<(OsString, Vec<OsString>)> {
     Ok((interpreter.clone().into_os_string(), args))
 }
 
-/// The command that runs `job`, with `extra` arguments after its own; a
-/// `detached` one goes under the `.async` supervisor when there is one.
-fn command(
+/// Starts `job`, with `extra` arguments after its own, reading `stdin`
+/// and writing to `stdout` and `stderr`; a `detached` one goes under the
+/// `.async` supervisor when there is one. It runs in the job's directory
+/// (the call's, or its own), in a process group of its own
+/// ([`crate::spawn`]: no fork of the hook, whatever the directory).
+fn start(
     job: &Job,
     extra: &[OsString],
     config: &ExecConfig,
     stdin: &Stdin,
     detached: bool,
-) -> std::io::Result<Command> {
+    [stdout, stderr]: [BorrowedFd<'_>; 2],
+) -> std::io::Result<Started> {
     let (program, mut args) = argv(job)?;
     args.extend_from_slice(extra);
-    let mut cmd = match detached.then(crate::procs::supervisor).flatten() {
+    let (program, args) = match detached.then(crate::procs::supervisor).flatten() {
         // The supervisor runs the program; its deadline comes first.
         Some(supervisor) => {
             let timeout_ms = config.timeout.as_millis().min(u128::from(u64::MAX));
-            let mut c = Command::new(supervisor);
-            c.args([
+            let mut all: Vec<OsString> = [
                 "supervise-async",
                 "--timeout-ms",
                 &timeout_ms.to_string(),
                 "--",
-            ])
-            .arg(program);
-            c
+            ]
+            .map(OsString::from)
+            .to_vec();
+            all.push(program);
+            all.extend(args);
+            (supervisor.clone().into_os_string(), all)
         }
-        None => Command::new(program),
+        None => (program, args),
     };
-    if job.clear_env {
-        cmd.env_clear();
-    }
-    // A directory to change to makes std fork the whole hook (a static
-    // binary has no `posix_spawn_file_actions_addchdir_np` for it to find);
-    // the hook's own one is inherited without asking.
-    let cwd = job.cwd.as_ref().unwrap_or(&config.cwd);
-    if std::env::current_dir().ok().as_ref() != Some(cwd) {
-        cmd.current_dir(cwd);
-    }
-    cmd.args(args)
-        .envs(
-            job.env
-                .iter()
-                .map(|(k, v)| (OsString::from(k), OsString::from(v))),
-        )
-        .stdin(stdin.handle()?)
-        .process_group(0);
-    Ok(cmd)
+    let input = stdin.handle()?;
+    crate::spawn::launch(&Launch {
+        program: &program,
+        args: &args,
+        env: match job.clear_env {
+            true => Environment::Only(&job.env),
+            false => Environment::Inherited(&job.env),
+        },
+        cwd: job.cwd.as_ref().unwrap_or(&config.cwd),
+        stdio: [input.as_fd(), stdout, stderr],
+    })
 }
 
 /// Starts `job` detached: its own process group, stdout and stderr to
@@ -292,9 +291,8 @@ pub fn spawn_detached(
         return Err(std::io::Error::other(DEADLINE_PASSED));
     }
     crate::procs::arm();
-    let mut cmd = command(job, &[], config, stdin, true)?;
-    cmd.stdout(Stdio::null()).stderr(Stdio::null());
-    let child = cmd.spawn()?;
+    let null = File::options().read(true).write(true).open("/dev/null")?;
+    let child = start(job, &[], config, stdin, true, [null.as_fd(), null.as_fd()])?;
     if let Ok(pid) = i32::try_from(child.id()) {
         crate::procs::detach(pid);
     }
@@ -311,9 +309,9 @@ pub fn supervise(timeout: Duration, program: &OsString, args: &[OsString]) -> i3
     let Ok(mut child) = Command::new(program).args(args).process_group(0).spawn() else {
         return 127;
     };
-    let ended = wait_until(&child, started.checked_add(timeout));
+    let ended = wait_until(child.id(), started.checked_add(timeout));
     if !matches!(ended, Ended::Unknown(_)) {
-        kill_group(&child);
+        kill_group(child.id());
     }
     let _ = child.wait();
     crate::procs::sweep();
@@ -416,10 +414,22 @@ fn run_one(
     if deadline.passed() {
         return Execution::unstarted(Finish::PastDeadline, started);
     }
-    let spawned = command(job, extra, config, stdin, false)
-        .and_then(|mut cmd| cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn());
-    let mut child = match spawned {
-        Ok(child) => child,
+    let spawned = std::io::pipe().and_then(|out| Ok((out, std::io::pipe()?)));
+    let spawned = spawned.and_then(|((out, out_w), (err, err_w))| {
+        let child = start(
+            job,
+            extra,
+            config,
+            stdin,
+            false,
+            [out_w.as_fd(), err_w.as_fd()],
+        )?;
+        // The write ends are the child's alone now: its exit closes them.
+        drop((out_w, err_w));
+        Ok((child, out, err))
+    });
+    let (child, out, err) = match spawned {
+        Ok(started) => started,
         Err(err) => return Execution::unstarted(Finish::NotStarted(err.to_string()), started),
     };
     let pid = i32::try_from(child.id()).ok();
@@ -428,8 +438,8 @@ fn run_one(
     }
     let deadline = deadline.cap(started, timeout);
     let mut pipes = Pipes::new(
-        child.stdout.take().map(OwnedFd::from),
-        child.stderr.take().map(OwnedFd::from),
+        Some(OwnedFd::from(out)),
+        Some(OwnedFd::from(err)),
         OUTPUT_CAP,
     );
     let mut ended = None;
@@ -458,7 +468,7 @@ fn run_one(
             }
         }
     }
-    let ended = ended.unwrap_or_else(|| wait_until(&child, deadline));
+    let ended = ended.unwrap_or_else(|| wait_until(child.id(), deadline));
     let status = {
         // Under the reaping lock (crate::procs): nobody else reaps while it
         // is held, so the leader stays unreaped until `wait` below.
@@ -468,7 +478,7 @@ fn run_one(
         // reused; when waiting failed, that is not known, and the group is
         // left alone.
         if !matches!(ended, Ended::Unknown(_)) {
-            kill_group(&child);
+            kill_group(child.id());
         }
         live.retain(|&p| Some(p) != pid);
         child.wait()
@@ -522,10 +532,10 @@ enum Ended {
 /// exited: the wait for that moment is on a pidfd, woken by the exit
 /// itself, where the kernel has them (Linux 5.3); elsewhere it is a sleep
 /// of a millisecond between looks.
-fn wait_until(child: &Child, deadline: Option<Instant>) -> Ended {
-    let exit = ExitWatch::new(child.id());
+fn wait_until(pid: u32, deadline: Option<Instant>) -> Ended {
+    let exit = ExitWatch::new(pid);
     loop {
-        match has_exited(child.id()) {
+        match has_exited(pid) {
             Ok(true) => return Ended::Exited,
             Ok(false) if deadline.is_none_or(|d| Instant::now() < d) => exit.wait(deadline),
             Ok(false) => return Ended::TimedOut,
@@ -542,13 +552,13 @@ fn finish_of(status: std::process::ExitStatus) -> Finish {
     }
 }
 
-/// SIGKILL to the child's whole process group (the child leads it). Call
-/// it only while the child is known to be unreaped: running, or seen
+/// SIGKILL to the whole process group the child `leader` leads. Call it
+/// only while the child is known to be unreaped: running, or seen
 /// exited by [`has_exited`] (which requires SIGCHLD not to be ignored;
 /// the hook sets it to its default).
 #[allow(unsafe_code)]
-fn kill_group(child: &Child) {
-    let Ok(pgid) = libc::pid_t::try_from(child.id()) else {
+fn kill_group(leader: u32) {
+    let Ok(pgid) = libc::pid_t::try_from(leader) else {
         return;
     };
     // SAFETY: kill(2) has no memory effects. A negative pid signals the
@@ -650,13 +660,13 @@ mod tests {
             .process_group(0)
             .spawn()
             .unwrap();
-        let ended = wait_until(&child, Some(Instant::now() + Duration::from_secs(10)));
+        let ended = wait_until(child.id(), Some(Instant::now() + Duration::from_secs(10)));
         assert!(matches!(ended, Ended::Exited), "{ended:?}");
         // Still a zombie: its pid, and so its group id, is not free for reuse.
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", child.id())).unwrap();
         let state = stat.rsplit(')').next().unwrap().split_whitespace().next();
         assert_eq!(state, Some("Z"), "{stat}");
-        kill_group(&child);
+        kill_group(child.id());
         assert_eq!(child.wait().unwrap().code(), Some(3));
     }
 

@@ -47,6 +47,7 @@ pub mod procs;
 pub mod report;
 mod rules;
 pub mod settings;
+mod spawn;
 pub mod state;
 pub mod wrap;
 
