@@ -258,6 +258,9 @@ fn start(
         None => (program, args),
     };
     let input = stdin.handle()?;
+    // The hook's own directory is inherited, not changed to (one call
+    // less, and a directory deleted under the hook still runs its rules).
+    let cwd = job.cwd.as_deref().unwrap_or(&config.cwd);
     crate::spawn::launch(&Launch {
         program: &program,
         args: &args,
@@ -265,7 +268,7 @@ fn start(
             true => Environment::Only(&job.env),
             false => Environment::Inherited(&job.env),
         },
-        cwd: job.cwd.as_ref().unwrap_or(&config.cwd),
+        cwd: Some(cwd).filter(|cwd| std::env::current_dir().ok().as_deref() != Some(cwd)),
         stdio: [input.as_fd(), stdout, stderr],
     })
 }

@@ -120,8 +120,8 @@ fn log_note(note: String) {
 }
 
 /// SIGPIPE ignored: a write to a closed pipe fails with EPIPE instead of
-/// killing the process (conditions are unaffected: std resets SIGPIPE to
-/// its default in every child it spawns). SIGCHLD at its default: a harness
+/// killing the process (conditions are unaffected: each starts with
+/// SIGPIPE at its default, see `hookdex_runtime`'s process start). SIGCHLD at its default: a harness
 /// that left it ignored would have the kernel reap our conditions, and the
 /// hook must see a condition exit, unreaped, before it kills its group.
 #[allow(unsafe_code)]
