@@ -22,7 +22,7 @@ use regex_automata::{
     meta,
     nfa::thompson,
     util::syntax,
-    Input,
+    Input, MatchError,
 };
 use regex_syntax::hir::{
     Capture, Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind,
@@ -140,31 +140,21 @@ impl Matcher {
     pub(crate) fn is_match(&self, haystack: &str) -> bool {
         match &self.engine {
             // The DFA gives up at the first non-ASCII byte.
-            Engine::Dense(dfa) => self.answer(
-                dfa.try_search_fwd(&Input::new(haystack).earliest(true)),
-                haystack,
-            ),
-            Engine::Own(dfa) => self.answer(
-                dfa.try_search_fwd(&Input::new(haystack).earliest(true)),
-                haystack,
-            ),
+            Engine::Dense(dfa) => self.answer(earliest(dfa.as_ref(), haystack), haystack),
+            Engine::Own(dfa) => self.answer(earliest(dfa.as_ref(), haystack), haystack),
             Engine::Meta(re) => re.is_match(haystack),
         }
     }
 
     /// An ASCII DFA search's answer, or where it gave up the Unicode DFA's,
     /// or where that is missing the `meta::Regex`'s.
-    fn answer(
-        &self,
-        found: Result<Option<regex_automata::HalfMatch>, regex_automata::MatchError>,
-        haystack: &str,
-    ) -> bool {
+    fn answer(&self, found: Result<bool, MatchError>, haystack: &str) -> bool {
         let found = found.or_else(|err| match self.unicode_dfa() {
-            Some(dfa) => dfa.try_search_fwd(&Input::new(haystack).earliest(true)),
+            Some(dfa) => earliest(dfa, haystack),
             None => Err(err),
         });
         match found {
-            Ok(found) => found.is_some(),
+            Ok(found) => found,
             Err(_) => self
                 .fallback
                 .get_or_init(|| build_meta(&self.sources, self.multi_line).ok())
@@ -204,6 +194,36 @@ impl Matcher {
             })
             .as_ref()
     }
+}
+
+/// Whether `dfa` matches anywhere in `haystack`, walking its transitions
+/// byte by byte to the first match state (a DFA's matches show one byte
+/// late, so one at the end shows on the end-of-input transition). Filters
+/// search line by line, and for lines of a few dozen bytes the setup of
+/// `try_search_fwd` (its `Input`, prefilter and unrolled loop) cost more
+/// than this walk.
+///
+/// # Errors
+///
+/// When the DFA gives up on a byte (a quit byte: the ASCII DFA's non-ASCII
+/// bytes).
+fn earliest<A: Automaton + ?Sized>(dfa: &A, haystack: &str) -> Result<bool, MatchError> {
+    let mut state = dfa.start_state_forward(&Input::new(haystack))?;
+    for (at, &byte) in haystack.as_bytes().iter().enumerate() {
+        state = dfa.next_state(state, byte);
+        if dfa.is_special_state(state) {
+            if dfa.is_match_state(state) {
+                return Ok(true);
+            }
+            if dfa.is_dead_state(state) {
+                return Ok(false);
+            }
+            if dfa.is_quit_state(state) {
+                return Err(MatchError::quit(byte, at));
+            }
+        }
+    }
+    Ok(dfa.is_match_state(dfa.next_eoi_state(state)))
 }
 
 impl fmt::Debug for Matcher {
@@ -467,6 +487,58 @@ mod tests {
         assert!(matches!(meta.engine(), Engine::Meta(_)));
         for hay in hays {
             assert_eq!(dfa.is_match(hay), meta.is_match(hay), "{hay:?}");
+        }
+    }
+
+    #[test]
+    fn the_dfa_walk_agrees_with_the_regex_on_every_pattern_and_line() {
+        let patterns = [
+            "^make(\\[\\d+\\])?: (Entering|Leaving) directory ['`][^']*'$",
+            "^\\s*$",
+            "x*",
+            "a$",
+            "^b",
+            "(?-u:\\b)word(?-u:\\b)",
+            "\\d{3}",
+            "é",
+            "(?i)warn",
+        ];
+        let hays = [
+            "",
+            "\n",
+            "make[1]: Entering directory '/src/d1'",
+            "make[12]: Leaving directory `/x'",
+            "make: Entering directory '/x' trailing",
+            "   ",
+            "a",
+            "ba",
+            "b\na",
+            "a\nb",
+            "words word sword",
+            "word",
+            "12 345",
+            "café",
+            "naïve a",
+            "WARNING: x",
+            "gcc -c main.c",
+        ];
+        for multi_line in [false, true] {
+            let mut sets: Vec<Vec<&str>> = patterns.iter().map(|p| vec![*p]).collect();
+            sets.push(patterns.to_vec());
+            for set_of in sets {
+                let sources: Vec<String> = set_of.iter().map(|p| p.to_string()).collect();
+                let dfa = Matcher::build(sources.clone(), multi_line, Some(DEFAULT_DFA_SIZE_LIMIT))
+                    .ok()
+                    .unwrap();
+                let meta = build_meta(&sources, multi_line).unwrap();
+                for hay in hays {
+                    assert_eq!(
+                        dfa.is_match(hay),
+                        meta.is_match(hay),
+                        "{set_of:?} (multi-line {multi_line}) on {hay:?}"
+                    );
+                }
+            }
         }
     }
 
