@@ -15,7 +15,6 @@ use std::ffi::{CString, OsStr, OsString};
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::ExitStatus;
 
@@ -54,20 +53,8 @@ impl Started {
     }
 
     /// Waits for it to end, and reaps it.
-    #[allow(unsafe_code)]
     pub(crate) fn wait(&self) -> io::Result<ExitStatus> {
-        loop {
-            let mut status = 0;
-            // SAFETY: waits for our own child, writing its status to a local.
-            let got = unsafe { libc::waitpid(self.pid, &mut status, 0) };
-            if got == self.pid {
-                return Ok(ExitStatus::from_raw(status));
-            }
-            let err = io::Error::last_os_error();
-            if err.kind() != io::ErrorKind::Interrupted {
-                return Err(err);
-            }
-        }
+        hookdex_enforce::reap(self.id())
     }
 }
 
@@ -238,14 +225,7 @@ fn above_stdio(fds: &[BorrowedFd<'_>; 3]) -> io::Result<([RawFd; 3], Vec<std::os
     let mut copies = Vec::new();
     for (at, fd) in fds.iter().enumerate() {
         if raw[at] <= 2 {
-            let copy = fd.try_clone_to_owned()?;
-            // `try_clone_to_owned` takes the lowest free number, above
-            // every standard stream that is open; one still at 0–2 is
-            // copied again from 3 up.
-            let copy = match copy.as_raw_fd() {
-                0..=2 => dup_above_stdio(&copy)?,
-                _ => copy,
-            };
+            let copy = dup_above_stdio(*fd)?;
             raw[at] = copy.as_raw_fd();
             copies.push(copy);
         }
@@ -256,7 +236,7 @@ fn above_stdio(fds: &[BorrowedFd<'_>; 3]) -> io::Result<([RawFd; 3], Vec<std::os
 /// A close-on-exec copy of `fd` numbered 3 or above.
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
-fn dup_above_stdio(fd: &std::os::fd::OwnedFd) -> io::Result<std::os::fd::OwnedFd> {
+fn dup_above_stdio(fd: BorrowedFd<'_>) -> io::Result<std::os::fd::OwnedFd> {
     use std::os::fd::FromRawFd;
     // SAFETY: fcntl(2) F_DUPFD_CLOEXEC on a descriptor we own returns a new
     // one (or -1), touching no memory of ours.

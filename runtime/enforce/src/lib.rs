@@ -55,9 +55,11 @@ pub mod write;
 
 mod guard;
 mod probe;
+mod reap;
 
 pub use guard::{Error, Guard, GuardBuilder, Ran};
 pub use probe::{available, landlock, Unavailable};
+pub use reap::reap;
 
 #[cfg(target_os = "linux")]
 pub use filter::{filter_program, Watch};

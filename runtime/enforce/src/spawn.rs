@@ -16,7 +16,6 @@
 use std::ffi::{CStr, CString};
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -53,18 +52,7 @@ impl Started {
 
     /// Waits for it to end.
     pub fn wait(&self) -> io::Result<ExitStatus> {
-        loop {
-            let mut status = 0;
-            // SAFETY: waits for our own child, writing its status to a local.
-            let got = unsafe { libc::waitpid(self.pid, &mut status, 0) };
-            if got == self.pid {
-                return Ok(ExitStatus::from_raw(status));
-            }
-            let err = io::Error::last_os_error();
-            if err.kind() != io::ErrorKind::Interrupted {
-                return Err(err);
-            }
-        }
+        crate::reap(self.id())
     }
 }
 
