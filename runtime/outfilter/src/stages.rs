@@ -127,66 +127,143 @@ impl Output {
 /// assert_eq!(hookdex_outfilter::apply(make, "make[1]: Leaving directory '/x'\n").text, "make: ok");
 /// ```
 pub fn apply(filter: &Filter, input: &str) -> Output {
-    let mut losses = Vec::new();
-    let mut lines: Vec<Cow<'_, str>> = lines_of(input).map(Cow::Borrowed).collect();
-    let input_lines = lines.len();
-
     // One scan of the whole input finds most outputs without an escape.
-    if filter.strip_ansi && memchr::memchr(0x1b, input.as_bytes()).is_some() {
-        for line in &mut lines {
-            if let Cow::Owned(s) = strip_ansi(line) {
-                *line = Cow::Owned(s);
-            }
+    let escapes = filter.strip_ansi && memchr::memchr(0x1b, input.as_bytes()).is_some();
+    let rewritten = lines_of(input).map(|line| rewrite(filter, escapes, line));
+    if filter.match_output.is_empty() {
+        return select(filter, input, rewritten);
+    }
+    let lines: Vec<Cow<'_, str>> = rewritten.collect();
+    let blob = lines.join("\n");
+    for (index, rule) in filter.match_output.iter().enumerate() {
+        let vetoed = || rule.unless.as_ref().is_some_and(|u| u.is_match(&blob));
+        if rule.pattern.is_match(&blob) && !vetoed() {
+            return Output {
+                text: rule.message.clone(),
+                input_lines: lines.len(),
+                losses: vec![Loss::Replaced { rule: index }],
+            };
         }
     }
+    select(filter, input, lines.into_iter())
+}
 
+/// One line through `strip_ansi` (when the input has an escape at all) and
+/// then every `replace` rule in order; `Borrowed` while nothing changed it.
+fn rewrite<'a>(filter: &Filter, escapes: bool, line: &'a str) -> Cow<'a, str> {
+    let mut line = Cow::Borrowed(line);
+    if escapes {
+        if let Cow::Owned(s) = strip_ansi(&line) {
+            line = Cow::Owned(s);
+        }
+    }
     for rule in &filter.replace {
-        for line in &mut lines {
-            if let Cow::Owned(s) = replace_all(rule, line) {
-                *line = Cow::Owned(s);
+        if let Cow::Owned(s) = replace_all(rule, &line) {
+            line = Cow::Owned(s);
+        }
+    }
+    line
+}
+
+/// Where [`select`] puts the lines it keeps: straight into the text, unless
+/// a stage that counts lines (`head_lines`, `tail_lines`, `max_lines`) has
+/// to see them all first. Most filters have none, and a large output then
+/// never holds a list of its lines.
+enum Kept<'a> {
+    Text { text: String, lines: usize },
+    Lines(Vec<Cow<'a, str>>),
+}
+
+impl<'a> Kept<'a> {
+    fn push(&mut self, line: Cow<'a, str>) {
+        match self {
+            Kept::Text { text, lines } => {
+                if *lines > 0 {
+                    text.push('\n');
+                }
+                text.push_str(&line);
+                *lines += 1;
             }
+            Kept::Lines(kept) => kept.push(line),
         }
     }
+}
 
-    if !filter.match_output.is_empty() {
-        let blob = lines.join("\n");
-        for (index, rule) in filter.match_output.iter().enumerate() {
-            let vetoed = || rule.unless.as_ref().is_some_and(|u| u.is_match(&blob));
-            if rule.pattern.is_match(&blob) && !vetoed() {
-                return Output {
-                    text: rule.message.clone(),
-                    input_lines,
-                    losses: vec![Loss::Replaced { rule: index }],
-                };
+/// The stages after `match_output`, over the rewritten lines of `input`:
+/// which lines stay, how long they may be, how many are shown, and
+/// `on_empty`.
+fn select<'a>(filter: &Filter, input: &str, lines: impl Iterator<Item = Cow<'a, str>>) -> Output {
+    let counts_lines =
+        filter.head_lines.is_some() || filter.tail_lines.is_some() || filter.max_lines.is_some();
+    let mut kept = match counts_lines {
+        true => Kept::Lines(Vec::new()),
+        false => Kept::Text {
+            text: String::with_capacity(input.len() + MARKER_ROOM),
+            lines: 0,
+        },
+    };
+    let (mut input_lines, mut dropped, mut truncated) = (0, 0, 0);
+    for line in lines {
+        input_lines += 1;
+        let keep = match &filter.lines {
+            LineFilter::Strip(set) => !set.is_match(&line),
+            LineFilter::Keep(set) => set.is_match(&line),
+            LineFilter::None => true,
+        };
+        if !keep {
+            dropped += 1;
+            continue;
+        }
+        match filter
+            .truncate_lines_at
+            .and_then(|max| truncate(&line, max))
+        {
+            Some(cut) => {
+                truncated += 1;
+                kept.push(Cow::Owned(cut));
             }
+            None => kept.push(line),
         }
     }
-
-    let before = lines.len();
-    match &filter.lines {
-        LineFilter::Strip(set) => lines.retain(|l| !set.is_match(l)),
-        LineFilter::Keep(set) => lines.retain(|l| set.is_match(l)),
-        LineFilter::None => {}
+    let mut losses = Vec::new();
+    if dropped > 0 {
+        losses.push(Loss::LinesDropped { count: dropped });
     }
-    if lines.len() < before {
-        losses.push(Loss::LinesDropped {
-            count: before - lines.len(),
-        });
+    if truncated > 0 {
+        losses.push(Loss::LinesTruncated { count: truncated });
     }
+    let text = match kept {
+        Kept::Text { text, .. } => text,
+        Kept::Lines(mut lines) => {
+            count_lines(filter, &mut lines, &mut losses);
+            join(&lines)
+        }
+    };
 
-    if let Some(max) = filter.truncate_lines_at {
-        let mut count = 0;
-        for line in &mut lines {
-            if let Some(cut) = truncate(line, max) {
-                *line = Cow::Owned(cut);
-                count += 1;
+    if let Some(message) = &filter.on_empty {
+        if text.trim().is_empty() {
+            // Lost: a blank result, or one that `replace` emptied (no stage
+            // above counted that).
+            if !text.is_empty() || (losses.is_empty() && !input.trim().is_empty()) {
+                losses.push(Loss::BlankReplaced);
             }
-        }
-        if count > 0 {
-            losses.push(Loss::LinesTruncated { count });
+            return Output {
+                text: message.clone(),
+                input_lines,
+                losses,
+            };
         }
     }
+    Output {
+        text,
+        input_lines,
+        losses,
+    }
+}
 
+/// `head_lines`, `tail_lines` and then `max_lines` over the kept `lines`,
+/// each adding its marker line and its loss.
+fn count_lines(filter: &Filter, lines: &mut Vec<Cow<'_, str>>, losses: &mut Vec<Loss>) {
     let total = lines.len();
     match (filter.head_lines, filter.tail_lines) {
         (Some(head), Some(tail)) if total > head.saturating_add(tail) => {
@@ -221,27 +298,6 @@ pub fn apply(filter: &Filter, input: &str) -> Output {
             });
         }
     }
-
-    let text = join(&lines);
-    if let Some(message) = &filter.on_empty {
-        if text.trim().is_empty() {
-            // Lost: a blank result, or one that `replace` emptied (no stage
-            // above counted that).
-            if !text.is_empty() || (losses.is_empty() && !input.trim().is_empty()) {
-                losses.push(Loss::BlankReplaced);
-            }
-            return Output {
-                text: message.clone(),
-                input_lines,
-                losses,
-            };
-        }
-    }
-    Output {
-        text,
-        input_lines,
-        losses,
-    }
 }
 
 /// The lines of `input` exactly as [`str::lines`] gives them (split at
@@ -265,10 +321,13 @@ fn lines_of(input: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// Room left at the end of a result for a caller's marker line, so that
+/// appending one does not copy the text again.
+const MARKER_ROOM: usize = 256;
+
 /// The lines joined with `\n`, with room left for a caller's marker line
 /// (so appending one does not copy the text again).
 fn join(lines: &[Cow<'_, str>]) -> String {
-    const MARKER_ROOM: usize = 256;
     let len: usize = lines.iter().map(|l| l.len() + 1).sum();
     let mut text = String::with_capacity(len + MARKER_ROOM);
     for (i, line) in lines.iter().enumerate() {
@@ -400,6 +459,41 @@ mod tests {
         for (keys, input, expected) in cases {
             let out = apply(&filter(keys), input);
             assert_eq!(out.text, *expected, "keys {keys:?} input {input:?}");
+        }
+    }
+
+    #[test]
+    fn kept_lines_come_out_the_same_whether_or_not_a_stage_counts_them() {
+        // A `max_lines` no output reaches sends every kept line through the
+        // list the counting stages need; without it they go straight into
+        // the text. The two must agree on text and losses.
+        let keys = [
+            "",
+            "strip_ansi = true\nstrip_lines_matching = ['^\\s*$']",
+            "keep_lines_matching = ['a', '^$']\ntruncate_lines_at = 4",
+            "replace = [{pattern = 'b', replacement = ''}]\non_empty = 'none'",
+            "replace = [{pattern = 'x', replacement = 'y\\n'}]\nstrip_lines_matching = ['^c']",
+            "match_output = [{pattern = 'zzz', message = 'm'}]\nstrip_lines_matching = ['^a']",
+        ];
+        let inputs = [
+            "",
+            "\n",
+            "\n\na",
+            "a\nb\n\nc\n",
+            "b\nb",
+            "\x1b[31mabcdef\x1b[0m\r\n\r\nax\ncx\n",
+            "é€abc\n  \nbbb",
+        ];
+        for keys in keys {
+            let direct = filter(keys);
+            let listed = filter(&format!("{keys}\nmax_lines = 1000"));
+            for input in inputs {
+                assert_eq!(
+                    apply(&direct, input),
+                    apply(&listed, input),
+                    "keys {keys:?} input {input:?}"
+                );
+            }
         }
     }
 
