@@ -156,6 +156,26 @@ fn the_wrapper_runs_on_one_thread_while_the_command_runs() {
     );
 }
 
+#[test]
+fn the_command_writes_into_a_pipe_wider_than_the_default() {
+    // A wide pipe lets a large output reach the wrapper in a few reads while
+    // the command keeps writing; the command's own view of its stdout says
+    // how wide it is (F_GETPIPE_SZ is 1032).
+    if std::process::Command::new("python3")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: python3 is not installed");
+        return;
+    }
+    let s = Scratch::new();
+    let probe = "import fcntl; print(fcntl.fcntl(1, 1032))";
+    let out = exec(&s, &["python3", "-c", probe]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "262144\n");
+}
+
 /// `hookdex exec -- ARGS…` started with `signal` ignored, as `nohup` or a
 /// caller that ignores SIGCHLD leaves it.
 fn exec_ignoring(s: &Scratch, signal: i32, args: &[&str]) -> std::process::Output {
