@@ -131,7 +131,7 @@ pub fn apply(filter: &Filter, input: &str) -> Output {
     let escapes = filter.strip_ansi && memchr::memchr(0x1b, input.as_bytes()).is_some();
     let rewritten = lines_of(input).map(|line| rewrite(filter, escapes, line));
     if filter.match_output.is_empty() {
-        return select(filter, input, rewritten);
+        return filter_lines(filter, input, rewritten);
     }
     let lines: Vec<Cow<'_, str>> = rewritten.collect();
     let blob = lines.join("\n");
@@ -145,7 +145,7 @@ pub fn apply(filter: &Filter, input: &str) -> Output {
             };
         }
     }
-    select(filter, input, lines.into_iter())
+    filter_lines(filter, input, lines.into_iter())
 }
 
 /// One line through `strip_ansi` (when the input has an escape at all) and
@@ -165,7 +165,7 @@ fn rewrite<'a>(filter: &Filter, escapes: bool, line: &'a str) -> Cow<'a, str> {
     line
 }
 
-/// Where [`select`] puts the lines it keeps: straight into the text, unless
+/// Where [`filter_lines`] puts the lines it keeps: straight into the text, unless
 /// a stage that counts lines (`head_lines`, `tail_lines`, `max_lines`) has
 /// to see them all first. Most filters have none, and a large output then
 /// never holds a list of its lines.
@@ -192,7 +192,11 @@ impl<'a> Kept<'a> {
 /// The stages after `match_output`, over the rewritten lines of `input`:
 /// which lines stay, how long they may be, how many are shown, and
 /// `on_empty`.
-fn select<'a>(filter: &Filter, input: &str, lines: impl Iterator<Item = Cow<'a, str>>) -> Output {
+fn filter_lines<'a>(
+    filter: &Filter,
+    input: &str,
+    lines: impl Iterator<Item = Cow<'a, str>>,
+) -> Output {
     let counts_lines =
         filter.head_lines.is_some() || filter.tail_lines.is_some() || filter.max_lines.is_some();
     let mut kept = match counts_lines {
@@ -325,8 +329,7 @@ fn lines_of(input: &str) -> impl Iterator<Item = &str> {
 /// appending one does not copy the text again.
 const MARKER_ROOM: usize = 256;
 
-/// The lines joined with `\n`, with room left for a caller's marker line
-/// (so appending one does not copy the text again).
+/// The lines joined with `\n`, with [`MARKER_ROOM`] left.
 fn join(lines: &[Cow<'_, str>]) -> String {
     let len: usize = lines.iter().map(|l| l.len() + 1).sum();
     let mut text = String::with_capacity(len + MARKER_ROOM);
