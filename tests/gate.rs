@@ -235,12 +235,7 @@ fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>, u32)> {
 
 #[test]
 fn shell_lines_are_judged_as_bash_runs_them() {
-    if std::process::Command::new("bash")
-        .arg("-c")
-        .arg("true")
-        .status()
-        .is_err()
-    {
+    if !installed("bash") {
         eprintln!("SKIPPED: bash is not installed");
         return;
     }
@@ -282,12 +277,7 @@ fn shell_lines_are_judged_as_bash_runs_them() {
 fn a_rule_path_longer_than_path_max_is_still_a_rule_path() {
     // Too long for the kernel as written, but a program that normalizes it
     // (`os.path.normpath`) writes into the rule folder.
-    let python = std::process::Command::new("python3")
-        .arg("-c")
-        .arg("")
-        .status()
-        .is_ok_and(|s| s.success());
-    if !python {
+    if !installed("python3") {
         eprintln!("SKIPPED: python3 is not installed");
         return;
     }

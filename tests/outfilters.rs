@@ -161,11 +161,7 @@ fn the_command_writes_into_a_pipe_wider_than_the_default() {
     // A wide pipe lets a large output reach the wrapper in a few reads while
     // the command keeps writing; the command's own view of its stdout says
     // how wide it is (F_GETPIPE_SZ is 1032).
-    if std::process::Command::new("python3")
-        .arg("-V")
-        .output()
-        .is_err()
-    {
+    if !installed("python3") {
         eprintln!("SKIPPED: python3 is not installed");
         return;
     }

@@ -546,6 +546,12 @@ pub fn invalid_reason(list: &Value, suffix: &str) -> String {
         .1
 }
 
+/// Whether `program` starts here; a test that needs a program the machine
+/// lacks skips, saying so.
+pub fn installed(program: &str) -> bool {
+    Command::new(program).arg("--version").output().is_ok()
+}
+
 /// Whether the package ships profile `name` (as `rules/profiles/<name>/.claude/conditions`).
 pub fn package_has_profile(name: &str) -> bool {
     Path::new(env!("CARGO_MANIFEST_DIR"))
