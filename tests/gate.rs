@@ -235,8 +235,7 @@ fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>, u32)> {
 
 #[test]
 fn shell_lines_are_judged_as_bash_runs_them() {
-    if !installed("bash") {
-        eprintln!("SKIPPED: bash is not installed");
+    if skip_without("bash") {
         return;
     }
     let s = Scratch::new();
@@ -277,8 +276,7 @@ fn shell_lines_are_judged_as_bash_runs_them() {
 fn a_rule_path_longer_than_path_max_is_still_a_rule_path() {
     // Too long for the kernel as written, but a program that normalizes it
     // (`os.path.normpath`) writes into the rule folder.
-    if !installed("python3") {
-        eprintln!("SKIPPED: python3 is not installed");
+    if skip_without("python3") {
         return;
     }
     let s = Scratch::new();

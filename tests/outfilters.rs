@@ -161,8 +161,7 @@ fn the_command_writes_into_a_pipe_wider_than_the_default() {
     // A wide pipe lets a large output reach the wrapper in a few reads while
     // the command keeps writing; the command's own view of its stdout says
     // how wide it is (F_GETPIPE_SZ is 1032).
-    if !installed("python3") {
-        eprintln!("SKIPPED: python3 is not installed");
+    if skip_without("python3") {
         return;
     }
     let s = Scratch::new();

@@ -546,10 +546,14 @@ pub fn invalid_reason(list: &Value, suffix: &str) -> String {
         .1
 }
 
-/// Whether `program` starts here; a test that needs a program the machine
-/// lacks skips, saying so.
-pub fn installed(program: &str) -> bool {
-    Command::new(program).arg("--version").output().is_ok()
+/// Whether a test that needs `program` must skip: it does not start here.
+/// Says so on stderr, so a skipped test is visible.
+pub fn skip_without(program: &str) -> bool {
+    let gone = Command::new(program).arg("--version").output().is_err();
+    if gone {
+        eprintln!("SKIPPED: {program} is not installed");
+    }
+    gone
 }
 
 /// Whether the package ships profile `name` (as `rules/profiles/<name>/.claude/conditions`).
