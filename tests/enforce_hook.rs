@@ -392,6 +392,71 @@ fn a_managed_guard_that_fails_refuses_the_exec_and_a_users_lets_it_go() {
 }
 
 #[test]
+fn a_remembered_listing_is_the_users_to_trust_and_never_a_managed_guards() {
+    if !available("a_remembered_listing_is_the_users_to_trust_and_never_a_managed_guards") {
+        return;
+    }
+    let tree = Tree::new();
+    // Past 32 guarded names, the wrapper lists each search-path folder and
+    // remembers what it held in the cache folder.
+    for n in 0..40 {
+        let rule = rule_with(
+            &tree.s.runtime(),
+            &format!("pre-bash.cli{n}-ok.sh"),
+            "exit 0\n",
+        );
+        set_executable(&rule, true);
+    }
+    assert_success(&tree.s.run(&["compile"]), &["compile"]);
+    let stubs = tree.s.root.join("stubs");
+    let elsewhere = tree.s.root.join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let linked = elsewhere.join("k2");
+    std::fs::hard_link(stubs.join("kubectl"), &linked).unwrap();
+    let mut names: Vec<String> = (0..40).map(|n| format!("cli{n}")).collect();
+    names.push("kubectl".into());
+    names.sort();
+    // A listing that says the stub's folder holds none of the names, with
+    // the folder's stamp as it is (`changed`: seconds later than it is).
+    let listing = |changed: i64| {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(&stubs).unwrap();
+        let text = format!(
+            "hookdex search-path listing 1\n{}\n{} {} {} {} - {}\n",
+            names.join(" "),
+            meta.dev(),
+            meta.ino(),
+            meta.ctime() + changed,
+            meta.ctime_nsec(),
+            stubs.display()
+        );
+        std::fs::write(tree.s.cache().join("search-path-listing"), text).unwrap();
+    };
+    let deleted = |what: &str| {
+        let line = format!("{} delete {what}", linked.display());
+        tree.s.run(&["exec", "--guard", "--", "bash", "-c", &line]);
+        !tree.ran().contains(&format!("delete {what}"))
+    };
+    // Remembered before the folder last changed: listed again, and the
+    // hard link is known.
+    listing(-10);
+    assert!(deleted("pod a"), "{}", tree.ran());
+    // What the settled system folders on PATH held is kept for next time.
+    let kept = std::fs::read_to_string(tree.s.cache().join("search-path-listing")).unwrap();
+    assert!(kept.lines().count() > 3, "nothing kept: {kept}");
+    // The file sits with the user's index and is theirs to trust: written
+    // to hide the link, it hides it from the user's own guard.
+    listing(0);
+    assert!(!deleted("pod b"), "the remembered listing was not used");
+    // A managed guard of the program reads no file its user can write.
+    let managed = rule_with(&tree.s.managed(), "pre-bash.kubectl-audit.sh", RULE_BODY);
+    set_executable(&managed, true);
+    assert_success(&tree.s.run(&["compile"]), &["compile"]);
+    listing(0);
+    assert!(deleted("pod c"), "{}", tree.ran());
+}
+
+#[test]
 fn a_supervisor_killed_mid_command_leaves_nothing_running() {
     if !available("a_supervisor_killed_mid_command_leaves_nothing_running") {
         return;

@@ -21,6 +21,7 @@ use crate::{Judge, Unavailable};
 pub struct GuardBuilder {
     programs: Vec<String>,
     search_path: Option<OsString>,
+    remembered: Option<String>,
     writes: bool,
 }
 
@@ -44,6 +45,16 @@ impl GuardBuilder {
         self
     }
 
+    /// Which guarded names each search-path folder held on an earlier run
+    /// ([`Guard::listing`]), so a long list of names does not list every
+    /// folder each time. Whoever can change it can hide a hard link or copy
+    /// of a guarded program from the guard: pass one kept no less safe than
+    /// the rules (none for a managed rule).
+    pub fn remembered_listing(mut self, text: impl Into<String>) -> GuardBuilder {
+        self.remembered = Some(text.into());
+        self
+    }
+
     /// Whether writes are judged too (the write gate).
     pub fn write_gate(mut self, on: bool) -> GuardBuilder {
         self.writes = on;
@@ -54,7 +65,11 @@ impl GuardBuilder {
     pub fn build(self) -> Guard {
         let search = self.search_path.or_else(|| std::env::var_os("PATH"));
         Guard {
-            identities: std::sync::Arc::new(Identities::new(&self.programs, search.as_deref())),
+            identities: std::sync::Arc::new(Identities::new(
+                &self.programs,
+                search.as_deref(),
+                self.remembered.as_deref(),
+            )),
             writes: self.writes,
         }
     }
@@ -101,6 +116,13 @@ impl Guard {
     /// The guarded program names.
     pub fn programs(&self) -> &[String] {
         self.identities.names()
+    }
+
+    /// Which guarded names each search-path folder holds, to keep for
+    /// [`GuardBuilder::remembered_listing`] next time, when it differs from
+    /// what was given this time.
+    pub fn listing(&self) -> Option<&str> {
+        self.identities.listing()
     }
 
     /// Runs `argv` under the guard, asking `judge`; `started` is told the

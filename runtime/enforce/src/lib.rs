@@ -44,6 +44,7 @@
 mod filter;
 #[cfg(target_os = "linux")]
 mod listener;
+mod listing;
 pub mod program;
 #[cfg(target_os = "linux")]
 mod spawn;

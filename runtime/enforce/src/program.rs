@@ -20,6 +20,9 @@ use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::SystemTime;
+
+use crate::listing::{Remembered, Stamp};
 
 /// A file (device, inode, change time) and the list it is compared with
 /// (the device and inode of its first file).
@@ -75,12 +78,17 @@ pub struct Identities {
     /// Which known file a file has the bytes of: compared once per file
     /// and list.
     same: Mutex<HashMap<SameKey, Option<usize>>>,
+    /// What the search-path folders held, to keep in place of the
+    /// remembered text, when it changed.
+    listing: Option<String>,
 }
 
 impl Identities {
     /// The programs `names` (as `bash.<cli>` rules name them), with every
-    /// file of those names on `search_path` (a `PATH` value).
-    pub fn new<I, S>(names: I, search_path: Option<&OsStr>) -> Identities
+    /// file of those names on `search_path` (a `PATH` value). `remembered`
+    /// is what the folders held on an earlier run ([`Identities::listing`]):
+    /// only one kept as safe as the rules themselves.
+    pub fn new<I, S>(names: I, search_path: Option<&OsStr>, remembered: Option<&str>) -> Identities
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
@@ -95,13 +103,20 @@ impl Identities {
         let dirs: Vec<PathBuf> = search_path
             .map(|p| std::env::split_paths(p).collect())
             .unwrap_or_default();
-        let files = known_files(&names, &dirs);
+        let (files, listing) = known_files(&names, &dirs, remembered);
         Identities {
             names,
             files,
             loaders: std::sync::OnceLock::new(),
             same: Mutex::new(HashMap::new()),
+            listing,
         }
+    }
+
+    /// What the search-path folders held, to pass as `remembered` next
+    /// time, when it differs from what was passed this time.
+    pub fn listing(&self) -> Option<&str> {
+        self.listing.as_deref()
     }
 
     /// Whether no program is guarded.
@@ -318,13 +333,21 @@ fn shebang(file: &Path) -> Option<(PathBuf, Option<String>)> {
 
 /// Above this many names, a search-path folder is listed once rather than
 /// asked for each name (a missing name costs a `stat` per folder; a
-/// listing of `/usr/bin` costs about as much as 30 of them).
+/// listing of `/usr/bin` costs about as much as 30 of them), and what it
+/// held is remembered for the next run.
 const LIST_ABOVE: usize = 32;
 
 /// The files of `names` (sorted) in the folders `dirs`, in name order and
 /// then search-path order; a folder reached twice (`/bin` and `/usr/bin`
-/// as one) is looked in once.
-fn known_files(names: &[String], dirs: &[PathBuf]) -> Vec<Known> {
+/// as one) is looked in once. Returns as well the listing to remember,
+/// when it changed.
+fn known_files(
+    names: &[String],
+    dirs: &[PathBuf],
+    remembered: Option<&str>,
+) -> (Vec<Known>, Option<String>) {
+    let listed = names.len() > LIST_ABOVE;
+    let mut memory = listed.then(|| Remembered::parse(remembered, names));
     let mut folders: Vec<(u64, u64)> = Vec::new();
     let mut found: Vec<(usize, usize, PathBuf)> = Vec::new();
     for (at, dir) in dirs.iter().enumerate() {
@@ -335,20 +358,20 @@ fn known_files(names: &[String], dirs: &[PathBuf]) -> Vec<Known> {
             continue;
         }
         folders.push((meta.dev(), meta.ino()));
-        // A folder that cannot be listed (mode 0111) may still be looked in.
-        let entries = (names.len() > LIST_ABOVE).then(|| std::fs::read_dir(dir).ok());
-        let Some(Some(entries)) = entries else {
-            found.extend((0..names.len()).map(|n| (n, at, dir.join(&names[n]))));
-            continue;
-        };
-        for entry in entries.flatten() {
-            let file = entry.file_name();
-            let Some(file) = file.to_str() else {
-                continue;
-            };
-            if let Ok(n) = names.binary_search_by(|name| name.as_str().cmp(file)) {
-                found.push((n, at, entry.path()));
+        let held = memory.as_mut().and_then(|memory| {
+            let stamp = Stamp::of(&meta);
+            if let Some(held) = memory.held(dir, stamp) {
+                return Some(held.to_vec());
             }
+            let listed_at = SystemTime::now();
+            let held = held_names(dir, names)?;
+            memory.remember(dir, stamp, listed_at, &held);
+            Some(held)
+        });
+        match held {
+            Some(held) => found.extend(held.into_iter().map(|n| (n, at, dir.join(&names[n])))),
+            // A folder that cannot be listed (mode 0111) may still be looked in.
+            None => found.extend((0..names.len()).map(|n| (n, at, dir.join(&names[n])))),
         }
     }
     found.sort();
@@ -356,7 +379,24 @@ fn known_files(names: &[String], dirs: &[PathBuf]) -> Vec<Known> {
     for (n, _, path) in found {
         add_known(&mut files, &names[n], path);
     }
-    files
+    (files, memory.and_then(|memory| memory.text()))
+}
+
+/// Which of `names` (sorted), by their place in it, the folder `dir`
+/// holds; `None` when it cannot be listed.
+fn held_names(dir: &Path, names: &[String]) -> Option<Vec<usize>> {
+    let entries = std::fs::read_dir(dir).ok()?;
+    let mut held = Vec::new();
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(file) = file.to_str() else {
+            continue;
+        };
+        if let Ok(n) = names.binary_search_by(|name| name.as_str().cmp(file)) {
+            held.push(n);
+        }
+    }
+    Some(held)
 }
 
 /// Adds the file at `path`, known as `name`, to `known`, unless it is not
@@ -522,7 +562,7 @@ mod tests {
         let bin = dir.path().join("bin");
         std::fs::create_dir(&bin).unwrap();
         let kubectl = stub(&bin, "kubectl", "#!/bin/sh\necho kubectl\n");
-        let ids = Identities::new(["kubectl"], Some(bin.as_os_str()));
+        let ids = Identities::new(["kubectl"], Some(bin.as_os_str()), None);
         let base = dir.path().to_path_buf();
         let open = move |p: &Path| base.join(p);
         let names = |file: &Path| -> Vec<(String, Vec<String>, How)> {
@@ -574,7 +614,7 @@ mod tests {
         // The same folder twice, and a folder that is not there.
         let path =
             std::env::join_paths([&first, &second, &first, &dir.path().join("none")]).unwrap();
-        let ids = Identities::new(&names, Some(path.as_os_str()));
+        let ids = Identities::new(&names, Some(path.as_os_str()), None);
         let found: Vec<(&str, &Path)> = ids
             .files
             .iter()
@@ -594,7 +634,7 @@ mod tests {
         std::fs::set_permissions(&hidden, std::os::unix::fs::PermissionsExt::from_mode(0o111))
             .unwrap();
         let listable = std::fs::read_dir(&hidden).is_ok();
-        let ids_hidden = Identities::new(&names, Some(hidden.as_os_str()));
+        let ids_hidden = Identities::new(&names, Some(hidden.as_os_str()), None);
         std::fs::set_permissions(&hidden, std::os::unix::fs::PermissionsExt::from_mode(0o755))
             .unwrap();
         if listable {
@@ -610,11 +650,56 @@ mod tests {
     }
 
     #[test]
+    fn a_remembered_listing_stands_for_its_folder_until_the_folder_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        stub(&bin, "kubectl", "#!/bin/sh\necho kubectl\n");
+        let mut names: Vec<String> = (0..=LIST_ABOVE).map(|i| format!("cli{i}")).collect();
+        names.push("kubectl".into());
+        names.sort();
+        let known = |ids: &Identities| -> Vec<String> {
+            ids.files.iter().map(|k| k.name.clone()).collect()
+        };
+        // Too new to be remembered: listed, and nothing to keep.
+        let ids = Identities::new(&names, Some(bin.as_os_str()), None);
+        assert_eq!(known(&ids), ["kubectl"]);
+        assert_eq!(ids.listing(), None);
+        // A listing remembered with the folder's stamp is taken as it is
+        // (here one that says the folder holds none of the names).
+        let meta = std::fs::metadata(&bin).unwrap();
+        let remembered = format!(
+            "hookdex search-path listing 1\n{}\n{} {} {} {} - {}\n",
+            names.join(" "),
+            meta.dev(),
+            meta.ino(),
+            meta.ctime(),
+            meta.ctime_nsec(),
+            bin.display()
+        );
+        let ids = Identities::new(&names, Some(bin.as_os_str()), Some(&remembered));
+        assert!(
+            known(&ids).is_empty(),
+            "the remembered listing was not used"
+        );
+        assert_eq!(ids.listing(), None, "nothing new to keep");
+        // Once the folder changes, it is listed again.
+        stub(&bin, "cli3", "#!/bin/sh\necho three\n");
+        let ids = Identities::new(&names, Some(bin.as_os_str()), Some(&remembered));
+        assert_eq!(known(&ids), ["cli3", "kubectl"]);
+        // Few names are looked up one by one, whatever is remembered.
+        let few = remembered.replace(&names.join(" "), "kubectl");
+        let ids = Identities::new(["kubectl"], Some(bin.as_os_str()), Some(&few));
+        assert_eq!(known(&ids), ["kubectl"]);
+        assert_eq!(ids.listing(), None);
+    }
+
+    #[test]
     fn an_interpreter_and_a_loaders_program_are_known() {
         let dir = tempfile::tempdir().unwrap();
         let kubectl = stub(dir.path(), "kubectl", "#!/bin/sh\necho hi\n");
         let script = stub(dir.path(), "tool", &format!("#!{} -x\n", kubectl.display()));
-        let ids = Identities::new(["kubectl"], None);
+        let ids = Identities::new(["kubectl"], None, None);
         let base = dir.path().to_path_buf();
         let open = move |p: &Path| base.join(p);
         let views = ids.views(&script, Path::new("./tool"), &argv(&["tool", "a"]), &open);
@@ -637,7 +722,7 @@ mod tests {
     #[test]
     fn a_missing_file_or_an_unguarded_one_runs_nothing_guarded() {
         let dir = tempfile::tempdir().unwrap();
-        let ids = Identities::new(["kubectl"], None);
+        let ids = Identities::new(["kubectl"], None, None);
         let open = |p: &Path| p.to_path_buf();
         let gone = dir.path().join("kubectl");
         assert!(ids.views(&gone, &gone, &[], &open).is_empty());

@@ -29,6 +29,13 @@ use crate::rules::fired_rules;
 use crate::settings::{Enforce, Settings};
 use crate::state::gate::{GateState, Gates};
 
+/// The file in the cache folder where the guard keeps which guarded
+/// programs each search-path folder holds.
+const LISTING_FILE: &str = "search-path-listing";
+
+/// The largest listing file read: a few `PATH` values' worth is a few KiB.
+const MAX_LISTING: u64 = 1 << 20;
+
 /// The session a guarded command belongs to: what its exec-time payloads
 /// carry.
 #[derive(Clone, Debug)]
@@ -132,10 +139,23 @@ pub fn run(
         // Nothing to watch: the command takes this process's place.
         return replaced_by(argv);
     }
-    let guard = hookdex_enforce::Guard::builder()
+    let mut guard = hookdex_enforce::Guard::builder()
         .programs(&watched.programs)
-        .write_gate(watched.write_gate)
-        .build();
+        .write_gate(watched.write_gate);
+    // Kept beside the index, which the write gate guards as well; a managed
+    // guard trusts no file its user can write.
+    let listing = watched
+        .managed
+        .is_empty()
+        .then(|| settings.view.cache_dir.join(LISTING_FILE));
+    if let Some(text) = listing.as_deref().and_then(read_listing) {
+        guard = guard.remembered_listing(text);
+    }
+    let guard = guard.build();
+    if let (Some(file), Some(text)) = (&listing, guard.listing()) {
+        // Best effort: a listing not kept is made again next time.
+        let _ = hookdex_index::write_atomic(file, text.as_bytes());
+    }
     let judge = ExecJudge {
         settings,
         session,
@@ -155,6 +175,18 @@ pub fn run(
             unguarded(argv, started)
         }
     }
+}
+
+/// The listing kept in `file`, when it is there, small, and text.
+fn read_listing(file: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(file)
+        .ok()?
+        .take(MAX_LISTING)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(text)
 }
 
 /// Runs `argv` in this process's place (`exec`); returns only when it
