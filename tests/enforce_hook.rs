@@ -391,69 +391,140 @@ fn a_managed_guard_that_fails_refuses_the_exec_and_a_users_lets_it_go() {
     );
 }
 
+/// A tree past 32 guarded names, where the wrapper lists each search-path
+/// folder and remembers what it held in the cache folder, with a hard link
+/// of the stub kubectl outside `PATH`.
+struct ManyGuarded {
+    tree: Tree,
+    names: Vec<String>,
+    stubs: PathBuf,
+    linked: PathBuf,
+}
+
+impl ManyGuarded {
+    fn new() -> ManyGuarded {
+        let tree = Tree::new();
+        for n in 0..40 {
+            let rule = rule_with(
+                &tree.s.runtime(),
+                &format!("pre-bash.cli{n}-ok.sh"),
+                "exit 0\n",
+            );
+            set_executable(&rule, true);
+        }
+        assert_success(&tree.s.run(&["compile"]), &["compile"]);
+        let stubs = tree.s.root.join("stubs");
+        let elsewhere = tree.s.root.join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        let linked = elsewhere.join("k2");
+        std::fs::hard_link(stubs.join("kubectl"), &linked).unwrap();
+        let mut names: Vec<String> = (0..40).map(|n| format!("cli{n}")).collect();
+        names.push("kubectl".into());
+        names.sort();
+        ManyGuarded {
+            tree,
+            names,
+            stubs,
+            linked,
+        }
+    }
+
+    fn listing_file(&self) -> PathBuf {
+        self.tree.s.cache().join("search-path-listing")
+    }
+
+    /// A listing that says the stub's folder holds none of the names, with
+    /// the folder's stamp as it is (`changed`: seconds later than it is).
+    fn hiding(&self, changed: i64) -> String {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(&self.stubs).unwrap();
+        format!(
+            "hookdex search-path listing 1\n{}\n{} {} {} {} - {}\n",
+            self.names.join(" "),
+            meta.dev(),
+            meta.ino(),
+            meta.ctime() + changed,
+            meta.ctime_nsec(),
+            self.stubs.display()
+        )
+    }
+
+    /// The wrapper running `k2 delete <what>`.
+    fn run(&self, what: &str) -> std::process::Child {
+        let line = format!("{} delete {what}", self.linked.display());
+        self.tree
+            .s
+            .cmd(&["exec", "--guard", "--", "bash", "-c", &line])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    }
+
+    /// Whether `k2 delete <what>` was refused (the hard link known as
+    /// kubectl); panics when the wrapper does not finish.
+    fn denied(&self, what: &str) -> bool {
+        let mut child = self.run(what);
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > Duration::from_secs(30) {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                panic!("the wrapper did not finish `delete {what}`");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        !self.tree.ran().contains(&format!("delete {what}"))
+    }
+}
+
 #[test]
 fn a_remembered_listing_is_the_users_to_trust_and_never_a_managed_guards() {
     if !available("a_remembered_listing_is_the_users_to_trust_and_never_a_managed_guards") {
         return;
     }
-    let tree = Tree::new();
-    // Past 32 guarded names, the wrapper lists each search-path folder and
-    // remembers what it held in the cache folder.
-    for n in 0..40 {
-        let rule = rule_with(
-            &tree.s.runtime(),
-            &format!("pre-bash.cli{n}-ok.sh"),
-            "exit 0\n",
-        );
-        set_executable(&rule, true);
-    }
-    assert_success(&tree.s.run(&["compile"]), &["compile"]);
-    let stubs = tree.s.root.join("stubs");
-    let elsewhere = tree.s.root.join("elsewhere");
-    std::fs::create_dir(&elsewhere).unwrap();
-    let linked = elsewhere.join("k2");
-    std::fs::hard_link(stubs.join("kubectl"), &linked).unwrap();
-    let mut names: Vec<String> = (0..40).map(|n| format!("cli{n}")).collect();
-    names.push("kubectl".into());
-    names.sort();
-    // A listing that says the stub's folder holds none of the names, with
-    // the folder's stamp as it is (`changed`: seconds later than it is).
-    let listing = |changed: i64| {
-        use std::os::unix::fs::MetadataExt;
-        let meta = std::fs::metadata(&stubs).unwrap();
-        let text = format!(
-            "hookdex search-path listing 1\n{}\n{} {} {} {} - {}\n",
-            names.join(" "),
-            meta.dev(),
-            meta.ino(),
-            meta.ctime() + changed,
-            meta.ctime_nsec(),
-            stubs.display()
-        );
-        std::fs::write(tree.s.cache().join("search-path-listing"), text).unwrap();
-    };
-    let deleted = |what: &str| {
-        let line = format!("{} delete {what}", linked.display());
-        tree.s.run(&["exec", "--guard", "--", "bash", "-c", &line]);
-        !tree.ran().contains(&format!("delete {what}"))
-    };
+    let many = ManyGuarded::new();
+    let file = many.listing_file();
     // Remembered before the folder last changed: listed again, and the
     // hard link is known.
-    listing(-10);
-    assert!(deleted("pod a"), "{}", tree.ran());
+    std::fs::write(&file, many.hiding(-10)).unwrap();
+    assert!(many.denied("pod a"), "{}", many.tree.ran());
     // What the settled system folders on PATH held is kept for next time.
-    let kept = std::fs::read_to_string(tree.s.cache().join("search-path-listing")).unwrap();
+    let kept = std::fs::read_to_string(&file).unwrap();
     assert!(kept.lines().count() > 3, "nothing kept: {kept}");
     // The file sits with the user's index and is theirs to trust: written
     // to hide the link, it hides it from the user's own guard.
-    listing(0);
-    assert!(!deleted("pod b"), "the remembered listing was not used");
+    std::fs::write(&file, many.hiding(0)).unwrap();
+    assert!(!many.denied("pod b"), "the remembered listing was not used");
     // A managed guard of the program reads no file its user can write.
-    let managed = rule_with(&tree.s.managed(), "pre-bash.kubectl-audit.sh", RULE_BODY);
+    let managed = rule_with(
+        &many.tree.s.managed(),
+        "pre-bash.kubectl-audit.sh",
+        RULE_BODY,
+    );
     set_executable(&managed, true);
-    assert_success(&tree.s.run(&["compile"]), &["compile"]);
-    listing(0);
-    assert!(deleted("pod c"), "{}", tree.ran());
+    assert_success(&many.tree.s.run(&["compile"]), &["compile"]);
+    std::fs::write(&file, many.hiding(0)).unwrap();
+    assert!(many.denied("pod c"), "{}", many.tree.ran());
+}
+
+#[test]
+fn a_listing_that_is_not_a_plain_file_neither_stops_nor_blinds_the_guard() {
+    if !available("a_listing_that_is_not_a_plain_file_neither_stops_nor_blinds_the_guard") {
+        return;
+    }
+    let many = ManyGuarded::new();
+    let file = many.listing_file();
+    // A FIFO would hold a reader until something writes into it.
+    let made = Command::new("mkfifo").arg(&file).status().unwrap();
+    assert!(made.success());
+    assert!(many.denied("pod fifo"), "{}", many.tree.ran());
+    // A symlink to a hiding listing is not followed.
+    std::fs::remove_file(&file).unwrap();
+    let elsewhere = many.tree.s.root.join("hiding-listing");
+    std::fs::write(&elsewhere, many.hiding(0)).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &file).unwrap();
+    assert!(many.denied("pod link"), "{}", many.tree.ran());
 }
 
 #[test]

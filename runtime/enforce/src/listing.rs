@@ -4,7 +4,10 @@
 //!
 //! A folder's entry holds while the folder is the same one (device and
 //! inode) with the same change time. Adding, removing or renaming an entry
-//! moves the change time, and no call can set it back. A folder changed in
+//! moves the change time, and no call can set it back where the kernel
+//! keeps it: only folders on the local filesystems it stamps are remembered
+//! (not FUSE or network filesystems, whose server says what the change time
+//! is, nor images such as squashfs, whose times are data). A folder changed in
 //! the second before it was listed is not remembered: a change in the same
 //! tick of the kernel's coarse clock would leave its change time as it was
 //! (git's "racily clean" index entries). The files themselves are looked
@@ -28,6 +31,45 @@ const MAX_FOLDERS: usize = 64;
 /// How long a folder must have been unchanged when it is listed to be
 /// remembered: well past a tick of the coarse clock that stamps it.
 const SETTLED: Duration = Duration::from_secs(1);
+
+/// The filesystems (`statfs` magic numbers) whose change times the local
+/// kernel sets: ext2/3/4, XFS, Btrfs, tmpfs, F2FS, bcachefs, ZFS, JFS and
+/// overlayfs (a container's `/usr/bin`).
+#[cfg(target_os = "linux")]
+const KERNEL_STAMPED: [u32; 9] = [
+    0xEF53,
+    0x5846_5342,
+    0x9123_683E,
+    0x0102_1994,
+    0xF2F5_2010,
+    0xCA45_1A4E,
+    0x2FC1_2FC1,
+    0x3153_464A,
+    0x794C_7630,
+];
+
+/// Whether the open folder `folder` is on a filesystem whose change times
+/// the local kernel sets, so a stamp of it can be remembered.
+pub fn kernel_stamped(folder: &std::fs::File) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: an all-zero `statfs` is a valid value of the plain C struct.
+        let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+        // SAFETY: the descriptor stays open for the borrow of `folder`, and
+        // `fs` is a writable `statfs` the call fills.
+        if unsafe { libc::fstatfs(folder.as_raw_fd(), &mut fs) } != 0 {
+            return false;
+        }
+        // The magic numbers are 32 bits; `f_type`'s width varies by target.
+        KERNEL_STAMPED.contains(&(fs.f_type as u32))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = folder;
+        false
+    }
+}
 
 /// What identifies a folder's contents: its device, inode and change time
 /// (seconds, nanoseconds).
@@ -165,8 +207,10 @@ impl Remembered {
 /// `held` is `-` or places in the names list joined by commas.
 fn parse_folder(line: &str, count: usize) -> Option<Folder> {
     let mut fields = line.splitn(6, ' ');
-    let mut number = || fields.next()?.parse::<i64>().ok();
-    let (dev, ino, secs, nanos) = (number()?, number()?, number()?, number()?);
+    let dev = fields.next()?.parse::<u64>().ok()?;
+    let ino = fields.next()?.parse::<u64>().ok()?;
+    let secs = fields.next()?.parse::<i64>().ok()?;
+    let nanos = fields.next()?.parse::<i64>().ok()?;
     let held = match fields.next()? {
         "-" => Vec::new(),
         list => list
@@ -178,8 +222,8 @@ fn parse_folder(line: &str, count: usize) -> Option<Folder> {
     Some(Folder {
         path: PathBuf::from(path),
         stamp: Stamp {
-            dev: dev as u64,
-            ino: ino as u64,
+            dev,
+            ino,
             changed: (secs, nanos),
         },
         held,

@@ -351,23 +351,24 @@ fn known_files(
     let mut folders: Vec<(u64, u64)> = Vec::new();
     let mut found: Vec<(usize, usize, PathBuf)> = Vec::new();
     for (at, dir) in dirs.iter().enumerate() {
-        let Ok(meta) = std::fs::metadata(dir) else {
+        // A folder listed is opened once, so its stamp and its entries are
+        // of one folder whatever a symlink on the way points to meanwhile.
+        let opened = listed.then(|| open_folder(dir)).flatten();
+        let meta = match &opened {
+            Some(folder) => folder.metadata(),
+            None => std::fs::metadata(dir),
+        };
+        let Ok(meta) = meta else {
             continue;
         };
         if !meta.is_dir() || folders.contains(&(meta.dev(), meta.ino())) {
             continue;
         }
         folders.push((meta.dev(), meta.ino()));
-        let held = memory.as_mut().and_then(|memory| {
-            let stamp = Stamp::of(&meta);
-            if let Some(held) = memory.held(dir, stamp) {
-                return Some(held.to_vec());
-            }
-            let listed_at = SystemTime::now();
-            let held = held_names(dir, names)?;
-            memory.remember(dir, stamp, listed_at, &held);
-            Some(held)
-        });
+        let held = match (&mut memory, &opened) {
+            (Some(memory), Some(folder)) => held_remembered(memory, dir, folder, &meta, names),
+            _ => None,
+        };
         match held {
             Some(held) => found.extend(held.into_iter().map(|n| (n, at, dir.join(&names[n])))),
             // A folder that cannot be listed (mode 0111) may still be looked in.
@@ -382,10 +383,47 @@ fn known_files(
     (files, memory.and_then(|memory| memory.text()))
 }
 
-/// Which of `names` (sorted), by their place in it, the folder `dir`
+/// The folder at `dir`, opened to be listed; `None` when it is not a
+/// folder or cannot be read. Never waits: a FIFO on the search path is
+/// refused by `O_DIRECTORY` before it is opened.
+fn open_folder(dir: &Path) -> Option<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_NONBLOCK)
+        .open(dir)
+        .ok()
+}
+
+/// Which of `names` the open `folder` (at `dir`, with `meta`) holds: as
+/// `memory` remembers it, or listed and then remembered. `None` when it
+/// cannot be listed.
+fn held_remembered(
+    memory: &mut Remembered,
+    dir: &Path,
+    folder: &std::fs::File,
+    meta: &std::fs::Metadata,
+    names: &[String],
+) -> Option<Vec<usize>> {
+    let stamped = crate::listing::kernel_stamped(folder);
+    let stamp = Stamp::of(meta);
+    if let Some(held) = memory.held(dir, stamp).filter(|_| stamped) {
+        return Some(held.to_vec());
+    }
+    let listed_at = SystemTime::now();
+    let held = held_names(folder, names)?;
+    if stamped {
+        memory.remember(dir, stamp, listed_at, &held);
+    }
+    Some(held)
+}
+
+/// Which of `names` (sorted), by their place in it, the open `folder`
 /// holds; `None` when it cannot be listed.
-fn held_names(dir: &Path, names: &[String]) -> Option<Vec<usize>> {
-    let entries = std::fs::read_dir(dir).ok()?;
+fn held_names(folder: &std::fs::File, names: &[String]) -> Option<Vec<usize>> {
+    use std::os::fd::AsRawFd;
+    // The descriptor's own entry in /proc: the very folder opened.
+    let entries = std::fs::read_dir(format!("/proc/self/fd/{}", folder.as_raw_fd())).ok()?;
     let mut held = Vec::new();
     for entry in entries.flatten() {
         let file = entry.file_name();
@@ -692,6 +730,66 @@ mod tests {
         let ids = Identities::new(["kubectl"], Some(bin.as_os_str()), Some(&few));
         assert_eq!(known(&ids), ["kubectl"]);
         assert_eq!(ids.listing(), None);
+    }
+
+    #[test]
+    fn a_folder_is_listed_and_stamped_as_it_was_opened() {
+        // A symlink on the search path retargeted between the stamp and
+        // the listing must not pair one folder's stamp with another's
+        // entries.
+        let dir = tempfile::tempdir().unwrap();
+        let (held_one, empty) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::create_dir(&held_one).unwrap();
+        std::fs::create_dir(&empty).unwrap();
+        stub(&held_one, "kubectl", "#!/bin/sh\n");
+        let link = dir.path().join("bin");
+        std::os::unix::fs::symlink(&held_one, &link).unwrap();
+        let names = vec!["kubectl".to_string()];
+        let folder = open_folder(&link).unwrap();
+        let meta = folder.metadata().unwrap();
+        std::fs::remove_file(&link).unwrap();
+        std::os::unix::fs::symlink(&empty, &link).unwrap();
+        let mut memory = Remembered::parse(None, &names);
+        let held = held_remembered(&mut memory, &link, &folder, &meta, &names);
+        assert_eq!(
+            held,
+            Some(vec![0]),
+            "listed the folder the link points to now"
+        );
+    }
+
+    #[test]
+    fn a_folder_whose_change_time_the_kernel_does_not_keep_is_never_remembered() {
+        // /proc's times are the kernel's invention, not a record of changes:
+        // what is remembered for it is ignored, and nothing is remembered.
+        let proc = open_folder(Path::new("/proc")).unwrap();
+        assert!(!crate::listing::kernel_stamped(&proc));
+        let meta = proc.metadata().unwrap();
+        let names = vec!["self".to_string()];
+        let text = format!(
+            "hookdex search-path listing 1\nself\n{} {} {} {} - /proc\n",
+            meta.dev(),
+            meta.ino(),
+            meta.ctime(),
+            meta.ctime_nsec()
+        );
+        let mut memory = Remembered::parse(Some(&text), &names);
+        let held = held_remembered(&mut memory, Path::new("/proc"), &proc, &meta, &names);
+        assert_eq!(held, Some(vec![0]));
+        assert_eq!(memory.text(), None);
+        // A folder here is on a filesystem the kernel stamps (the machines
+        // this runs on keep temporary folders on ext4, XFS, Btrfs or tmpfs).
+        let here = tempfile::tempdir().unwrap();
+        let folder = open_folder(here.path()).unwrap();
+        assert!(crate::listing::kernel_stamped(&folder));
+        // A FIFO on the search path is refused at once, not waited on.
+        let fifo = here.path().join("fifo");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        assert!(open_folder(&fifo).is_none());
     }
 
     #[test]

@@ -177,15 +177,22 @@ pub fn run(
     }
 }
 
-/// The listing kept in `file`, when it is there, small, and text.
+/// The listing kept in `file`, when it is a plain file (never a symlink,
+/// a FIFO or a device, which could block or feed the wrapper), small, and
+/// text.
 fn read_listing(file: &Path) -> Option<String> {
     use std::io::Read;
-    let mut text = String::new();
-    std::fs::File::open(file)
-        .ok()?
-        .take(MAX_LISTING)
-        .read_to_string(&mut text)
+    use std::os::unix::fs::OpenOptionsExt;
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(file)
         .ok()?;
+    if !opened.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = String::new();
+    opened.take(MAX_LISTING).read_to_string(&mut text).ok()?;
     Some(text)
 }
 
