@@ -17,7 +17,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{assert_success, rule_with, set_executable, shell, stub_on_path, Scratch, BIN};
+use common::{
+    assert_success, rule_with, set_executable, shell, skip_without, stub_on_path, Scratch, BIN,
+};
 use serde_json::{json, Value};
 
 const RULE: &str = "pre-bash.kubectl-readonly.sh";
@@ -525,6 +527,61 @@ fn a_listing_that_is_not_a_plain_file_neither_stops_nor_blinds_the_guard() {
     std::fs::write(&elsewhere, many.hiding(0)).unwrap();
     std::os::unix::fs::symlink(&elsewhere, &file).unwrap();
     assert!(many.denied("pod link"), "{}", many.tree.ran());
+}
+
+#[test]
+fn a_guarded_command_cannot_starve_its_supervisor_of_files() {
+    if !available("a_guarded_command_cannot_starve_its_supervisor_of_files")
+        || skip_without("prlimit")
+    {
+        return;
+    }
+    let tree = Tree::new();
+    // The command runs as the supervisor's user: with its open-file limit
+    // at 8, the supervisor could not start the rule, and a user's rule
+    // that cannot start lets the program go.
+    let line = "prlimit --pid $PPID --nofile=8:8; kubectl delete pod after";
+    let out = tree.s.run(&["exec", "--guard", "--", "bash", "-c", line]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!tree.ran().contains("delete pod after"), "{}", tree.ran());
+    assert!(stderr.contains("Operation not permitted"), "{stderr}");
+    assert!(stderr.contains("kubectl is read-only"), "{stderr}");
+}
+
+#[test]
+fn without_proc_the_guard_says_it_cannot_judge() {
+    if !available("without_proc_the_guard_says_it_cannot_judge") {
+        return;
+    }
+    // A mount namespace of its own with /proc gone (root only).
+    let private = Command::new("unshare")
+        .args(["-m", "sh", "-c", "umount -l /proc"])
+        .output();
+    if !private.is_ok_and(|out| out.status.success()) {
+        eprintln!("SKIPPED: without_proc_the_guard_says_it_cannot_judge needs `unshare -m` and the right to unmount /proc");
+        return;
+    }
+    let mut tree = Tree::new();
+    tree.s.set_env("HOOKDEX_ENFORCE", "require");
+    let no_proc = [
+        "unshare",
+        "-m",
+        "sh",
+        "-c",
+        "umount -l /proc && exec \"$0\" \"$@\"",
+    ];
+    let out = tree
+        .s
+        .cmd_via(
+            &no_proc,
+            &["exec", "--guard", "--", "kubectl", "delete", "pod", "x"],
+        )
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(126), "{stderr}");
+    assert!(stderr.contains("/proc cannot be read"), "{stderr}");
+    assert!(!tree.ran().contains("delete pod x"), "{}", tree.ran());
 }
 
 #[test]

@@ -18,7 +18,9 @@
 //! Refused in the kernel to every supervised process, with `EPERM`: the
 //! calls that change a process's root or mounts (`chroot`, `pivot_root`,
 //! `setns`, the mount family), after which its paths would not name what
-//! the supervisor's do.
+//! the supervisor's do, and `prlimit64` on any process but the caller: the
+//! command runs as the supervisor's user, and lowering the supervisor's
+//! open-file limit would leave it unable to start a rule.
 
 use std::collections::BTreeMap;
 
@@ -189,6 +191,20 @@ pub fn filter_program(watch: Watch) -> Vec<libc::sock_filter> {
         ));
         program.push(stmt(libc::BPF_RET | libc::BPF_K, eperm));
     }
+    // `prlimit64` on another process: its pid (a 32-bit `pid_t`, the low
+    // word of the first argument) is not 0.
+    let first_arg_low = 16; // offsetof(struct seccomp_data, args[0]), little-endian
+    program.extend([
+        jump(
+            libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K,
+            libc::SYS_prlimit64 as u32,
+            0,
+            3,
+        ),
+        stmt(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, first_arg_low),
+        jump(libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K, 0, 1, 0),
+        stmt(libc::BPF_RET | libc::BPF_K, eperm),
+    ]);
     program.extend(built.into_iter().map(|i| {
         let ret = (i.code as u32) == (libc::BPF_RET | libc::BPF_K);
         libc::sock_filter {
@@ -302,6 +318,23 @@ mod tests {
         for refused in [libc::SYS_chroot, libc::SYS_mount, libc::SYS_setns] {
             assert_eq!(run(&program, AUDIT_ARCH, nr(refused), [0; 6]), eperm);
         }
+        // prlimit64 on itself (pid 0) passes; on another process, refused.
+        let prlimit = |pid: u64| {
+            run(
+                &program,
+                AUDIT_ARCH,
+                nr(libc::SYS_prlimit64),
+                [pid, 7, 0, 0, 0, 0],
+            )
+        };
+        assert_eq!(prlimit(0), libc::SECCOMP_RET_ALLOW);
+        assert_eq!(
+            prlimit(0xFFFF_FFFF_0000_0000),
+            libc::SECCOMP_RET_ALLOW,
+            "pid 0 to the kernel"
+        );
+        assert_eq!(prlimit(4321), eperm);
+        assert_eq!(prlimit(1 << 32 | 4321), eperm);
     }
 
     #[test]

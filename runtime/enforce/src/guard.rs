@@ -146,6 +146,13 @@ impl Guard {
             writes: self.writes,
         });
         let unavailable = |err: io::Error| Error::Unavailable(Unavailable::Kernel(err.to_string()));
+        // The supervisor reads each stopped process's folder and arguments
+        // in /proc; without it no exec could be judged.
+        if let Err(err) = std::fs::read_link("/proc/self/cwd") {
+            return Err(Error::Unavailable(Unavailable::Kernel(format!(
+                "/proc cannot be read ({err}), so no program run could be judged"
+            ))));
+        }
         let (ours, theirs) = spawn::socket_pair().map_err(unavailable)?;
         let stop = AtomicBool::new(false);
         let report = |line: &str| eprintln!("{line}");
