@@ -431,8 +431,15 @@ impl ManyGuarded {
         }
     }
 
+    /// Where the wrapper keeps the listing: beside the user's index.
     fn listing_file(&self) -> PathBuf {
-        self.tree.s.cache().join("search-path-listing")
+        let indexes: Vec<PathBuf> = std::fs::read_dir(self.tree.s.cache())
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|e| e == "hdx"))
+            .collect();
+        assert_eq!(indexes.len(), 1, "{indexes:?}");
+        indexes[0].with_extension("search-path-listing")
     }
 
     /// A listing that says the stub's folder holds none of the names, with

@@ -29,9 +29,11 @@ use crate::rules::fired_rules;
 use crate::settings::{Enforce, Settings};
 use crate::state::gate::{GateState, Gates};
 
-/// The file in the cache folder where the guard keeps which guarded
-/// programs each search-path folder holds.
-const LISTING_FILE: &str = "search-path-listing";
+/// The extension of the file, beside the index of the rules it serves,
+/// where the guard keeps which guarded programs each search-path folder
+/// holds: one per set of layers, so sessions in two repositories whose
+/// rules guard different programs do not rewrite one another's.
+const LISTING_EXTENSION: &str = "search-path-listing";
 
 /// The largest listing file read: a few `PATH` values' worth is a few KiB.
 const MAX_LISTING: u64 = 1 << 20;
@@ -147,7 +149,7 @@ pub fn run(
     let listing = watched
         .managed
         .is_empty()
-        .then(|| settings.view.cache_dir.join(LISTING_FILE));
+        .then(|| settings.view.index_path().with_extension(LISTING_EXTENSION));
     if let Some(text) = listing.as_deref().and_then(read_listing) {
         guard = guard.remembered_listing(text);
     }
