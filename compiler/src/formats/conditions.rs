@@ -3,7 +3,7 @@
 //! compiled, and what was read stamped for freshness. A folder of a layer
 //! that cannot run (an untrusted repository) is read by file name only, and
 //! nothing that leaves a layer through a symlink is followed
-//! ([`confine`](crate::sources::confine)).
+//! ([`crate::sources::confine`]).
 
 use std::path::{Path, PathBuf};
 

@@ -23,7 +23,7 @@
 //! ```
 //!
 //! Each entry becomes one anchored pattern of one DFA
-//! ([`crate::automata::guard_patterns`]); the hook walks words through it
+//! (`crate::automata::guard_patterns`); the hook walks words through it
 //! ([`hookdex_index::GuardPatterns::prefix`]).
 
 use std::collections::BTreeMap;

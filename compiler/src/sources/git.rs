@@ -5,7 +5,7 @@
 //! files followed (`gitdir:`, `gitdir/i:`, `onbranch:` against `HEAD`,
 //! `hasconfig:remote.*.url:`), and `url.<base>.insteadOf` of the user's global config and
 //! the repository's applied, as git does. The URL's owner comes from
-//! [`owner_of`](super::owner::owner_of).
+//! [`super::owner::owner_of`].
 //!
 //! Anything that cannot be read or understood makes the origin
 //! [`Remote::Unknown`], which is never trusted; only a readable config

@@ -20,7 +20,7 @@ pub fn files_in(dir: &str) -> impl Iterator<Item = (&'static str, &'static [u8],
 ///
 /// # Errors
 ///
-/// [`RuleErrorKind::NotUtf8`].
+/// [`crate::RuleErrorKind::NotUtf8`].
 pub fn text(contents: &[u8]) -> Result<String, crate::error::RuleErrorKind> {
     std::str::from_utf8(contents)
         .map(str::to_string)

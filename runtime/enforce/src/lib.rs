@@ -4,7 +4,7 @@
 //! and all its descendants to this process as a user notification; the
 //! supervisor reads what the stopped process asked for, identifies the
 //! program the kernel would run ([`program`]) or the paths it would write
-//! ([`write`]), asks a [`Judge`] and answers the kernel: continue, or fail
+//! ([`mod@write`]), asks a [`Judge`] and answers the kernel: continue, or fail
 //! the call with `EACCES`.
 //!
 //! What runs and what may be written is not decided here: the engine
@@ -37,7 +37,7 @@
 //! it in pure Rust, and `libseccomp` would bring its C library into a binary
 //! that is linked statically and runs on every tool call. The user
 //! notification ioctls it lacks are three calls through `libc`
-//! ([`listener`]).
+//! (`listener`).
 #![deny(missing_docs)]
 
 #[cfg(target_os = "linux")]

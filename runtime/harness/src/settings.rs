@@ -149,7 +149,7 @@ pub enum McpRemoval {
 impl McpRegistration {
     /// Removes hookdex's server from a JSON settings `root`, and
     /// `mcpServers` when it held nothing else: only a server that runs
-    /// [`runs_mcp`] (`exe` being this binary).
+    /// `runs_mcp` (`exe` being this binary).
     pub fn uninstall_json(&self, root: &mut Map<String, Value>, exe: &str) -> McpRemoval {
         let Some(servers) = root.get_mut("mcpServers").and_then(Value::as_object_mut) else {
             return McpRemoval::Absent;

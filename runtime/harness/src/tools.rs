@@ -60,7 +60,7 @@ pub fn normalize(target: Target, name: &str, nested_command: Option<&str>) -> No
 pub enum KnownTool {
     /// A normalized name some harness's table yields: calls can carry it.
     Tool,
-    /// A harness's own spelling that [`normalize`] rewrites before matching
+    /// A harness's own spelling that `normalize` rewrites before matching
     /// (Gemini's `run_shell_command` is `bash`), so no call carries it.
     Raw {
         /// A harness that sends this name.

@@ -187,7 +187,7 @@ const READING_VERBS: &[&str] = &[
 /// Whether the MCP tool `tool` (normalized; `raw` as the harness named it,
 /// for a name that carries no tool, such as Cursor's `MCP`, whose tool is
 /// in its input) only reads by its name: the first or last word of its own
-/// name (split at `_`, `-`, `.`) is one of [`READING_VERBS`]. Any other
+/// name (split at `_`, `-`, `.`) is one of `READING_VERBS`. Any other
 /// name may write.
 pub fn mcp_reads_only(tool: &hookdex_model::ToolName, raw: &str) -> bool {
     let own = match tool.as_str().rsplit_once("__") {
@@ -227,9 +227,9 @@ const MAX_SCREENED: usize = 4096;
 
 /// The paths among an MCP call's arguments that may touch `sources`:
 /// every string of `input`, at any depth, that can be a path (one line,
-/// not [`names_no_path`]), as `cwd` names it: absolute, `~/…` under
+/// not `names_no_path`), as `cwd` names it: absolute, `~/…` under
 /// `home`, relative to `cwd`, or a `file://` URI. The first
-/// [`MAX_FOLLOWED`] are resolved as the file tools' paths are
+/// `MAX_FOLLOWED` are resolved as the file tools' paths are
 /// ([`resolve_in`]); the others, when their text passes the
 /// [`sources::Screen`], as written.
 pub fn mcp_paths<'a>(

@@ -1,16 +1,16 @@
 //! The hook pipeline as a library function: payload bytes in, the harness's
 //! reply out, in stages over one call, each its own module in the
 //! pipeline's vocabulary (`Payload → Call → Query → Hit → Job → Outcome →
-//! Answer → Reply`): read the payload ([`payload`]), the gate ([`gate`]),
-//! one plan of what fires from one lookup per index ([`plan`]), run it
-//! ([`run`]: `.async` conditions detached first, the others in parallel,
+//! Answer → Reply`): read the payload (`payload`), the gate (`gate`),
+//! one plan of what fires from one lookup per index (`plan`), run it
+//! (`run`: `.async` conditions detached first, the others in parallel,
 //! hooks and enforcements beside them), the filters as a chain on the input
-//! as the conditions left it ([`filters`]), a rewritten input judged again
-//! ([`rejudge`]), a post call's output shrunk ([`output`]), the answer held
-//! to the session's caps and the guard ([`answer`], [`guard`]), and the
-//! reply with its log line ([`reply`], [`log`]), which carries, on a
-//! session's first call, the notice of mistakes in the rules ([`notice`]).
-//! `hookdex try` runs the same stages as a [`trial`], which keeps what they
+//! as the conditions left it (`filters`), a rewritten input judged again
+//! (`rejudge`), a post call's output shrunk (`output`), the answer held
+//! to the session's caps and the guard (`answer`, `guard`), and the
+//! reply with its log line (`reply`, `log`), which carries, on a
+//! session's first call, the notice of mistakes in the rules (`notice`).
+//! `hookdex try` runs the same stages as a `trial`, which keeps what they
 //! saw. Every rule of the call,
 //! whichever call of a batch or run it belongs to, runs within one deadline
 //! from the hook's start.

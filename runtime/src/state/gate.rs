@@ -1,7 +1,7 @@
 //! The gate's state (SPEC §13): per session, open from the person's prompt
 //! that asks for a rule change until the turn's `Stop`, and never longer
 //! than an hour. One file per session under `$HOOKDEX_HOME/gate/`, named by
-//! [`hex_name`](crate::state::hex_name), holding the time it was opened;
+//! `hex_name`, holding the time it was opened;
 //! written by rename, removed when it closes. A file that cannot be read
 //! is a closed gate.
 

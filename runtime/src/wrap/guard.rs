@@ -87,7 +87,7 @@ pub fn watched(settings: &Settings, session: Option<&str>) -> Result<Watched, cr
 
 impl Watched {
     /// What the guard watches: the programs `found` (each with whether a
-    /// managed rule names it, [`crate::rules::guarded_programs`]), and the
+    /// managed rule names it, `crate::rules::guarded_programs`), and the
     /// write gate when `write_gate`.
     pub fn of(found: Vec<(String, bool)>, write_gate: bool) -> Watched {
         let mut watched = Watched {
