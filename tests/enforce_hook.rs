@@ -433,13 +433,10 @@ impl ManyGuarded {
 
     /// Where the wrapper keeps the listing: beside the user's index.
     fn listing_file(&self) -> PathBuf {
-        let indexes: Vec<PathBuf> = std::fs::read_dir(self.tree.s.cache())
-            .unwrap()
-            .map(|entry| entry.unwrap().path())
-            .filter(|path| path.extension().is_some_and(|e| e == "hdx"))
-            .collect();
-        assert_eq!(indexes.len(), 1, "{indexes:?}");
-        indexes[0].with_extension("search-path-listing")
+        self.tree
+            .s
+            .index_file()
+            .with_extension("search-path-listing")
     }
 
     /// A listing that says the stub's folder holds none of the names, with
@@ -458,22 +455,18 @@ impl ManyGuarded {
         )
     }
 
-    /// The wrapper running `k2 delete <what>`.
-    fn run(&self, what: &str) -> std::process::Child {
+    /// Whether `k2 delete <what>` was refused (the hard link known as
+    /// kubectl); panics when the wrapper does not finish.
+    fn denied(&self, what: &str) -> bool {
         let line = format!("{} delete {what}", self.linked.display());
-        self.tree
+        let mut child = self
+            .tree
             .s
             .cmd(&["exec", "--guard", "--", "bash", "-c", &line])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap()
-    }
-
-    /// Whether `k2 delete <what>` was refused (the hard link known as
-    /// kubectl); panics when the wrapper does not finish.
-    fn denied(&self, what: &str) -> bool {
-        let mut child = self.run(what);
+            .unwrap();
         let started = Instant::now();
         while child.try_wait().unwrap().is_none() {
             if started.elapsed() > Duration::from_secs(30) {

@@ -10,7 +10,7 @@
 //! managed rule that fails (crashes, times out) refuses the exec it judged.
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use hookdex_enforce::{ExecCall, Judge, Verdict, View, WriteCall, WriteKind};
@@ -28,6 +28,7 @@ use crate::load::Verify;
 use crate::rules::fired_rules;
 use crate::settings::{Enforce, Settings};
 use crate::state::gate::{GateState, Gates};
+use crate::state::Store;
 
 /// The extension of the file, beside the index of the rules it serves,
 /// where the guard keeps which guarded programs each search-path folder
@@ -35,7 +36,8 @@ use crate::state::gate::{GateState, Gates};
 /// rules guard different programs do not rewrite one another's.
 const LISTING_EXTENSION: &str = "search-path-listing";
 
-/// The largest listing file read: a few `PATH` values' worth is a few KiB.
+/// The largest listing file read (a larger one is not this wrapper's): a
+/// few `PATH` values' worth is a few KiB.
 const MAX_LISTING: u64 = 1 << 20;
 
 /// The session a guarded command belongs to: what its exec-time payloads
@@ -144,19 +146,23 @@ pub fn run(
     let mut guard = hookdex_enforce::Guard::builder()
         .programs(&watched.programs)
         .write_gate(watched.write_gate);
-    // Kept beside the index, which the write gate guards as well; a managed
-    // guard trusts no file its user can write.
-    let listing = watched
-        .managed
-        .is_empty()
-        .then(|| settings.view.index_path().with_extension(LISTING_EXTENSION));
-    if let Some(text) = listing.as_deref().and_then(read_listing) {
+    // Kept beside the index, in the cache folder the write gate guards as
+    // well; a managed guard trusts no file its user can write.
+    let cache = Store::new(settings.view.cache_dir.clone());
+    let listing = watched.managed.is_empty().then(|| {
+        let index = settings.view.index_path().with_extension(LISTING_EXTENSION);
+        PathBuf::from(index.file_name().unwrap_or_default())
+    });
+    if let Some(text) = listing
+        .as_ref()
+        .and_then(|name| cache.read(name, MAX_LISTING))
+    {
         guard = guard.remembered_listing(text);
     }
     let guard = guard.build();
-    if let (Some(file), Some(text)) = (&listing, guard.listing()) {
+    if let (Some(name), Some(text)) = (&listing, guard.listing()) {
         // Best effort: a listing not kept is made again next time.
-        let _ = hookdex_index::write_atomic(file, text.as_bytes());
+        let _ = cache.replace(name, text.as_bytes());
     }
     let judge = ExecJudge {
         settings,
@@ -177,25 +183,6 @@ pub fn run(
             unguarded(argv, started)
         }
     }
-}
-
-/// The listing kept in `file`, when it is a plain file (never a symlink,
-/// a FIFO or a device, which could block or feed the wrapper), small, and
-/// text.
-fn read_listing(file: &Path) -> Option<String> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let opened = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(file)
-        .ok()?;
-    if !opened.metadata().ok()?.is_file() {
-        return None;
-    }
-    let mut text = String::new();
-    opened.take(MAX_LISTING).read_to_string(&mut text).ok()?;
-    Some(text)
 }
 
 /// Runs `argv` in this process's place (`exec`); returns only when it
