@@ -337,6 +337,35 @@ fn a_layers_filter_files_load_a_bad_one_is_listed_and_its_neighbours_stay() {
 }
 
 #[test]
+fn a_filter_the_command_writes_applies_from_the_next_command_on() {
+    // `exec` opens the index while the command runs, so a rule changed by
+    // the command may or may not judge its own output; it judges the next.
+    let s = Scratch::new();
+    std::fs::create_dir_all(s.runtime()).unwrap();
+    let filter = s.runtime().join("ticks.outfilter.toml");
+    let script = format!(
+        "printf '%s\\n' 'schema_version = 1' '[filters.ticks]' \"match_command = '^ticker'\" \"strip_lines_matching = ['^tick ']\" > '{}'\nfor i in $(seq 1 200); do echo \"tick $i\"; done\necho done\n",
+        filter.display()
+    );
+    let ticker = s.path("bin/ticker");
+    std::fs::create_dir_all(ticker.parent().unwrap()).unwrap();
+    std::fs::write(&ticker, format!("#!/bin/sh\n{script}")).unwrap();
+    set_executable(&ticker, true);
+    assert_eq!(s.run(&["compile"]).status.code(), Some(0));
+    let first = String::from_utf8(exec(&s, &[ticker.to_str().unwrap()]).stdout).unwrap();
+    assert!(filter.exists(), "the command wrote its filter");
+    assert!(
+        first.starts_with("tick 1\n") || first.starts_with("done\n"),
+        "{first}"
+    );
+    let second = String::from_utf8(exec(&s, &[ticker.to_str().unwrap()]).stdout).unwrap();
+    assert!(
+        second.starts_with("done\n[hookdex: ticks left out 200 of 201 lines"),
+        "{second}"
+    );
+}
+
+#[test]
 fn rtks_user_file_loads_unchanged_and_its_tests_pass_under_hookdex_test() {
     let mut s = Scratch::new();
     let config = s.path("xdg");

@@ -4,7 +4,8 @@
 //! output filter that claims it ([`crate::outfilters`]), and exits with the
 //! command's code (128 + the signal when a signal ended it). So a `pre`
 //! rewrite can wrap a command where the harness cannot replace a tool's
-//! output.
+//! output. The index is opened and checked fresh while the command runs,
+//! not after it: that time is the command's, not waited for.
 //!
 //! Signals: the command runs in hookdex's process group, so a terminal's
 //! `^C` or `^\` reaches it directly, and hookdex itself outlives them to
@@ -96,6 +97,8 @@ pub fn exec(settings: &Settings, argv: &[String]) -> Ran {
         Err(err) => return not_started(program, &err),
     };
     forward.start(child.id());
+    // While the command runs: it is output filters' time otherwise waited for.
+    let index = outfilters::open_index(settings);
     let Held {
         bytes: held,
         streaming,
@@ -118,6 +121,7 @@ pub fn exec(settings: &Settings, argv: &[String]) -> Ran {
     let command = command_line(argv);
     let shrunk = outfilters::shrink(
         settings,
+        index.as_ref(),
         Some(&command),
         output,
         one_program(argv) && code == 0,
