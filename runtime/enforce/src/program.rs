@@ -351,6 +351,10 @@ fn known_files(
     let mut folders: Vec<(u64, u64)> = Vec::new();
     let mut found: Vec<(usize, usize, PathBuf)> = Vec::new();
     for (at, dir) in dirs.iter().enumerate() {
+        // The same spelling twice on `PATH` (a common sight) is not opened again.
+        if dirs[..at].contains(dir) {
+            continue;
+        }
         // A folder listed is opened once, so its stamp and its entries are
         // of one folder whatever a symlink on the way points to meanwhile.
         let opened = listed.then(|| open_folder(dir)).flatten();
