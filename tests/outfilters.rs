@@ -366,6 +366,25 @@ fn a_filter_the_command_writes_applies_from_the_next_command_on() {
 }
 
 #[test]
+fn a_command_that_truncates_the_index_in_place_keeps_its_output_and_code() {
+    // The index is mapped while the command runs; pages a truncation took
+    // away would end the wrapper by SIGBUS, losing the output it held.
+    let s = Scratch::new();
+    let make = fake_make(&s, 200);
+    assert_eq!(s.run(&["compile"]).status.code(), Some(0));
+    let index = s.index_file();
+    let script = format!(": > '{}'; exec '{}' 3", index.display(), make.display());
+    let out = exec(&s, &["sh", "-c", &script]);
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("main.c:12:5: error"), "{text}");
+    assert!(
+        !text.contains("Entering directory"),
+        "still filtered: {text}"
+    );
+}
+
+#[test]
 fn rtks_user_file_loads_unchanged_and_its_tests_pass_under_hookdex_test() {
     let mut s = Scratch::new();
     let config = s.path("xdg");

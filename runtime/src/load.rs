@@ -131,7 +131,10 @@ pub fn with_index<T>(
 /// [`with_index`] on `file`, an index of `view` opened earlier by [`load`]
 /// (so that its opening and freshness check ran beside other work, as
 /// `exec` opens it while the command runs): `read` runs on it, and when it
-/// finds the file damaged where it reads, on a freshly compiled index.
+/// finds the file damaged where it reads, on a freshly compiled index. A
+/// file cut shorter in place since it was opened is not read (its lost
+/// pages would end the process by SIGBUS): [`with_index`] opens the index
+/// again.
 ///
 /// # Errors
 ///
@@ -141,6 +144,9 @@ pub fn with_loaded<T>(
     file: &IndexFile,
     read: impl Fn(&Index<'_>) -> Result<T, hookdex_index::Error>,
 ) -> Result<T, Error> {
+    if !file.is_whole() {
+        return with_index(view, Verify::Lazy, read);
+    }
     let path = view.index_path();
     READS.with(|reads| reads.borrow_mut().push(path.clone()));
     let why = match file.index() {
