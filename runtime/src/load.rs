@@ -125,48 +125,6 @@ pub fn with_index<T>(
             },
         },
     };
-    read_recompiled(view, why, read)
-}
-
-/// [`with_index`] on `file`, an index of `view` opened earlier by [`load`]
-/// (so that its opening and freshness check ran beside other work, as
-/// `exec` opens it while the command runs): `read` runs on it, and when it
-/// finds the file damaged where it reads, on a freshly compiled index. A
-/// file cut shorter in place since it was opened is not read (its lost
-/// pages would end the process by SIGBUS): [`with_index`] opens the index
-/// again.
-///
-/// # Errors
-///
-/// As [`with_index`].
-pub fn with_loaded<T>(
-    view: &View,
-    file: &IndexFile,
-    read: impl Fn(&Index<'_>) -> Result<T, hookdex_index::Error>,
-) -> Result<T, Error> {
-    if !file.is_whole() {
-        return with_index(view, Verify::Lazy, read);
-    }
-    let path = view.index_path();
-    READS.with(|reads| reads.borrow_mut().push(path.clone()));
-    let why = match file.index() {
-        Err(err) => err.to_string(),
-        Ok(index) => match read(&index) {
-            Err(err) if err.is_damage() => err.to_string(),
-            answer => return answer.map_err(|err| Error::index(&path, err)),
-        },
-    };
-    read_recompiled(view, why, read)
-}
-
-/// `read` on `view` compiled again, because the index on disk could not
-/// answer (`why`).
-fn read_recompiled<T>(
-    view: &View,
-    why: String,
-    read: impl Fn(&Index<'_>) -> Result<T, hookdex_index::Error>,
-) -> Result<T, Error> {
-    let path = view.index_path();
     let (file, _) = recompile(view, why);
     let index = file.index().map_err(|err| Error::index(&path, err))?;
     read(&index).map_err(|err| Error::index(&path, err))
@@ -358,17 +316,6 @@ mod tests {
         }
     }
 
-    /// `read` on `view` as each reader reads: [`with_index`], and
-    /// [`with_loaded`] on an index opened beforehand.
-    fn read_both_ways<T>(
-        view: &View,
-        read: &dyn Fn(&Index<'_>) -> Result<T, hookdex_index::Error>,
-    ) -> [Result<T, Error>; 2] {
-        let opened = with_index(view, Verify::Lazy, read);
-        let (file, _) = load(view, Verify::Lazy);
-        [opened, with_loaded(view, &file, read)]
-    }
-
     #[test]
     fn a_reader_error_that_is_not_damage_does_not_recompile() {
         let dir = tempfile::tempdir().unwrap();
@@ -380,18 +327,14 @@ mod tests {
             .modified()
             .unwrap();
         let calls = Cell::new(0);
-        let results: [Result<(), Error>; 2] = read_both_ways(&view, &|_| {
+        let result: Result<(), Error> = with_index(&view, Verify::Lazy, |_| {
             calls.set(calls.get() + 1);
             Err(hookdex_index::Error::from(std::io::Error::other(
                 "the reader's own failure",
             )))
         });
-        assert!(results.iter().all(Result::is_err));
-        assert_eq!(
-            calls.get(),
-            2,
-            "each read once, not again after a recompile"
-        );
+        assert!(result.is_err());
+        assert_eq!(calls.get(), 1, "read once, not again after a recompile");
         let now = std::fs::metadata(view.index_path())
             .unwrap()
             .modified()
@@ -418,18 +361,16 @@ mod tests {
         let view = view(dir.path());
         load(&view, Verify::Full);
         let calls = Cell::new(0);
-        let answers = read_both_ways(&view, &|_| {
+        let answer = with_index(&view, Verify::Lazy, |_| {
             calls.set(calls.get() + 1);
-            if calls.get() % 2 == 1 {
+            if calls.get() == 1 {
                 // What a reader meets in a damaged block: a corrupt-index error.
                 Index::parse(b"garbage, not an index").map(|_| 0)
             } else {
                 Ok(7)
             }
         });
-        for answer in answers {
-            assert_eq!(answer.unwrap(), 7);
-        }
-        assert_eq!(calls.get(), 4, "each: read, recompile, read again");
+        assert_eq!(answer.unwrap(), 7);
+        assert_eq!(calls.get(), 2, "read, recompile, read again");
     }
 }

@@ -21,7 +21,7 @@
 
 use hookdex_compiler::sources::package::{shipped_outfilters, ShippedOutFilter};
 use hookdex_compiler::RuleErrorKind;
-use hookdex_index::{Index, IndexFile, OutFilter};
+use hookdex_index::{Index, OutFilter};
 use hookdex_model::{Switches, Trust};
 use hookdex_outfilter::{apply, Claim, DecodeError, Filter, Loss, Output, Selector};
 
@@ -240,29 +240,15 @@ fn shipped(record: &OutFilter<'_>) -> Option<&'static ShippedOutFilter> {
     })
 }
 
-/// The index output filters are chosen from, opened (fresh, or compiled
-/// again) before the output exists, for [`shrink`]: `exec` opens it while
-/// the command runs, so its opening and freshness check overlap the
-/// command instead of following it. The output is then judged by the rules
-/// as they were when the command started. `None` when output filters are
-/// off.
-pub fn open_index(settings: &Settings) -> Option<IndexFile> {
-    settings
-        .outfilters_enabled
-        .then(|| load::load(&settings.view, Verify::Lazy).0)
-}
-
 /// Shrinks `output` of `command` with the filter the current index has for
-/// it (`opened` when [`open_index`] opened it already), under every rule of
-/// this module. Never fails: an index that cannot be read leaves the output
-/// as it is, saying why. `may_summarize` is whether a `match_output`
-/// summary may replace the whole output: not for a command that failed or
-/// a line that ran several programs ("ok" would hide the failure).
-/// `counted` is whether `hookdex stats` counts it (not for `hookdex try`,
-/// whose calls are no agent's).
+/// it, under every rule of this module. Never fails: an index that cannot
+/// be read leaves the output as it is, saying why. `may_summarize` is
+/// whether a `match_output` summary may replace the whole output: not for
+/// a command that failed or a line that ran several programs ("ok" would
+/// hide the failure). `counted` is whether `hookdex stats` counts it (not
+/// for `hookdex try`, whose calls are no agent's).
 pub fn shrink(
     settings: &Settings,
-    opened: Option<&IndexFile>,
     command: Option<&str>,
     output: &str,
     may_summarize: bool,
@@ -272,14 +258,10 @@ pub fn shrink(
         return Shrunk::unchanged(output, None, "HOOKDEX_OUTFILTERS is off".into());
     }
     let stats = counted.then(|| Stats::new(&settings.view.home));
-    let choose_in = |index: &Index<'_>| {
+    let chosen = load::with_index(&settings.view, Verify::Lazy, |index| {
         let trust = settings.trust(&index.meta()?);
         choose(index, &trust, settings.switches(), command, output)
-    };
-    let chosen = match opened {
-        Some(file) => load::with_loaded(&settings.view, file, choose_in),
-        None => load::with_index(&settings.view, Verify::Lazy, choose_in),
-    };
+    });
     let (chosen, mut notes) = match chosen {
         Ok(found) => found,
         Err(err) => {

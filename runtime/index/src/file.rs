@@ -24,8 +24,7 @@ pub struct IndexFile {
 }
 
 enum Backing {
-    /// The mapping, and the file it maps (kept open to ask its length).
-    Mapped(Mmap, std::fs::File),
+    Mapped(Mmap),
     /// `u64` storage keeps the bytes 8-aligned, as the embedded DFAs need.
     Owned(Vec<u64>, usize),
 }
@@ -75,9 +74,7 @@ impl IndexFile {
         // mapping when validated (`dfa.rs`), so no search walks unvalidated
         // bytes. Truncating it in place raises SIGBUS on the lost pages,
         // which ends the process by a signal: a harness sees the hook fail,
-        // never a decision it did not make. A reader that holds the mapping
-        // for long asks `is_whole` first, so only a cut made in the moment
-        // between that and its read can reach it.
+        // never a decision it did not make.
         let map = unsafe { MmapOptions::new().len(len).map(&file) }.map_err(fail)?;
         // A call reads a few records: a fault maps the page it needs, not
         // the pages around it or a huge page (see `AtomicWrite::page_writes`).
@@ -86,22 +83,8 @@ impl IndexFile {
         let _ = map.advise(memmap2::Advice::NoHugePage);
         Ok(IndexFile {
             path: path.to_path_buf(),
-            backing: Backing::Mapped(map, file),
+            backing: Backing::Mapped(map),
         })
-    }
-
-    /// Whether every byte mapped is still there: the mapped file was not
-    /// cut shorter than the length mapped since (reading a page so lost
-    /// raises SIGBUS). A reader that holds an index for long, as `exec`
-    /// does while its command runs, asks before reading it. Always true for
-    /// an index held in memory.
-    pub fn is_whole(&self) -> bool {
-        match &self.backing {
-            Backing::Mapped(map, file) => file
-                .metadata()
-                .is_ok_and(|meta| meta.len() >= map.len() as u64),
-            Backing::Owned(..) => true,
-        }
     }
 
     /// An index held in memory (just compiled, or not writable to disk).
@@ -126,7 +109,7 @@ impl IndexFile {
     /// The raw bytes.
     pub fn bytes(&self) -> &[u8] {
         match &self.backing {
-            Backing::Mapped(map, _) => map,
+            Backing::Mapped(map) => map,
             Backing::Owned(words, len) => &words.as_bytes()[..*len],
         }
     }
@@ -154,30 +137,5 @@ impl IndexFile {
             .page_writes(true)
             .write(path, bytes)
             .map_err(|e| Error::from(e).with_path(path))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::os::unix::fs::PermissionsExt;
-
-    use super::*;
-
-    #[test]
-    fn a_mapping_is_whole_until_its_file_is_cut_shorter() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("index.hdx");
-        std::fs::write(&path, vec![7u8; 3 * 4096]).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
-        let file = IndexFile::open(&path, current_user()).unwrap();
-        assert!(file.is_whole());
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(&path)
-            .unwrap()
-            .set_len(4096)
-            .unwrap();
-        assert!(!file.is_whole(), "cut shorter in place");
-        assert!(IndexFile::from_bytes(&path, b"held").is_whole());
     }
 }

@@ -38,7 +38,6 @@ pub(super) fn shrink_output(
             .is_none_or(outfilters::runs_one_program);
     let shrunk = outfilters::shrink(
         settings,
-        None,
         command.as_deref(),
         &output,
         may_summarize,

@@ -4,8 +4,7 @@
 //! output filter that claims it ([`crate::outfilters`]), and exits with the
 //! command's code (128 + the signal when a signal ended it). So a `pre`
 //! rewrite can wrap a command where the harness cannot replace a tool's
-//! output. The index is opened and checked fresh while the command runs,
-//! not after it: that time is the command's, not waited for.
+//! output.
 //!
 //! Signals: the command runs in hookdex's process group, so a terminal's
 //! `^C` or `^\` reaches it directly, and hookdex itself outlives them to
@@ -20,6 +19,7 @@
 //! With `--guard`, the command runs under the kernel's guard instead
 //! ([`guard`]), its output untouched (the harness's `post` step shrinks it).
 
+mod bus;
 pub mod guard;
 pub mod plan;
 
@@ -97,8 +97,6 @@ pub fn exec(settings: &Settings, argv: &[String]) -> Ran {
         Err(err) => return not_started(program, &err),
     };
     forward.start(child.id());
-    // While the command runs: it is output filters' time otherwise waited for.
-    let index = outfilters::open_index(settings);
     let Held {
         bytes: held,
         streaming,
@@ -119,14 +117,16 @@ pub fn exec(settings: &Settings, argv: &[String]) -> Ran {
         return Ran { code, shrunk: None };
     };
     let command = command_line(argv);
-    let shrunk = outfilters::shrink(
-        settings,
-        index.as_ref(),
-        Some(&command),
-        output,
-        one_program(argv) && code == 0,
-        true,
-    );
+    let shrunk = {
+        let _held = bus::HeldOutput::new(&held, code);
+        outfilters::shrink(
+            settings,
+            Some(&command),
+            output,
+            one_program(argv) && code == 0,
+            true,
+        )
+    };
     if shrunk.changed {
         let _ = out.write_all(shrunk.text.as_bytes());
         if !shrunk.text.ends_with('\n') {
