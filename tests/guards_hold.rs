@@ -61,11 +61,21 @@ fn interpreters_first_on_path_do_not_run_rules() {
         fake.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let silent = std::process::Command::new("bash")
-        .env("PATH", &path)
-        .args(["-c", "echo hi"])
-        .output()
-        .unwrap();
+    // A thread of this test binary forking while a fake was open for
+    // writing holds it until its exec: running it then fails with "Text
+    // file busy" for a moment, so that failure is tried again.
+    let silent = loop {
+        match std::process::Command::new("bash")
+            .env("PATH", &path)
+            .args(["-c", "echo hi"])
+            .output()
+        {
+            Err(err) if err.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            ran => break ran.unwrap(),
+        }
+    };
     assert!(silent.status.success() && silent.stdout.is_empty());
     s.set_env("PATH", &path);
     let reply = kubectl(&s);
