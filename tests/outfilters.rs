@@ -392,6 +392,54 @@ fn output_survives_the_index_cut_in_place_while_it_is_read() {
 }
 
 #[test]
+fn a_sigbus_after_the_filters_have_read_ends_the_wrapper_by_the_signal() {
+    // The SIGBUS answer holds only while the filters read the index: a
+    // SIGBUS sent while the output is being written ends the wrapper as the
+    // signal's default action does, not used up by a handler left behind.
+    use std::os::unix::process::ExitStatusExt;
+    let s = Scratch::new();
+    let mut child = s
+        .cmd(&[
+            "exec",
+            "--",
+            "sh",
+            "-c",
+            "yes 'no filter claims this' | head -c 2000000",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Unread, the output pipe fills and the wrapper waits in write(2) (call
+    // 1 on x86-64, as `/proc/PID/syscall` names it) once it has filtered.
+    let syscall = format!("/proc/{}/syscall", child.id());
+    let started = Instant::now();
+    let writing = loop {
+        let now = std::fs::read_to_string(&syscall).unwrap_or_default();
+        if now.starts_with("1 ") {
+            break true;
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    if !writing {
+        let _ = child.kill();
+        let _ = child.wait();
+        eprintln!("SKIPPED: /proc/PID/syscall never showed the wrapper in write(2) on this system");
+        return;
+    }
+    std::process::Command::new("kill")
+        .args(["-BUS", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let mut rest = Vec::new();
+    std::io::Read::read_to_end(child.stdout.as_mut().unwrap(), &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGBUS), "{status:?}");
+}
+
+#[test]
 fn rtks_user_file_loads_unchanged_and_its_tests_pass_under_hookdex_test() {
     let mut s = Scratch::new();
     let config = s.path("xdg");
