@@ -410,13 +410,22 @@ fn a_sigbus_after_the_filters_have_read_ends_the_wrapper_by_the_signal() {
         .spawn()
         .unwrap();
     // Unread, the output pipe fills and the wrapper waits in write(2) (call
-    // 1 on x86-64, as `/proc/PID/syscall` names it) once it has filtered.
+    // 1 on x86-64, as `/proc/PID/syscall` names it) once it has filtered;
+    // seen twice 50 ms apart, it is that wait, not the stats line written
+    // while the filters read.
     let syscall = format!("/proc/{}/syscall", child.id());
+    let in_write = || {
+        std::fs::read_to_string(&syscall)
+            .unwrap_or_default()
+            .starts_with("1 ")
+    };
     let started = Instant::now();
     let writing = loop {
-        let now = std::fs::read_to_string(&syscall).unwrap_or_default();
-        if now.starts_with("1 ") {
-            break true;
+        if in_write() {
+            std::thread::sleep(Duration::from_millis(50));
+            if in_write() {
+                break true;
+            }
         }
         if started.elapsed() > Duration::from_secs(20) {
             break false;
