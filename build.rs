@@ -2,13 +2,16 @@
 //! prints, `VERSION (COMMIT)` when built from a git checkout, the crate
 //! version alone otherwise (a tarball, or no `git` on the build machine).
 //! It is run again when HEAD moves: the checkout's `HEAD` file and the
-//! branch it points to (loose or packed) are watched.
+//! branch it points to (loose or packed) are watched. It is run again when
+//! `scripts/hot-symbols.txt` changes too: the release link reads that file
+//! (`scripts/cargo-release-args.sh`), which cargo does not know of.
 
 use std::path::PathBuf;
 use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=scripts/hot-symbols.txt");
     let version = env!("CARGO_PKG_VERSION");
     let long = match git(&["rev-parse", "--short", "HEAD"]) {
         Some(commit) => {
