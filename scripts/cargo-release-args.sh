@@ -27,8 +27,12 @@ case "$host" in
     if [ -n "$glibc" ] && { [ "$major" -gt 2 ] || { [ "$major" -eq 2 ] && [ "$minor" -ge 36 ]; }; }; then
       flags+=',"-C","link-arg=-Wl,-z,pack-relative-relocs"'
     fi
+    # -Xlinker passes the path whole (-Wl, would split it at a comma); a
+    # path TOML would need escaped in the flags goes without the order.
+    case $PWD in *'"'* | *'\'*) lld= ;; esac
     if [ "$host" = x86_64-unknown-linux-gnu ] && [ "${rust_minor:-0}" -ge 90 ] && [ -x "$lld" ]; then
-      flags+=",\"-C\",\"link-arg=-Wl,--symbol-ordering-file=$PWD/scripts/hot-symbols.txt\""
+      flags+=',"-C","link-arg=-Xlinker","-C","link-arg=--symbol-ordering-file"'
+      flags+=",\"-C\",\"link-arg=-Xlinker\",\"-C\",\"link-arg=$PWD/scripts/hot-symbols.txt\""
       flags+=',"-C","link-arg=-Wl,--no-warn-symbol-ordering"'
     fi
     printf '%s\n' --target "$host" --config "target.$host.rustflags=[$flags]"

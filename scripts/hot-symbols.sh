@@ -36,7 +36,7 @@ fi
 root=$(mktemp -d "${TMPDIR:-/tmp}/hookdex-hot.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 cargo rustc --release --quiet --locked --bin hookdex "${args[@]}" -- \
-  -C link-arg=-Wl,-Map="$root/hookdex.map" -C link-arg=-Wl,--no-demangle
+  -C link-arg=-Xlinker -C link-arg=-Map="$root/hookdex.map" -C link-arg=-Wl,--no-demangle
 bin=${CARGO_TARGET_DIR:-$PWD/target}/${args[1]}/release/hookdex
 cp "$bin" "$root/hookdex"
 bin=$root/hookdex
