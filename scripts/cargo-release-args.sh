@@ -14,8 +14,11 @@
 # the functions the common calls run are placed first in `.text`, in the
 # order of scripts/hot-symbols.txt (see scripts/hot-symbols.sh): a hook call
 # where nothing fires takes 13 page faults in code instead of 53. A name the
-# build does not have is skipped, so a stale list costs nothing.
-cd "$(dirname "$0")/.."
+# build does not have is skipped, so a stale list costs nothing. A cargo
+# config that links with another linker (mold, GNU ld) cannot take the
+# order: HOOKDEX_HOT_ORDER=off leaves it out (install.sh does so by itself
+# when the link refuses it).
+CDPATH='' cd -- "$(dirname -- "$0")/.." >/dev/null || exit 1
 host=$(rustc -vV | sed -n 's/^host: //p')
 rust_minor=$(rustc -vV | sed -n 's/^release: 1\.\([0-9]*\)\..*/\1/p')
 lld=$(rustc --print sysroot)/lib/rustlib/$host/bin/gcc-ld/ld.lld
@@ -29,7 +32,8 @@ case "$host" in
     fi
     # -Xlinker passes the path whole (-Wl, would split it at a comma); a
     # path TOML would need escaped in the flags goes without the order.
-    case $PWD in *'"'* | *'\'*) lld= ;; esac
+    case $PWD in *[[:cntrl:]'"\']*) lld= ;; esac
+    [ "${HOOKDEX_HOT_ORDER:-on}" != off ] && [ -f scripts/hot-symbols.txt ] || lld=
     if [ "$host" = x86_64-unknown-linux-gnu ] && [ "${rust_minor:-0}" -ge 90 ] && [ -x "$lld" ]; then
       flags+=',"-C","link-arg=-Xlinker","-C","link-arg=--symbol-ordering-file"'
       flags+=",\"-C\",\"link-arg=-Xlinker\",\"-C\",\"link-arg=$PWD/scripts/hot-symbols.txt\""
