@@ -4,18 +4,26 @@
 # benches/lookup.rs), exporting the hookdex variables.
 # Usage: . benches/fixture.sh; bin=$(release_binary); make_fixture DIR N
 #        hooks_yaml FILE N   (N hooks.yaml groups, the same kind of mix)
-# and the measuring helpers the scripts share: bash_payload, static_noop,
-# time_rounds (interleaved rounds), median, rusage, outfilter_input,
-# stand_in.
+# and the helpers the scripts share: release_path, guard_trees, empty_files,
+# bash_payload, static_noop, time_rounds (interleaved rounds), median,
+# rusage, outfilter_input, stand_in.
 
 # Builds the release binary as installed and prints its path (under
 # CARGO_TARGET_DIR when that is set, as cargo puts it there).
 release_binary() {
-  local args dir=${CARGO_TARGET_DIR:-$PWD/target}
+  local args
   mapfile -t args < <(scripts/cargo-release-args.sh)
   cargo build --release --quiet --locked "${args[@]}" >&2
-  if [ ${#args[@]} -gt 0 ]; then
-    echo "$dir/${args[1]}/release/hookdex"
+  release_path "${args[@]}"
+}
+
+# Where cargo puts the release binary built with ARGS, the output of
+# scripts/cargo-release-args.sh (`--target T` first, when there is one).
+# Usage: release_path ARGS…
+release_path() {
+  local dir=${CARGO_TARGET_DIR:-$PWD/target}
+  if [ $# -gt 0 ]; then
+    echo "$dir/$2/release/hookdex"
   else
     echo "$dir/release/hookdex"
   fi
@@ -64,6 +72,28 @@ hooks_yaml() {
       echo "      hooks: [{type: command, command: \"exit 0\"}]"
     done
   } > "$file"
+}
+
+# Copies of the rule tree HOME with a guard on kubectl: SH_HOME with a bash
+# one (pre-bash.kubectl-x.sh, `exit 0`), GUARD_HOME with a declarative one
+# denying `kubectl delete`. Separate trees: the two guards have one rule
+# name, and their indexes are files of their own.
+# Usage: guard_trees HOME SH_HOME GUARD_HOME
+guard_trees() {
+  cp -r "$1" "$2"
+  cp -r "$1" "$3"
+  printf 'exit 0\n' >"$2/conditions/pre-bash.kubectl-x.sh"
+  chmod +x "$2/conditions/pre-bash.kubectl-x.sh"
+  printf 'reason: kubectl deletes go through GitOps\ndeny: [delete]\n' \
+    >"$3/conditions/pre-bash.kubectl-x.guard.yaml"
+}
+
+# DIR made with N empty files: output no filter claims, from `ls -la DIR`.
+# Usage: empty_files DIR N
+empty_files() {
+  local i
+  mkdir -p "$1"
+  for ((i = 0; i < $2; i++)); do : >"$1/file-$i.txt"; done
 }
 
 # A PreToolUse Bash payload for COMMAND (inserted as is: no double quotes

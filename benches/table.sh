@@ -55,18 +55,11 @@ wrapper=$(static_wrapper "$root")
 export HOOKDEX_ENFORCE=auto CLAUDE_CODE_SHELL_PREFIX="$bin --guard-shell=claude"
 
 # Three rule trees, the same 1,000 rules in each: as made (nothing fires),
-# with a bash guard (pre-bash.kubectl-x.sh, `exit 0`), and with a
-# declarative one (pre-bash.kubectl-x.guard.yaml). Separate trees: the two
-# guards have one rule name, and their indexes are files of their own.
+# with a bash guard and with a declarative one (guard_trees).
 home=$HOOKDEX_HOME
 home_sh=$root/home-sh
 home_guard=$root/home-guard
-cp -r "$home" "$home_sh"
-cp -r "$home" "$home_guard"
-printf 'exit 0\n' >"$home_sh/conditions/pre-bash.kubectl-x.sh"
-chmod +x "$home_sh/conditions/pre-bash.kubectl-x.sh"
-printf 'reason: kubectl deletes go through GitOps\ndeny: [delete]\n' \
-  >"$home_guard/conditions/pre-bash.kubectl-x.guard.yaml"
+guard_trees "$home" "$home_sh" "$home_guard"
 # The bash guard alone, no other rule: the guard as most trees have it
 # (the 1,000-rule tree's 400 `pre-bash.cli<N>` rules make the wrapper look
 # up 400 more programs on PATH).
@@ -89,8 +82,7 @@ bash_payload "$root" "kubectl get pods" >"$root/kubectl.json"
 bash_payload "$root" "kubectl delete pods" >"$root/kubectl-delete.json"
 bash_payload "$root" "echo 'x'" >"$root/echo-small.json"
 bash_payload "$root" "echo '$(head -c 1048576 /dev/zero | tr '\0' x)'" >"$root/echo-1mb.json"
-mkdir "$root/lsdir"
-for ((i = 0; i < 200; i++)); do : >"$root/lsdir/file-$i.txt"; done
+empty_files "$root/lsdir" 200
 
 # Each call does what its row says, or the row says why not.
 warn() { echo "table.sh: $*" >&2; }

@@ -20,8 +20,19 @@
 # when the link refuses it).
 CDPATH='' cd -- "$(dirname -- "$0")/.." >/dev/null || exit 1
 host=$(rustc -vV | sed -n 's/^host: //p')
-rust_minor=$(rustc -vV | sed -n 's/^release: 1\.\([0-9]*\)\..*/\1/p')
-lld=$(rustc --print sysroot)/lib/rustlib/$host/bin/gcc-ld/ld.lld
+
+# Whether this link takes the hot-code order: not turned off, the list
+# there, rustc's own lld doing the link, and a checkout path that goes into
+# the flags' TOML as it is (-Xlinker passes it whole, where -Wl, would split
+# it at a comma).
+takes_hot_order() {
+  [ "${HOOKDEX_HOT_ORDER:-on}" != off ] && [ -f scripts/hot-symbols.txt ] || return 1
+  case $PWD in *[[:cntrl:]'"\']*) return 1 ;; esac
+  [ "$host" = x86_64-unknown-linux-gnu ] || return 1
+  local minor
+  minor=$(rustc -vV | sed -n 's/^release: 1\.\([0-9]*\)\..*/\1/p')
+  [ "${minor:-0}" -ge 90 ] && [ -x "$(rustc --print sysroot)/lib/rustlib/$host/bin/gcc-ld/ld.lld" ]
+}
 case "$host" in
   *-linux-gnu)
     flags='"-C","target-feature=+crt-static"'
@@ -30,11 +41,7 @@ case "$host" in
     if [ -n "$glibc" ] && { [ "$major" -gt 2 ] || { [ "$major" -eq 2 ] && [ "$minor" -ge 36 ]; }; }; then
       flags+=',"-C","link-arg=-Wl,-z,pack-relative-relocs"'
     fi
-    # -Xlinker passes the path whole (-Wl, would split it at a comma); a
-    # path TOML would need escaped in the flags goes without the order.
-    case $PWD in *[[:cntrl:]'"\']*) lld= ;; esac
-    [ "${HOOKDEX_HOT_ORDER:-on}" != off ] && [ -f scripts/hot-symbols.txt ] || lld=
-    if [ "$host" = x86_64-unknown-linux-gnu ] && [ "${rust_minor:-0}" -ge 90 ] && [ -x "$lld" ]; then
+    if takes_hot_order; then
       flags+=',"-C","link-arg=-Xlinker","-C","link-arg=--symbol-ordering-file"'
       flags+=",\"-C\",\"link-arg=-Xlinker\",\"-C\",\"link-arg=$PWD/scripts/hot-symbols.txt\""
       flags+=',"-C","link-arg=-Wl,--no-warn-symbol-ordering"'

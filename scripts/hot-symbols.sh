@@ -37,29 +37,23 @@ mapfile -t args < <(scripts/cargo-release-args.sh)
   fail "this host's release link does not take the order (see scripts/cargo-release-args.sh)"
 root=$(mktemp -d "${TMPDIR:-/tmp}/hookdex-hot.XXXXXX")
 trap 'rm -rf "$root"' EXIT
+. benches/fixture.sh
 cargo rustc --release --quiet --locked --bin hookdex "${args[@]}" -- \
   -C link-arg=-Xlinker -C link-arg=-Map="$root/hookdex.map" -C link-arg=-Wl,--no-demangle
-bin=${CARGO_TARGET_DIR:-$PWD/target}/${args[1]}/release/hookdex
-cp "$bin" "$root/hookdex"
+cp "$(release_path "${args[@]}")" "$root/hookdex"
 bin=$root/hookdex
 # The first instruction run must be the binary's own entry point: a static
 # build, no program interpreter.
 ! LC_ALL=C readelf -lW "$bin" | grep -q INTERP || fail "$bin is not linked statically"
 entry=$(LC_ALL=C readelf -h "$bin" | awk '/Entry point/ {print $4}')
 
-. benches/fixture.sh
 make_fixture "$root/tree" 1000
 export HOOKDEX_ENFORCE=auto CLAUDE_CODE_SHELL_PREFIX="$bin --guard-shell=claude"
 home=$HOOKDEX_HOME
-mkdir -p "$root/sh/conditions" "$root/guard/conditions"
-printf 'exit 0\n' >"$root/sh/conditions/pre-bash.kubectl-x.sh"
-chmod +x "$root/sh/conditions/pre-bash.kubectl-x.sh"
-printf 'reason: kubectl deletes go through GitOps\ndeny: [delete]\n' \
-  >"$root/guard/conditions/pre-bash.kubectl-x.guard.yaml"
+guard_trees "$home" "$root/sh" "$root/guard"
 bash_payload "$root/tree" "ls -la | wc -l" >"$root/nothing.json"
 bash_payload "$root/tree" "kubectl get pods" >"$root/kubectl.json"
-mkdir "$root/lsdir"
-for ((i = 0; i < 200; i++)); do : >"$root/lsdir/file-$i.txt"; done
+empty_files "$root/lsdir" 200
 cd "$root/tree/repo"
 for h in "$home" "$root/sh" "$root/guard"; do
   HOOKDEX_HOME=$h "$bin" compile >/dev/null
